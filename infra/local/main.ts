@@ -1,0 +1,32 @@
+// `npm start`: the API on this machine with embedded defaults (DynamoDB Local, the offline
+// summarizer, a generated JWT secret). Stops cleanly on SIGINT/SIGTERM.
+// The SDK versions are pinned to ones that support Node 20 (see README); its warning about
+// future releases is noise for someone running the API locally.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+import { ConfigError } from '../../lib/config';
+import { JavaMissingError } from './dynamodb';
+import { startLocalHost } from './host';
+
+try {
+  const host = await startLocalHost();
+  console.log(`listening on ${host.url}`);
+  console.log(`docs: ${host.url}/docs`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, shutting down`);
+    await host.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+} catch (error) {
+  if (error instanceof ConfigError || error instanceof JavaMissingError) {
+    console.error(`error: ${error.message}`);
+  } else {
+    console.error('error: the local host could not start:', error);
+  }
+  process.exit(1);
+}

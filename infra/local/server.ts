@@ -1,0 +1,264 @@
+// Serves the route table over node:http the way API Gateway's HTTP API does: each request
+// becomes a payload-format-2.0 event for the route's Lambda handler, and the handler's result
+// becomes the response. Unknown paths are 404 and wrong methods 405, as problem+json.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from '../../lib/http/errors';
+import { problemReply } from '../../lib/http/problem';
+import type { Reply } from '../../lib/http/reply';
+import type { HandlerName, RouteDef } from '../../lib/routes';
+
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Reply>;
+
+/** API Gateway gives a Lambda integration at most 30 s. */
+const INTEGRATION_TIMEOUT_MS = 30_000;
+
+interface CompiledRoute {
+  route: RouteDef;
+  pattern: RegExp;
+  params: string[];
+}
+
+function compile(route: RouteDef): CompiledRoute {
+  const params: string[] = [];
+  const source = route.path
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const param = /^\{([^}]+)\}$/.exec(part)?.[1];
+      if (param) {
+        params.push(param);
+        return '([^/]+)';
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  return { route, pattern: new RegExp(`^${source}$`), params };
+}
+
+export interface LocalServerOptions {
+  host: string;
+  port: number;
+  routes: readonly RouteDef[];
+  maxBodyBytes: number;
+  /** Pass OPTIONS to the path's handler, whose CORS middleware answers preflights. */
+  preflight: boolean;
+  /** Loads `functions/<name>.ts`; injectable for tests. */
+  loadHandler?: (name: HandlerName) => Promise<LambdaHandler>;
+}
+
+export interface LocalServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+const defaultLoader = async (name: HandlerName): Promise<LambdaHandler> => {
+  const module = (await import(`../../functions/${name}.ts`)) as { handler: LambdaHandler };
+  return module.handler;
+};
+
+/** Reads the body, stopping as soon as it exceeds `limit` (the caller answers 413). */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.pause();
+        resolve('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+const TEXT_TYPES = /^(text\/|application\/(json|x-www-form-urlencoded|xml|[a-z.+-]*\+json))/i;
+
+function toEvent(
+  request: IncomingMessage,
+  body: Buffer,
+  routeKey: string,
+  pathParameters: Record<string, string> | undefined,
+  requestId: string,
+): APIGatewayProxyEventV2 {
+  const url = new URL(request.url ?? '/', 'http://local');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name === 'cookie') continue;
+    headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = name in query ? `${query[name]},${value}` : value;
+  }
+  const isText = body.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? '');
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: request.headers.cookie?.split(/;\s*/),
+    headers,
+    queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+    pathParameters,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey,
+      stage: '$default',
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length === 0 ? undefined : isText ? body.toString('utf8') : body.toString('base64'),
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+}
+
+function lambdaContext(name: HandlerName, requestId: string): Context {
+  const deadline = Date.now() + INTEGRATION_TIMEOUT_MS;
+  return {
+    awsRequestId: requestId,
+    functionName: `tubesum-${name}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:tubesum-${name}`,
+    memoryLimitInMB: '1024',
+    logGroupName: `/aws/lambda/tubesum-${name}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function send(response: ServerResponse, reply: Reply, requestId: string, close = false) {
+  const headers: Record<string, string | string[]> = { ...reply.headers };
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'x-request-id')) {
+    headers['X-Request-Id'] = requestId;
+  }
+  if (reply.cookies?.length) headers['Set-Cookie'] = reply.cookies;
+  if (close) headers.Connection = 'close';
+  const body = reply.body
+    ? Buffer.from(reply.body, reply.isBase64Encoded ? 'base64' : 'utf8')
+    : Buffer.alloc(0);
+  headers['Content-Length'] = String(body.length);
+  response.writeHead(reply.statusCode, headers);
+  response.end(body);
+}
+
+/** Starts the HTTP server; resolves once it listens. */
+export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const compiled = options.routes.map(compile);
+  const load = options.loadHandler ?? defaultLoader;
+  const handlers = new Map<HandlerName, Promise<LambdaHandler>>();
+
+  const server = createServer(async (request, response) => {
+    const requestId = randomUUID();
+    try {
+      const path = new URL(request.url ?? '/', 'http://local').pathname;
+      const method = (request.method ?? 'GET').toUpperCase();
+      const matches = compiled
+        .map((entry) => ({ entry, match: entry.pattern.exec(path) }))
+        .filter((candidate) => candidate.match !== null);
+      if (matches.length === 0) {
+        send(
+          response,
+          problemReply(new NotFoundError(`No route for ${path}.`), requestId),
+          requestId,
+        );
+        return;
+      }
+      // With CORS on, OPTIONS goes to the path's handler, whose CORS middleware answers it
+      // (API Gateway's CORS configuration does the same when deployed).
+      const chosen =
+        matches.find(({ entry }) => entry.route.method === method) ??
+        (method === 'OPTIONS' && options.preflight ? matches[0] : undefined);
+      if (!chosen?.match) {
+        const allowed = matches.map(({ entry }) => entry.route.method);
+        send(response, problemReply(new MethodNotAllowedError(allowed), requestId), requestId);
+        return;
+      }
+      const body = await readBody(request, options.maxBodyBytes);
+      if (body === 'too-large') {
+        // Answer without reading the rest; the connection cannot be reused after that.
+        const reply = problemReply(new PayloadTooLargeError(options.maxBodyBytes), requestId);
+        send(response, reply, requestId, true);
+        response.on('finish', () => request.destroy());
+        return;
+      }
+      const { route, params } = chosen.entry;
+      const pathParameters =
+        params.length > 0
+          ? Object.fromEntries(
+              params.map((name, index) => [
+                name,
+                decodeURIComponent(chosen.match?.[index + 1] ?? ''),
+              ]),
+            )
+          : undefined;
+      const event = toEvent(
+        request,
+        body,
+        `${route.method} ${route.path}`,
+        pathParameters,
+        requestId,
+      );
+      let handler = handlers.get(route.handler);
+      if (!handler) {
+        handler = load(route.handler);
+        handlers.set(route.handler, handler);
+      }
+      const reply = await (await handler)(event, lambdaContext(route.handler, requestId));
+      send(response, reply, requestId);
+    } catch (error) {
+      // What API Gateway does when a Lambda crashes, in our error shape.
+      console.error(
+        JSON.stringify({
+          level: 'ERROR',
+          message: 'handler crashed',
+          request_id: requestId,
+          error: String(error),
+        }),
+      );
+      if (!response.headersSent) send(response, problemReply(error, requestId), requestId);
+      else response.destroy();
+    }
+  });
+  // Slow clients must not hold connections forever.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 60_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

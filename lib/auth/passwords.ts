@@ -1,0 +1,75 @@
+// Password policy and hashing with bcryptjs (pure JS, so it bundles into a Lambda).
+import bcrypt from 'bcryptjs';
+import type { FieldError } from '../http/errors';
+import { COMMON_PASSWORDS } from './common-passwords';
+
+export const PASSWORD_MIN_CHARS = 8;
+/** bcrypt only reads the first 72 bytes; longer passwords are refused rather than truncated. */
+export const PASSWORD_MAX_BYTES = 72;
+
+let common: Set<string> | undefined;
+function commonPasswords(): Set<string> {
+  common ??= new Set(COMMON_PASSWORDS.split('\n'));
+  return common;
+}
+
+/** Why a new password is refused, or undefined when it is acceptable. */
+export function passwordProblem(password: string): FieldError | undefined {
+  const bytes = Buffer.byteLength(password, 'utf8');
+  if (bytes > PASSWORD_MAX_BYTES) {
+    return {
+      field: 'password',
+      message: `must be at most ${PASSWORD_MAX_BYTES} bytes in UTF-8 (this one is ${bytes}; accented letters, non-Latin scripts and emoji take 2-4 bytes each); it is never truncated`,
+    };
+  }
+  if ([...password].length < PASSWORD_MIN_CHARS) {
+    return { field: 'password', message: `must be at least ${PASSWORD_MIN_CHARS} characters long` };
+  }
+  if (commonPasswords().has(password.toLowerCase())) {
+    return {
+      field: 'password',
+      message: 'is one of the most commonly used passwords; choose another',
+    };
+  }
+  return undefined;
+}
+
+/** True when bcrypt would see the whole password (it silently ignores bytes after 72). */
+export function fitsBcrypt(password: string): boolean {
+  return Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES;
+}
+
+/** Hashes a password that passed passwordProblem(). */
+export async function hashPassword(password: string, cost: number): Promise<string> {
+  return bcrypt.hash(password, cost);
+}
+
+/** Compares in constant work for the hash's cost; false for passwords bcrypt cannot see whole. */
+export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  // A real compare still runs for over-long passwords so that timing reveals nothing.
+  const matches = await bcrypt.compare(password, hash);
+  return matches && fitsBcrypt(password);
+}
+
+// Real hashes of random, discarded passwords, one per allowed cost. Unknown-user logins compare
+// against the one of the current cost, so they take as long as a wrong password for a real user
+// (bcryptjs returns at once for a malformed hash, and hashing one at cold start would cost a
+// whole bcrypt round on the first request).
+const DUMMY_HASHES: Readonly<Record<number, string>> = {
+  10: '$2b$10$58VAE7HxA/VW/Je0THY.XO69wGVnbEca6CxdofxcfY9oVFrOTGLVW',
+  11: '$2b$11$vqYp.5OwugITf0PcIctu.uKCVAKJZjoyDHtekcDfewGSPvCoeLecu',
+  12: '$2b$12$5qMfcDTkHXgvmxx3JzfjOuBnnIJsD7yWiMJ.x7/BtWrIputS8I55S',
+  13: '$2b$13$JzXVR0r/FpZaV/.ob9CqJ.piV2d6SQRFN7iEjAzhS6546Byk4CM7W',
+  14: '$2b$14$bPewHpWOtfG.0LqsRy79qOtjEp16YBu7vGhlv5Fj5e65ErAjfr9IW',
+  15: '$2b$15$eNnq8r4KLwsKLPR8zuNxpueemQDl/pCW5WNSolV8FrW.4H/Kg7h3i',
+};
+
+/**
+ * A valid bcrypt hash of the given cost that no password matches in practice.
+ * @throws RangeError for a cost outside 10-15.
+ */
+export function dummyHash(cost: number): string {
+  const hash = DUMMY_HASHES[cost];
+  if (hash === undefined) throw new RangeError(`no dummy hash for bcrypt cost ${cost}`);
+  return hash;
+}

@@ -1,0 +1,124 @@
+// The only module that reads process.env. Every setting is validated once (at cold start or
+// when the local host boots), typed and frozen; a bad value fails fast naming the variable.
+import { z } from 'zod';
+
+const int = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const list = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
+  );
+
+const url = (fallback?: string) => {
+  const schema = z.url({ protocol: /^https?$/ });
+  return fallback === undefined ? optionalString.pipe(schema.optional()) : schema.default(fallback);
+};
+
+const envSchema = z.object({
+  /** DynamoDB table holding users, login counters, caches and quotas. */
+  TABLE_NAME: z.string().min(3).max(255).default('tubesum'),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  /** Local or test DynamoDB (the AWS SDK honours it too; we read it to log where we point). */
+  AWS_ENDPOINT_URL_DYNAMODB: url(),
+  /** Per-attempt deadline for one DynamoDB call; the SDK retries within MAX_ATTEMPTS. */
+  DYNAMODB_TIMEOUT_MS: int(100, 20_000, 2_000),
+
+  /** JWT signing secret (local use). Deployed stacks use JWT_SECRET_ARN instead. */
+  JWT_SECRET: optionalString,
+  /** Secrets Manager secret holding the signing key (set by the CDK stack). */
+  JWT_SECRET_ARN: optionalString,
+  JWT_ISSUER: z.string().min(1).default('tubesum'),
+  JWT_AUDIENCE: z.string().min(1).default('tubesum-api'),
+  TOKEN_TTL_SECONDS: int(60, 86_400, 1_800),
+
+  BCRYPT_COST: int(10, 15, 12),
+  LOGIN_MAX_FAILURES: int(1, 100, 5),
+  LOGIN_WINDOW_SECONDS: int(10, 86_400, 900),
+
+  /** Largest request body accepted, in bytes (checked before parsing). */
+  MAX_BODY_BYTES: int(1_024, 1_048_576, 16_384),
+  /** Comma-separated origins allowed by CORS; empty means no cross-origin access. */
+  CORS_ORIGINS: list,
+
+  /** Origin every YouTube request goes to (tests point it at a local server). */
+  YOUTUBE_BASE_URL: url('https://www.youtube.com'),
+  /** HTTP(S) proxy for YouTube requests: cloud IPs are often blocked by YouTube. */
+  YOUTUBE_PROXY_URL: url(),
+  /** Optional YouTube Data API v3 key: adds like/comment counts and an exact publish date. */
+  YOUTUBE_API_KEY: optionalString,
+  YOUTUBE_API_BASE_URL: url('https://www.googleapis.com'),
+  YOUTUBE_TIMEOUT_MS: int(500, 30_000, 8_000),
+  YOUTUBE_MAX_RESPONSE_BYTES: int(65_536, 67_108_864, 8_388_608),
+
+  /** Summaries per user per UTC day; 0 means unlimited. Cache hits do not count. */
+  SUMMARY_DAILY_QUOTA: int(0, 1_000_000, 50),
+  SUMMARY_CACHE_TTL_SECONDS: int(0, 31_536_000, 604_800),
+  /** Model used when a request names none. */
+  DEFAULT_MODEL: z.string().min(1).default('extractive'),
+  /** Comma-separated model names this deployment offers; empty means the whole catalog. */
+  ALLOWED_MODELS: list,
+  /** JSON array of extra catalog entries (see README, "Models"). */
+  MODEL_CATALOG_JSON: optionalString,
+  AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url(),
+  /** Our own deadline for one /summarize call, below API Gateway's 30 s. */
+  SUMMARIZE_DEADLINE_MS: int(1_000, 29_000, 25_000),
+  BEDROCK_MAX_ATTEMPTS: int(1, 10, 4),
+  BEDROCK_CONCURRENCY: int(1, 16, 4),
+
+  /** Folder holding swagger-ui-dist's files; found automatically when unset. */
+  SWAGGER_UI_DIR: optionalString,
+
+  /** Address and port of the local host (`npm start`). */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: int(0, 65_535, 3_000),
+
+  /** Where the local host keeps DynamoDB Local's files and its generated JWT secret. */
+  LOCAL_DATA_DIR: z.string().min(1).default('.data'),
+});
+
+export type Config = Readonly<z.output<typeof envSchema>>;
+
+/** Thrown when the environment holds an invalid setting; the message names the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Validates `env` and returns a frozen Config.
+ * @throws ConfigError naming every invalid variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  return Object.freeze(parsed.data);
+}
+
+let current: Config | undefined;
+
+/** The process-wide configuration, validated on first use. */
+export function getConfig(): Config {
+  current ??= loadConfig();
+  return current;
+}
+
+/** Forgets the cached configuration so the next getConfig() re-reads process.env (tests, local host). */
+export function resetConfig(): void {
+  current = undefined;
+}

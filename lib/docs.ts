@@ -1,0 +1,114 @@
+// The interactive documentation: Swagger UI's own files (swagger-ui-dist, served from this
+// function, never a CDN) around the OpenAPI document generated from the route table.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { Config } from './config';
+import { NotFoundError } from './http/errors';
+import { json, type Reply, text } from './http/reply';
+import { buildOpenApiDocument } from './openapi';
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>tubesum API</title>
+  <link rel="stylesheet" href="docs/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="docs/swagger-ui-bundle.js"></script>
+  <script src="docs/init.js"></script>
+</body>
+</html>
+`;
+
+// A file, not an inline script, so the page's CSP can forbid inline scripts.
+const INIT = `window.ui = SwaggerUIBundle({
+  url: 'openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  tryItOutEnabled: true,
+  persistAuthorization: false,
+  displayRequestDuration: true,
+});
+`;
+
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+};
+
+/** Where swagger-ui-dist's files are: configured, beside a bundled handler, or in node_modules. */
+function assetDir(config: Config): string {
+  const candidates = [
+    config.SWAGGER_UI_DIR,
+    dirname(fileURLToPath(import.meta.url)),
+    (() => {
+      try {
+        return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+      } catch {
+        return undefined;
+      }
+    })(),
+  ];
+  const found = candidates.find((dir) => dir && existsSync(join(dir, 'swagger-ui-bundle.js')));
+  if (!found) throw new Error('swagger-ui-dist files not found; set SWAGGER_UI_DIR');
+  return found;
+}
+
+const cache = new Map<string, { plain: string; gzip: string }>();
+let openapi: string | undefined;
+
+const cacheable = { 'Cache-Control': 'public, max-age=3600' };
+
+/** The OpenAPI document (built once per process). */
+export function openApiReply(): Reply {
+  openapi ??= JSON.stringify(buildOpenApiDocument());
+  return json(200, JSON.parse(openapi), cacheable);
+}
+
+/** The Swagger UI page. */
+export function docsPageReply(): Reply {
+  return text(200, PAGE, 'text/html; charset=utf-8', {
+    ...cacheable,
+    'Content-Security-Policy': CSP,
+    'X-Frame-Options': 'DENY',
+  });
+}
+
+/**
+ * One of Swagger UI's files, gzip-compressed when the client accepts it (the bundle is 1.7 MB).
+ * @throws NotFoundError for any other name (no path is ever joined from user input).
+ */
+export function docsAssetReply(config: Config, file: string, acceptEncoding = ''): Reply {
+  if (file === 'init.js')
+    return text(200, INIT, 'application/javascript; charset=utf-8', cacheable);
+  const contentType = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
+  if (!contentType)
+    throw new NotFoundError(`No documentation file named ${JSON.stringify(file.slice(0, 64))}.`);
+  let entry = cache.get(file);
+  if (!entry) {
+    const raw = readFileSync(join(assetDir(config), file));
+    entry = { plain: raw.toString('utf8'), gzip: gzipSync(raw).toString('base64') };
+    cache.set(file, entry);
+  }
+  if (/\bgzip\b/.test(acceptEncoding)) {
+    return {
+      ...text(200, entry.gzip, contentType, {
+        ...cacheable,
+        'Content-Encoding': 'gzip',
+        Vary: 'Accept-Encoding',
+      }),
+      isBase64Encoded: true,
+    };
+  }
+  return text(200, entry.plain, contentType, { ...cacheable, Vary: 'Accept-Encoding' });
+}

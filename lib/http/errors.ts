@@ -1,0 +1,183 @@
+// Errors that carry their HTTP status. One mapper (problem.ts) turns them into RFC 9457
+// problem+json; anything that is not an HttpError becomes an opaque 500.
+
+/** A field-level validation failure, as listed in a 422 problem's `errors`. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface HttpErrorOptions {
+  /** Human-readable explanation sent to the client. Hidden for 5xx unless `expose` is set. */
+  detail?: string;
+  /** Extra response headers (Retry-After, WWW-Authenticate, Allow...). */
+  headers?: Record<string, string>;
+  /** Extra members of the problem document (e.g. `errors`, `allowed_models`). */
+  extensions?: Record<string, unknown>;
+  /** The underlying error, for logs only. */
+  cause?: unknown;
+  /** Send `detail` to the client even for a 5xx (only for messages written for clients). */
+  expose?: boolean;
+}
+
+/**
+ * Base class of every error a handler may throw on purpose.
+ * `type` is a stable slug; clients see it as `urn:tubesum:problem:<type>`.
+ */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  readonly headers: Record<string, string>;
+  readonly extensions: Record<string, unknown>;
+  readonly expose: boolean;
+
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly title: string,
+    options: HttpErrorOptions = {},
+  ) {
+    super(options.detail ?? title, { cause: options.cause });
+    this.headers = options.headers ?? {};
+    this.extensions = options.extensions ?? {};
+    this.expose = options.expose ?? status < 500;
+  }
+}
+
+export class BadRequestError extends HttpError {
+  override name = 'BadRequestError';
+  constructor(detail: string, options: HttpErrorOptions = {}) {
+    super(400, 'malformed-request', 'Malformed request', { ...options, detail });
+  }
+}
+
+/**
+ * Every authentication failure looks the same on purpose (no oracle for attackers): one body
+ * for all token failures, one for all login failures. Only the challenge header differs
+ * between "no credentials" and "bad credentials", as RFC 6750 asks.
+ */
+export class UnauthorizedError extends HttpError {
+  override name = 'UnauthorizedError';
+  constructor(
+    kind: 'missing_token' | 'invalid_token' | 'invalid_credentials',
+    options: HttpErrorOptions = {},
+  ) {
+    const login = kind === 'invalid_credentials';
+    super(401, login ? 'invalid-credentials' : 'invalid-token', 'Unauthorized', {
+      ...options,
+      detail: login
+        ? 'Incorrect username, email or password.'
+        : 'A valid bearer token is required in the Authorization header.',
+      headers: {
+        'WWW-Authenticate':
+          kind === 'invalid_token'
+            ? 'Bearer realm="tubesum", error="invalid_token"'
+            : 'Bearer realm="tubesum"',
+        ...options.headers,
+      },
+    });
+  }
+}
+
+export class NotFoundError extends HttpError {
+  override name = 'NotFoundError';
+  constructor(detail = 'No such resource.', type = 'not-found', options: HttpErrorOptions = {}) {
+    super(404, type, 'Not found', { ...options, detail });
+  }
+}
+
+export class MethodNotAllowedError extends HttpError {
+  override name = 'MethodNotAllowedError';
+  constructor(allowed: string[]) {
+    super(405, 'method-not-allowed', 'Method not allowed', {
+      detail: `This path accepts ${allowed.join(', ')}.`,
+      headers: { Allow: allowed.join(', ') },
+    });
+  }
+}
+
+export class ConflictError extends HttpError {
+  override name = 'ConflictError';
+  constructor(detail: string, options: HttpErrorOptions = {}) {
+    super(409, 'conflict', 'Conflict', { ...options, detail });
+  }
+}
+
+export class PayloadTooLargeError extends HttpError {
+  override name = 'PayloadTooLargeError';
+  constructor(limit: number) {
+    super(413, 'payload-too-large', 'Payload too large', {
+      detail: `The request body must not exceed ${limit} bytes.`,
+    });
+  }
+}
+
+export class UnsupportedMediaTypeError extends HttpError {
+  override name = 'UnsupportedMediaTypeError';
+  constructor(accepted: string[]) {
+    super(415, 'unsupported-media-type', 'Unsupported media type', {
+      detail: `Send the body as ${accepted.join(' or ')}.`,
+    });
+  }
+}
+
+export class ValidationError extends HttpError {
+  override name = 'ValidationError';
+  constructor(errors: FieldError[], detail = 'The request has invalid fields.') {
+    super(422, 'validation-error', 'Validation failed', { detail, extensions: { errors } });
+  }
+}
+
+/** 422 for a request that is well-formed but cannot be served (e.g. captions disabled). */
+export class UnprocessableError extends HttpError {
+  override name = 'UnprocessableError';
+  constructor(type: string, title: string, detail: string, options: HttpErrorOptions = {}) {
+    super(422, type, title, { ...options, detail });
+  }
+}
+
+export class TooManyRequestsError extends HttpError {
+  override name = 'TooManyRequestsError';
+  constructor(retryAfterSeconds: number, detail: string, type = 'too-many-requests') {
+    super(429, type, 'Too many requests', {
+      detail,
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+  }
+}
+
+/** 502: an upstream (YouTube, Bedrock) answered with something we cannot use. */
+export class BadGatewayError extends HttpError {
+  override name = 'BadGatewayError';
+  constructor(type: string, detail: string, options: HttpErrorOptions = {}) {
+    super(502, type, 'Bad gateway', { expose: true, ...options, detail });
+  }
+}
+
+/** 503: a dependency is throttled, blocked or down; the client may retry later. */
+export class ServiceUnavailableError extends HttpError {
+  override name = 'ServiceUnavailableError';
+  constructor(
+    type: string,
+    detail: string,
+    retryAfterSeconds: number,
+    options: HttpErrorOptions = {},
+  ) {
+    super(503, type, 'Service unavailable', {
+      expose: true,
+      ...options,
+      detail,
+      headers: {
+        'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+        ...options.headers,
+      },
+    });
+  }
+}
+
+/** 504: an upstream did not answer within our deadline. */
+export class GatewayTimeoutError extends HttpError {
+  override name = 'GatewayTimeoutError';
+  constructor(type: string, detail: string, options: HttpErrorOptions = {}) {
+    super(504, type, 'Gateway timeout', { expose: true, ...options, detail });
+  }
+}

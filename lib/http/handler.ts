@@ -1,0 +1,262 @@
+// The HTTP layer every route shares, as one middy stack:
+//   CORS (when origins are configured) -> errors as problem+json + access log -> body limit
+//   -> bearer auth -> content type + parsing -> zod validation -> the route's action.
+import middy, { type MiddlewareObj, type Request } from '@middy/core';
+import httpCors from '@middy/http-cors';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { getTokenSettings } from '../auth/settings';
+import { InvalidTokenError, verifyToken } from '../auth/tokens';
+import { type Config, ConfigError, getConfig } from '../config';
+import type { RouteDef } from '../routes';
+import { getServices } from '../services';
+import type { User } from '../users/store';
+import {
+  BadRequestError,
+  type FieldError,
+  HttpError,
+  PayloadTooLargeError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from './errors';
+import { logger } from './logger';
+import { problemReply } from './problem';
+import type { Reply } from './reply';
+
+export interface RequestContext<Body> {
+  body: Body;
+  /** The authenticated user on routes with `auth: true`. */
+  user: User | undefined;
+  requestId: string;
+  event: APIGatewayProxyEventV2;
+  lambda: Context;
+  config: Config;
+}
+
+type Action<Body> = (context: RequestContext<Body>) => Promise<Reply>;
+
+// The user a request authenticated as, keyed by its event (middy hands the same object on).
+const authenticated = new WeakMap<APIGatewayProxyEventV2, User>();
+
+type Internal = Record<string, unknown> & {
+  user?: User;
+  startedAt?: number;
+};
+type HttpRequest = Request<APIGatewayProxyEventV2, Reply, Error, Context, Internal>;
+
+/** The authenticated user; for actions of routes with `auth: true`. */
+export function authenticatedUser(context: RequestContext<unknown>): User {
+  if (!context.user) throw new UnauthorizedError('missing_token');
+  return context.user;
+}
+
+const requestIdOf = (event: APIGatewayProxyEventV2) => event.requestContext?.requestId ?? 'unknown';
+
+/** Turns errors into problem+json, logs one access line per request, tags the request id. */
+function problemsAndAccessLog(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+  const finish = (request: HttpRequest, error?: unknown) => {
+    const requestId = requestIdOf(request.event);
+    const status = request.response?.statusCode ?? 500;
+    const line = {
+      method: route.method,
+      route: route.path,
+      status,
+      duration_ms: Date.now() - (request.internal.startedAt ?? Date.now()),
+      user_id: request.internal.user?.id,
+    };
+    if (status >= 500) {
+      // The cause chain (SDK messages, stacks) goes to the log only, never to the client.
+      logger.error('request failed', { ...line, error: error as Error });
+    } else if (error) {
+      logger.info('request refused', {
+        ...line,
+        problem: error instanceof HttpError ? error.type : 'unknown',
+      });
+    } else {
+      logger.info('request done', line);
+    }
+    if (request.response) request.response.headers['X-Request-Id'] = requestId;
+  };
+
+  return {
+    before: (request) => {
+      const internal = request.internal as Internal;
+      internal.startedAt = Date.now();
+      logger.appendKeys({ request_id: requestIdOf(request.event) });
+    },
+    after: (request) => finish(request as HttpRequest),
+    onError: (request) => {
+      const error = asHttpError(request.error);
+      request.response = problemReply(error, requestIdOf(request.event));
+      finish(request as HttpRequest, error);
+    },
+  };
+}
+
+/** Errors thrown by libraries, expressed in our terms. */
+function asHttpError(error: unknown): unknown {
+  if (error instanceof HttpError) return error;
+  if (error instanceof ConfigError) {
+    return new ServiceUnavailableError(
+      'server-misconfigured',
+      'The service is not configured correctly; the operator has been told.',
+      30,
+      { cause: error, expose: false },
+    );
+  }
+  return error;
+}
+
+/** 413 before anything is parsed, whether or not the client sent Content-Length. */
+function bodyLimit(): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+  return {
+    before: ({ event }) => {
+      const config = getConfig();
+      const declared = Number(event.headers?.['content-length'] ?? 0);
+      const actual = event.body
+        ? event.isBase64Encoded
+          ? Buffer.from(event.body, 'base64').length
+          : Buffer.byteLength(event.body)
+        : 0;
+      if (declared > config.MAX_BODY_BYTES || actual > config.MAX_BODY_BYTES) {
+        throw new PayloadTooLargeError(config.MAX_BODY_BYTES);
+      }
+    },
+  };
+}
+
+/** Checks the media type ourselves (415), then lets middy's parsers parse (400 when they fail). */
+function parseBody(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+  const accepted = route.body?.contentTypes ?? [];
+  // Its typings lack disableContentTypeCheck (we checked the type above; it would refuse
+  // upper-case media types and a bare `application/json;`).
+  const json = httpJsonBodyParser({ disableContentTypeCheck: true } as never);
+  const form = httpUrlencodeBodyParser();
+  return {
+    before: async (request) => {
+      const { event } = request;
+      const mediaType = (event.headers?.['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+      if (!mediaType || !accepted.includes(mediaType as (typeof accepted)[number])) {
+        throw new UnsupportedMediaTypeError([...accepted]);
+      }
+      if (!event.body) throw new BadRequestError('The request needs a body.');
+      try {
+        await (mediaType === 'application/json' ? json : form).before?.(request as never);
+      } catch {
+        // middy 6 answers malformed JSON with 415; it is a malformed body (400). Its error
+        // carries the raw body as `cause`, which may hold a password: it is dropped here.
+        throw new BadRequestError(
+          mediaType === 'application/json'
+            ? 'The body is not valid JSON.'
+            : 'The body is not a valid URL-encoded form.',
+        );
+      }
+      const body: unknown = event.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new BadRequestError('The body must be a JSON object.');
+      }
+    },
+  };
+}
+
+/** zod issues as field errors a person can act on. */
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => ({
+    field: issue.path.join('.') || 'body',
+    message: /received undefined/.test(issue.message) ? 'is required' : issue.message,
+  }));
+}
+
+function validateBody(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+  return {
+    before: ({ event }) => {
+      const schema = route.body?.schema;
+      if (!schema) return;
+      const parsed = schema.safeParse(event.body);
+      if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
+      // Unknown fields (role, password_hash, __proto__...) are gone after parsing.
+      (event as { body: unknown }).body = parsed.data;
+    },
+  };
+}
+
+/** Only `Authorization: Bearer <jwt>` counts: tokens in queries or cookies are ignored. */
+function bearerAuth(): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+  return {
+    before: async (request) => {
+      const config = getConfig();
+      const header = request.event.headers?.authorization;
+      if (header === undefined || header.trim() === '')
+        throw new UnauthorizedError('missing_token');
+      const match = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i.exec(header.trim());
+      if (!match?.[1]) throw new UnauthorizedError('invalid_token');
+      const settings = await getTokenSettings(config);
+      let userId: string;
+      try {
+        userId = await verifyToken(settings, match[1]);
+      } catch (error) {
+        if (error instanceof InvalidTokenError) throw new UnauthorizedError('invalid_token');
+        throw error;
+      }
+      const user = await getServices().users.getById(userId);
+      if (!user) throw new UnauthorizedError('invalid_token');
+      (request.internal as Internal).user = user;
+      authenticated.set(request.event, user);
+    },
+  };
+}
+
+/**
+ * A Lambda handler for one route of the table: the shared HTTP layer around `action`.
+ * The action receives the validated body and, on protected routes, the user.
+ */
+export function createHandler<B extends z.ZodType>(
+  route: RouteDef<B>,
+  action: Action<z.output<B>>,
+) {
+  const stack = middy<APIGatewayProxyEventV2, Reply, Error, Context, Internal>();
+  // Read at cold start; an invalid config surfaces as a 503 on the first request instead.
+  const origins = configOrUndefined()?.CORS_ORIGINS ?? [];
+  if (origins.length > 0) {
+    stack.use(
+      httpCors({
+        origins: [...origins],
+        disableBeforePreflightResponse: false,
+        headers: 'Authorization, Content-Type',
+        methods: 'GET, POST, OPTIONS',
+        exposeHeaders: 'Retry-After, X-Request-Id, WWW-Authenticate',
+        maxAge: 600,
+      }) as MiddlewareObj<APIGatewayProxyEventV2, Reply>,
+    );
+  }
+  stack.use(problemsAndAccessLog(route));
+  stack.use(bodyLimit());
+  // Authentication comes before parsing: strangers learn nothing about the body's rules.
+  if (route.auth) stack.use(bearerAuth());
+  if (route.body) {
+    stack.use(parseBody(route));
+    stack.use(validateBody(route));
+  }
+  return stack.handler(async (event, lambda) =>
+    action({
+      body: event.body as z.output<B>,
+      user: authenticated.get(event),
+      requestId: requestIdOf(event),
+      event,
+      lambda,
+      config: getConfig(),
+    }),
+  );
+}
+
+function configOrUndefined(): Config | undefined {
+  try {
+    return getConfig();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,41 @@
+// Response helpers with no dependencies, so the smallest handlers (/health) stay tiny.
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
+export type Reply = APIGatewayProxyStructuredResultV2 & {
+  statusCode: number;
+  headers: Record<string, string>;
+};
+
+/** Headers every API response carries: no sniffing, and nothing cached by default. */
+export const baseHeaders: Readonly<Record<string, string>> = Object.freeze({
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+});
+
+/** A JSON response. */
+export function json(
+  statusCode: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Reply {
+  return {
+    statusCode,
+    headers: { ...baseHeaders, 'Content-Type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** A text response of any content type (HTML, JavaScript, CSS). */
+export function text(
+  statusCode: number,
+  body: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): Reply {
+  return {
+    statusCode,
+    headers: { ...baseHeaders, 'Content-Type': contentType, ...headers },
+    body,
+  };
+}

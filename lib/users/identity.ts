@@ -1,0 +1,51 @@
+// How usernames and emails are normalised, validated and compared.
+import { z } from 'zod';
+
+export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{1,30}[a-z0-9]$/;
+
+/**
+ * Usernames: NFKC-normalised (so fullwidth "ａｌｉｃｅ" is "alice"), then a small ASCII alphabet,
+ * 3-32 characters. Look-alike scripts, zero-width and control characters and "@" never pass.
+ */
+export const usernameSchema = z
+  .string()
+  .max(256)
+  .transform((value) => value.normalize('NFKC'))
+  .pipe(
+    z.string().refine((value) => USERNAME_PATTERN.test(value.toLowerCase()), {
+      message:
+        'must be 3-32 characters of a-z, 0-9, ".", "_" or "-", starting and ending with a letter or digit',
+    }),
+  )
+  .meta({ description: 'Login name: 3-32 of a-z 0-9 . _ - (case-insensitive)', example: 'alice' });
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ message: 'must be a valid email address' }))
+  .meta({ description: 'Email address (case-insensitive)', example: 'alice@example.com' });
+
+/** The key that makes usernames unique case-insensitively. */
+export function usernameKey(username: string): string {
+  return username.normalize('NFKC').toLowerCase();
+}
+
+/** The key that makes emails unique case-insensitively. */
+export function emailKey(email: string): string {
+  return email.trim().normalize('NFKC').toLowerCase();
+}
+
+/** Logins accept a username or an email; anything with "@" is an email. */
+export function loginKey(identifier: string): { kind: 'email' | 'username'; key: string } {
+  return identifier.includes('@')
+    ? { kind: 'email', key: emailKey(identifier) }
+    : { kind: 'username', key: usernameKey(identifier.trim()) };
+}
+
+/** "a***@example.com": enough to tell accounts apart in a log, never the whole address. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${email[0]}***${email.slice(at)}`;
+}

@@ -1,0 +1,152 @@
+// Users in DynamoDB. Three items per user, written in one transaction:
+//   USER#<id>            the record (username, email, bcrypt hash, created time)
+//   USERNAME#<key>       claims the lower-cased, NFKC username
+//   EMAIL#<key>          claims the lower-cased email
+// The claims make uniqueness atomic: the transaction fails as a whole if either is taken.
+import { randomUUID } from 'node:crypto';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { cancellationCodes, storeError } from '../aws/dynamodb';
+import { ConflictError, ServiceUnavailableError } from '../http/errors';
+import { emailKey, loginKey, usernameKey } from './identity';
+
+export interface User {
+  id: string;
+  username: string;
+  email: string;
+  passwordHash: string;
+  createdAt: string;
+}
+
+export interface NewUser {
+  username: string;
+  email: string;
+  passwordHash: string;
+}
+
+export interface UserStore {
+  /**
+   * Creates a user, or fails as a whole.
+   * @throws ConflictError when the username or email is taken; ServiceUnavailableError when
+   * DynamoDB is throttled or down.
+   */
+  create(user: NewUser): Promise<User>;
+  /** The user with this id, or undefined. */
+  getById(id: string): Promise<User | undefined>;
+  /** The user a login identifier (username or email, any case) names, or undefined. */
+  findByLogin(identifier: string): Promise<User | undefined>;
+}
+
+const userPk = (id: string) => `USER#${id}`;
+const usernamePk = (key: string) => `USERNAME#${key}`;
+const emailPk = (key: string) => `EMAIL#${key}`;
+
+// Concurrent transactions on one item cancel each other (TransactionConflict) and the SDK does
+// not retry cancellations; we retry a few times so the race resolves into one winner and 409s.
+const TRANSACTION_ATTEMPTS = 6;
+const RETRYABLE_CODES = new Set([
+  'TransactionConflict',
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+]);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A user store over one DynamoDB table. */
+export function createUserStore(db: DynamoDBDocumentClient, table: string): UserStore {
+  async function getUser(id: string): Promise<User | undefined> {
+    const { Item } = await db.send(
+      new GetCommand({ TableName: table, Key: { pk: userPk(id) }, ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    return {
+      id: Item.id,
+      username: Item.username,
+      email: Item.email,
+      passwordHash: Item.passwordHash,
+      createdAt: Item.createdAt,
+    };
+  }
+
+  return {
+    async create(input) {
+      const user: User = { id: randomUUID(), ...input, createdAt: new Date().toISOString() };
+      const claim = (pk: string) => ({
+        Put: {
+          TableName: table,
+          Item: { pk, userId: user.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      });
+      const command = new TransactWriteCommand({
+        TransactItems: [
+          claim(usernamePk(usernameKey(user.username))),
+          claim(emailPk(emailKey(user.email))),
+          {
+            Put: {
+              TableName: table,
+              Item: { pk: userPk(user.id), ...user },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      });
+
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await db.send(command);
+          return user;
+        } catch (error) {
+          const codes = cancellationCodes(error);
+          if (codes?.[0] === 'ConditionalCheckFailed') {
+            throw new ConflictError('That username is already taken.');
+          }
+          if (codes?.[1] === 'ConditionalCheckFailed') {
+            throw new ConflictError('An account with that email already exists.');
+          }
+          const retryable = codes?.some((code) => RETRYABLE_CODES.has(code)) ?? false;
+          if (retryable && attempt < TRANSACTION_ATTEMPTS) {
+            await sleep(Math.random() * 40 * 2 ** attempt);
+            continue;
+          }
+          if (retryable) {
+            throw new ServiceUnavailableError(
+              'storage-unavailable',
+              'The data store is busy; try again shortly.',
+              1,
+              { cause: error },
+            );
+          }
+          throw storeError(error);
+        }
+      }
+    },
+
+    async getById(id) {
+      try {
+        return await getUser(id);
+      } catch (error) {
+        throw storeError(error);
+      }
+    },
+
+    async findByLogin(identifier) {
+      const { kind, key } = loginKey(identifier);
+      try {
+        const { Item } = await db.send(
+          new GetCommand({
+            TableName: table,
+            Key: { pk: kind === 'email' ? emailPk(key) : usernamePk(key) },
+            ConsistentRead: true,
+          }),
+        );
+        return typeof Item?.userId === 'string' ? await getUser(Item.userId) : undefined;
+      } catch (error) {
+        throw storeError(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,186 @@
+// SECURITY.md, "Registration: POST /register", over HTTP against DynamoDB Local.
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getServices } from '../../../lib/services';
+import { newUser, startTestHost, type TestHost } from '../../support/host';
+
+let host: TestHost;
+beforeAll(async () => {
+  host = await startTestHost();
+});
+afterAll(() => host?.close());
+
+async function storedUser(username: string) {
+  const { db, config } = getServices();
+  const claim = await db.send(
+    new GetCommand({
+      TableName: config.TABLE_NAME,
+      Key: { pk: `USERNAME#${username.toLowerCase()}` },
+    }),
+  );
+  const user = await db.send(
+    new GetCommand({ TableName: config.TABLE_NAME, Key: { pk: `USER#${claim.Item?.userId}` } }),
+  );
+  return user.Item;
+}
+
+async function allItems() {
+  const { db, config } = getServices();
+  const { Items = [] } = await db.send(
+    new ScanCommand({ TableName: config.TABLE_NAME, ConsistentRead: true }),
+  );
+  return Items;
+}
+
+describe('POST /register', () => {
+  it('answers 201 with a message and nothing secret', async () => {
+    const user = newUser();
+
+    const response = await host.request('POST', '/register', { json: user });
+
+    expect(response.status).toBe(201);
+    expect(Object.keys(response.body).sort()).toEqual(['message', 'username']);
+    expect(response.body.message).toContain(user.username);
+    expect(response.text).not.toContain(user.password);
+  });
+
+  it('stores the password only as a bcrypt hash of the configured cost', async () => {
+    const user = newUser();
+    await host.request('POST', '/register', { json: user });
+
+    const item = await storedUser(user.username);
+
+    expect(item?.passwordHash).toMatch(/^\$2[aby]\$10\$/);
+    expect(JSON.stringify(item)).not.toContain(user.password);
+    expect(item).toMatchObject({ username: user.username, email: user.email });
+    expect(Date.parse(item?.createdAt)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('refuses a password over 72 UTF-8 bytes, counting bytes not characters', async () => {
+    const emoji = '😀'.repeat(19); // 19 characters, 76 bytes
+
+    const response = await host.request('POST', '/register', {
+      json: newUser({ password: emoji }),
+    });
+
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([expect.objectContaining({ field: 'password' })]);
+    expect(response.body.detail).toMatch(/72 bytes/);
+    expect(response.body.detail).toMatch(/never truncated/);
+  });
+
+  it('accepts exactly 72 bytes and refuses a login with those 72 bytes plus more', async () => {
+    const password = 'Zq7-'.repeat(18); // 72 bytes
+    const user = newUser({ password });
+    expect((await host.request('POST', '/register', { json: user })).status).toBe(201);
+
+    const extra = await host.request('POST', '/token', {
+      json: { username: user.username, password: `${password}EXTRA` },
+    });
+    const exact = await host.request('POST', '/token', {
+      json: { username: user.username, password },
+    });
+
+    expect(extra.status).toBe(401);
+    expect(exact.status).toBe(200);
+  });
+
+  it.each([
+    ['too short', 'Ab1!xyz'],
+    ['among the most common passwords', 'qwertyuiop'],
+    ['a common password in other case', 'PassWord1'],
+  ])('refuses a password that is %s', async (_case, password) => {
+    const response = await host.request('POST', '/register', { json: newUser({ password }) });
+
+    expect(response.status).toBe(422);
+    expect(response.body.errors[0].field).toBe('password');
+  });
+
+  it('treats usernames case-insensitively and NFKC-normalised', async () => {
+    const base = `al${Date.now().toString(36)}`;
+    const fullwidth = [...base].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
+    expect(
+      (await host.request('POST', '/register', { json: newUser({ username: base }) })).status,
+    ).toBe(201);
+
+    const upper = await host.request('POST', '/register', {
+      json: newUser({ username: base.toUpperCase() }),
+    });
+    const wide = await host.request('POST', '/register', {
+      json: newUser({ username: fullwidth }),
+    });
+
+    expect(upper.status).toBe(409);
+    expect(wide.status).toBe(409);
+    expect(upper.body.type).toBe('urn:tubesum:problem:conflict');
+  });
+
+  it.each([
+    ['a Cyrillic look-alike', '\u0430lice_cyr'],
+    ['a zero-width space', 'ali\u200bce_zw'],
+    ['a control character', 'ali\u0007ce_ctl'],
+    ['an @', 'ali@ce'],
+    ['too few characters', 'ab'],
+  ])('refuses a username with %s', async (_case, username) => {
+    const response = await host.request('POST', '/register', { json: newUser({ username }) });
+
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([expect.objectContaining({ field: 'username' })]);
+  });
+
+  it('refuses an email already used in another case', async () => {
+    const first = newUser();
+    await host.request('POST', '/register', { json: first });
+
+    const response = await host.request('POST', '/register', {
+      json: newUser({ email: first.email.toUpperCase() }),
+    });
+
+    expect(response.status).toBe(409);
+    expect(response.body.detail).toMatch(/email/);
+  });
+
+  it('ignores extra fields and never stores them', async () => {
+    const user = newUser();
+    const body = `{"username":"${user.username}","email":"${user.email}","password":"${user.password}","role":"admin","password_hash":"$2b$04$x","__proto__":{"admin":true}}`;
+
+    const response = await host.request('POST', '/register', {
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
+    const item = await storedUser(user.username);
+
+    expect(response.status).toBe(201);
+    expect(item).not.toHaveProperty('role');
+    expect(item?.passwordHash).not.toBe('$2b$04$x');
+    expect(Object.keys(item ?? {})).not.toContain('admin');
+  });
+
+  it.each(['username', 'email'] as const)(
+    'gives exactly one success to 50 parallel registrations of one %s, and leaves no orphans',
+    async (field) => {
+      const shared = newUser();
+      const attempts = Array.from({ length: 50 }, () => newUser({ [field]: shared[field] }));
+
+      const responses = await Promise.all(
+        attempts.map((user) => host.request('POST', '/register', { json: user })),
+      );
+      const statuses = responses.map((response) => response.status);
+      const items = await allItems();
+      const mine = (pk: string) =>
+        attempts.some((user) =>
+          pk.endsWith(`#${user[field === 'username' ? 'email' : 'username'].toLowerCase()}`),
+        );
+
+      expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 409)).toHaveLength(49);
+      // The losers' other claim (email for a username race, and vice versa) must not remain.
+      expect(items.filter((item) => mine(item.pk))).toHaveLength(1);
+      // Every claim points at a user record, and every user record has both claims.
+      const users = new Set(items.filter((i) => i.pk.startsWith('USER#')).map((i) => i.id));
+      const claims = items.filter((i) => i.pk.startsWith('USERNAME#') || i.pk.startsWith('EMAIL#'));
+      for (const claim of claims) expect(users.has(claim.userId)).toBe(true);
+      expect(claims).toHaveLength(users.size * 2);
+    },
+  );
+});

@@ -1,0 +1,163 @@
+// SECURITY.md, "Login: POST /token", over HTTP against DynamoDB Local.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUser, startTestHost, type TestHost, type TestUser } from '../../support/host';
+
+let host: TestHost;
+let alice: TestUser;
+
+beforeAll(async () => {
+  host = await startTestHost({ LOGIN_MAX_FAILURES: '5', LOGIN_WINDOW_SECONDS: '600' });
+  alice = newUser({
+    username: `Alice_${Date.now().toString(36)}`,
+    email: `Alice.${Date.now()}@Example.COM`,
+  });
+  expect((await host.request('POST', '/register', { json: alice })).status).toBe(201);
+});
+afterAll(() => host?.close());
+
+const login = (body: Record<string, unknown>) => host.request('POST', '/token', { json: body });
+
+/** The response without what legitimately differs between two requests. */
+const comparable = (response: {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Headers;
+}) => ({
+  status: response.status,
+  body: { ...response.body, request_id: undefined },
+  challenge: response.headers.get('www-authenticate'),
+  type: response.headers.get('content-type'),
+});
+
+describe('POST /token', () => {
+  it('answers a bearer token with expires_in and Cache-Control: no-store', async () => {
+    const response = await login({ username: alice.username, password: alice.password });
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      access_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      token_type: 'bearer',
+      expires_in: 1800,
+    });
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const claims = JSON.parse(
+      Buffer.from(response.body.access_token.split('.')[1], 'base64url').toString(),
+    );
+    expect(claims).toMatchObject({ iss: 'tubesum', aud: 'tubesum-api' });
+    expect(claims.exp - claims.iat).toBe(1800);
+    expect(typeof claims.sub).toBe('string');
+  });
+
+  it.each([
+    ['the username in another case', () => alice.username.toLowerCase()],
+    ['the email in upper case', () => alice.email.toUpperCase()],
+    ['the email as registered', () => alice.email],
+  ])('logs in with %s', async (_case, identifier) => {
+    const response = await login({ username: identifier(), password: alice.password });
+
+    expect(response.status).toBe(200);
+  });
+
+  it('accepts the email in an `email` field', async () => {
+    const response = await login({ email: alice.email, password: alice.password });
+
+    expect(response.status).toBe(200);
+  });
+
+  it('accepts the OAuth2 password grant as a form, as Swagger UI sends it', async () => {
+    const response = await host.request('POST', '/token', {
+      form: {
+        grant_type: 'password',
+        username: alice.username,
+        password: alice.password,
+        scope: '',
+      },
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.body.token_type).toBe('bearer');
+  });
+
+  it('answers unknown user, wrong password and wrong email with the same 401', async () => {
+    const unknown = await login({ username: 'nobody_here', password: 'whatever-password' });
+    const wrongPassword = await login({ username: alice.username, password: 'not-her-password' });
+    const wrongEmail = await login({ username: 'nobody@example.com', password: alice.password });
+
+    expect(unknown.status).toBe(401);
+    expect(comparable(wrongPassword)).toEqual(comparable(unknown));
+    expect(comparable(wrongEmail)).toEqual(comparable(unknown));
+    expect(unknown.body.type).toBe('urn:tubesum:problem:invalid-credentials');
+    expect(unknown.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it.each([
+    ['a number', 12345678],
+    ['an array', ['a', 'b']],
+    ['null', null],
+    ['an object', { $gt: '' }],
+  ])('refuses a password that is %s with 422', async (_case, password) => {
+    const response = await login({ username: alice.username, password });
+
+    expect(response.status).toBe(422);
+    expect(response.body.errors[0].field).toBe('password');
+  });
+
+  it('refuses a 1 MB password with 413 before parsing', async () => {
+    const response = await login({ username: alice.username, password: 'x'.repeat(1_048_576) });
+
+    expect(response.status).toBe(413);
+    expect(response.body.type).toBe('urn:tubesum:problem:payload-too-large');
+  });
+
+  it('locks an account out with 429 and Retry-After after 5 failures, alike for real and unknown accounts', async () => {
+    const real = newUser();
+    await host.request('POST', '/register', { json: real });
+    const attempts = async (username: string) => {
+      const responses = [];
+      for (let i = 0; i < 6; i++)
+        responses.push(await login({ username, password: 'wrong-password-1' }));
+      return responses;
+    };
+
+    const forReal = await attempts(real.username);
+    const forUnknown = await attempts(`ghost_${Date.now().toString(36)}`);
+    const correctWhileLocked = await login({ username: real.username, password: real.password });
+
+    expect(forReal.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(forUnknown.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(comparable(forReal[5] as never)).toEqual(comparable(forUnknown[5] as never));
+    const retryAfter = Number(forReal[5]?.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(500);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+    expect(correctWhileLocked.status).toBe(429);
+  });
+});
+
+describe('POST /token timing', () => {
+  it('takes as long for an unknown user as for a wrong password (one bcrypt compare each)', async () => {
+    const timed = async (username: string) => {
+      const start = process.hrtime.bigint();
+      const response = await login({ username, password: 'wrong-password-2' });
+      expect(response.status).toBe(401);
+      return Number(process.hrtime.bigint() - start) / 1e6;
+    };
+    const timingHost = host;
+    const known = newUser();
+    await timingHost.request('POST', '/register', { json: known });
+    // Alternate the two cases so load on this shared machine hits both alike; use medians.
+    const unknownTimes: number[] = [];
+    const knownTimes: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      unknownTimes.push(await timed(`unknown_${i}_${Date.now().toString(36)}`));
+      knownTimes.push(await timed(known.username));
+    }
+    const median = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+    const ratio = median(unknownTimes) / median(knownTimes);
+
+    // Generous bounds: without the dummy compare the unknown path is ~10x faster.
+    expect(ratio).toBeGreaterThan(0.6);
+    expect(ratio).toBeLessThan(1.6);
+  });
+});
