@@ -68,7 +68,7 @@ export async function startLocalHost(
       port: config.PORT,
       routes: routeList,
       maxBodyBytes: config.MAX_BODY_BYTES,
-      preflight: config.CORS_ORIGINS.length > 0,
+      corsOrigins: config.CORS_ORIGINS,
     });
     return {
       url: server.url,

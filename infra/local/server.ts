@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { corsPreflightHeaders, corsResponseHeaders, originAllowed } from '../../lib/http/cors';
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from '../../lib/http/errors';
 import { problemReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
@@ -42,8 +43,8 @@ export interface LocalServerOptions {
   port: number;
   routes: readonly RouteDef[];
   maxBodyBytes: number;
-  /** Pass OPTIONS to the path's handler, whose CORS middleware answers preflights. */
-  preflight: boolean;
+  /** Origins allowed by CORS (CORS_ORIGINS); empty means no CORS headers at all. */
+  corsOrigins: readonly string[];
   /** Loads `functions/<name>.ts`; injectable for tests. */
   loadHandler?: (name: HandlerName) => Promise<LambdaHandler>;
 }
@@ -149,8 +150,14 @@ function lambdaContext(name: HandlerName, requestId: string): Context {
   };
 }
 
-function send(response: ServerResponse, reply: Reply, requestId: string, close = false) {
-  const headers: Record<string, string | string[]> = { ...reply.headers };
+function send(
+  response: ServerResponse,
+  reply: Reply,
+  requestId: string,
+  cors: Record<string, string>,
+  close = false,
+) {
+  const headers: Record<string, string | string[]> = { ...reply.headers, ...cors };
   if (!Object.keys(headers).some((name) => name.toLowerCase() === 'x-request-id')) {
     headers['X-Request-Id'] = requestId;
   }
@@ -172,6 +179,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   const server = createServer(async (request, response) => {
     const requestId = randomUUID();
+    const origin = request.headers.origin;
+    const cors = originAllowed(origin, options.corsOrigins)
+      ? corsResponseHeaders(origin, options.corsOrigins)
+      : {};
     try {
       const path = new URL(request.url ?? '/', 'http://local').pathname;
       const method = (request.method ?? 'GET').toUpperCase();
@@ -183,24 +194,31 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           response,
           problemReply(new NotFoundError(`No route for ${path}.`), requestId),
           requestId,
+          cors,
         );
         return;
       }
-      // With CORS on, OPTIONS goes to the path's handler, whose CORS middleware answers it
-      // (API Gateway's CORS configuration does the same when deployed).
-      const chosen =
-        matches.find(({ entry }) => entry.route.method === method) ??
-        (method === 'OPTIONS' && options.preflight ? matches[0] : undefined);
+      if (method === 'OPTIONS' && originAllowed(origin, options.corsOrigins)) {
+        response.writeHead(204, corsPreflightHeaders(origin, options.corsOrigins));
+        response.end();
+        return;
+      }
+      const chosen = matches.find(({ entry }) => entry.route.method === method);
       if (!chosen?.match) {
         const allowed = matches.map(({ entry }) => entry.route.method);
-        send(response, problemReply(new MethodNotAllowedError(allowed), requestId), requestId);
+        send(
+          response,
+          problemReply(new MethodNotAllowedError(allowed), requestId),
+          requestId,
+          cors,
+        );
         return;
       }
       const body = await readBody(request, options.maxBodyBytes);
       if (body === 'too-large') {
         // Answer without reading the rest; the connection cannot be reused after that.
         const reply = problemReply(new PayloadTooLargeError(options.maxBodyBytes), requestId);
-        send(response, reply, requestId, true);
+        send(response, reply, requestId, cors, true);
         response.on('finish', () => request.destroy());
         return;
       }
@@ -227,7 +245,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         handlers.set(route.handler, handler);
       }
       const reply = await (await handler)(event, lambdaContext(route.handler, requestId));
-      send(response, reply, requestId);
+      send(response, reply, requestId, cors);
     } catch (error) {
       // What API Gateway does when a Lambda crashes, in our error shape.
       console.error(
@@ -238,7 +256,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           error: String(error),
         }),
       );
-      if (!response.headersSent) send(response, problemReply(error, requestId), requestId);
+      if (!response.headersSent) send(response, problemReply(error, requestId), requestId, cors);
       else response.destroy();
     }
   });

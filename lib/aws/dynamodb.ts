@@ -23,6 +23,8 @@ export function createDocumentClient(config: Config): DynamoDBDocumentClient {
     requestHandler: new NodeHttpHandler({
       connectionTimeout: Math.min(1_000, config.DYNAMODB_TIMEOUT_MS),
       requestTimeout: config.DYNAMODB_TIMEOUT_MS,
+      // Without this the timeout only logs a warning and a hung endpoint hangs the request.
+      throwOnRequestTimeout: true,
     }),
   });
   return DynamoDBDocumentClient.from(client, {

@@ -1,8 +1,8 @@
 // The HTTP layer every route shares, as one middy stack:
-//   CORS (when origins are configured) -> errors as problem+json + access log -> body limit
-//   -> bearer auth -> content type + parsing -> zod validation -> the route's action.
+//   errors as problem+json + access log -> body limit -> bearer auth -> content type + parsing
+//   -> zod validation -> the route's action.
+// CORS is not here: API Gateway answers it for every route (see lib/http/cors.ts).
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
-import httpCors from '@middy/http-cors';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -219,20 +219,6 @@ export function createHandler<B extends z.ZodType>(
   action: Action<z.output<B>>,
 ) {
   const stack = middy<APIGatewayProxyEventV2, Reply, Error, Context, Internal>();
-  // Read at cold start; an invalid config surfaces as a 503 on the first request instead.
-  const origins = configOrUndefined()?.CORS_ORIGINS ?? [];
-  if (origins.length > 0) {
-    stack.use(
-      httpCors({
-        origins: [...origins],
-        disableBeforePreflightResponse: false,
-        headers: 'Authorization, Content-Type',
-        methods: 'GET, POST, OPTIONS',
-        exposeHeaders: 'Retry-After, X-Request-Id, WWW-Authenticate',
-        maxAge: 600,
-      }) as MiddlewareObj<APIGatewayProxyEventV2, Reply>,
-    );
-  }
   stack.use(problemsAndAccessLog(route));
   stack.use(bodyLimit());
   // Authentication comes before parsing: strangers learn nothing about the body's rules.
@@ -251,12 +237,4 @@ export function createHandler<B extends z.ZodType>(
       config: getConfig(),
     }),
   );
-}
-
-function configOrUndefined(): Config | undefined {
-  try {
-    return getConfig();
-  } catch {
-    return undefined;
-  }
 }

@@ -23,7 +23,7 @@ export async function sign(
   settings: TokenSettings,
   claims: JWTPayload,
   header: Record<string, unknown> = {},
-  key: Uint8Array | CryptoKey = settings.secret,
+  key: Parameters<SignJWT['sign']>[0] = settings.secret,
   alg = 'HS256',
 ): Promise<string> {
   return new SignJWT(claims)

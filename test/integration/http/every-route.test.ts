@@ -1,0 +1,167 @@
+// SECURITY.md, "Error shape" and "Every route", over HTTP through the real local host.
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeList } from '../../../lib/routes';
+import { newUser, startTestHost, type TestHost } from '../../support/host';
+
+let host: TestHost;
+beforeAll(async () => {
+  host = await startTestHost({ MAX_BODY_BYTES: '16384' });
+});
+afterAll(() => host?.close());
+
+/** Sends a chunked body (no Content-Length) with node:http, which fetch cannot do portably. */
+function sendChunked(path: string, chunks: string[]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(host.url + path);
+    const request = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk) => {
+          body += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', (error) => {
+      // The server may close the socket once it has answered 413.
+      if (
+        (error as NodeJS.ErrnoException).code === 'EPIPE' ||
+        (error as NodeJS.ErrnoException).code === 'ECONNRESET'
+      )
+        return;
+      reject(error);
+    });
+    for (const chunk of chunks) request.write(chunk);
+    request.end();
+  });
+}
+
+const expectProblem = (
+  response: { status: number; headers: Headers; body: Record<string, unknown> },
+  status: number,
+) => {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(response.body).toMatchObject({
+    type: expect.stringMatching(/^urn:tubesum:problem:/),
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    request_id: response.headers.get('x-request-id'),
+  });
+};
+
+describe('GET /health', () => {
+  it('answers {"status":"healthy"} without a token', async () => {
+    const response = await host.request('GET', '/health');
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'healthy' });
+  });
+});
+
+describe('every route', () => {
+  it('answers 413 for a body over the limit with Content-Length, before parsing', async () => {
+    const response = await host.request('POST', '/register', {
+      body: `{"username": "${'a'.repeat(20_000)}"`, // also malformed: the size is checked first
+      headers: { 'content-type': 'application/json' },
+    });
+
+    expectProblem(response, 413);
+  });
+
+  it('answers 413 for a chunked body over the limit without Content-Length', async () => {
+    const response = await sendChunked(
+      '/register',
+      Array.from({ length: 40 }, () => 'x'.repeat(1_024)),
+    );
+
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.body).type).toBe('urn:tubesum:problem:payload-too-large');
+  });
+
+  it.each([
+    ['a wrong Content-Type', { 'content-type': 'text/plain' }, '{"a":1}', 415],
+    ['no Content-Type', {}, '{"a":1}', 415],
+    ['malformed JSON', { 'content-type': 'application/json' }, '{"username": ', 400],
+    ['a top-level array', { 'content-type': 'application/json' }, '[1,2,3]', 400],
+    ['a top-level string', { 'content-type': 'application/json' }, '"hello"', 400],
+    ['an empty body', { 'content-type': 'application/json' }, '', 400],
+  ])('answers %s with a problem, never a 500', async (_case, headers, body, status) => {
+    const response = await host.request('POST', '/register', { body, headers });
+
+    expectProblem(response, status);
+  });
+
+  it('lists every invalid field in a 422', async () => {
+    const response = await host.request('POST', '/register', {
+      json: { username: 'x', email: 'nope' },
+    });
+
+    expectProblem(response, 422);
+    expect(response.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'email',
+      'password',
+      'username',
+    ]);
+    expect(
+      response.body.errors.find((e: { field: string }) => e.field === 'password').message,
+    ).toBe('is required');
+  });
+
+  it('answers 404 problem+json for an unknown path', async () => {
+    const response = await host.request('GET', '/admin');
+
+    expectProblem(response, 404);
+  });
+
+  it('answers 405 with Allow for a wrong method on every route of the table', async () => {
+    for (const route of routeList) {
+      const path = route.path.replace(/\{[^}]+\}/g, 'x');
+      const wrong = route.method === 'GET' ? 'DELETE' : 'GET';
+
+      const response = await host.request(wrong, path);
+
+      expectProblem(response, 405);
+      expect(response.headers.get('allow')).toContain(route.method);
+    }
+  });
+
+  it('serves every route of the table (nothing in the table is missing a handler)', async () => {
+    for (const route of routeList) {
+      const path = route.path.replace('{file}', 'init.js');
+
+      const response = await host.request(
+        route.method,
+        path,
+        route.method === 'POST' ? { json: {} } : {},
+      );
+
+      expect(response.status, `${route.method} ${route.path}`).toBeLessThan(500);
+      expect(response.status, `${route.method} ${route.path}`).not.toBe(404);
+    }
+  });
+
+  it('sends nosniff and no-store on API answers', async () => {
+    const response = await host.request('POST', '/register', { json: newUser() });
+
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('sends no CORS headers when no origin is configured', async () => {
+    const response = await host.request('GET', '/health', {
+      headers: { origin: 'https://evil.example' },
+    });
+
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

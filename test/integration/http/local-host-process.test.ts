@@ -1,0 +1,104 @@
+// `npm start` as a user runs it: a child process that prints where it listens, serves a full
+// flow, logs JSON lines that never contain a password, token, secret or whole email, and stops
+// cleanly on SIGTERM.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { newUser } from '../../support/host';
+
+const secret = randomBytes(48).toString('base64url');
+let child: ChildProcess;
+let output = '';
+let url = '';
+
+function waitFor(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`timed out waiting for ${pattern}; output:\n${output}`)),
+      timeoutMs,
+    );
+    const check = () => {
+      const match = pattern.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      } else setTimeout(check, 50);
+    };
+    check();
+  });
+}
+
+beforeAll(async () => {
+  child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
+    env: {
+      ...process.env,
+      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+      TABLE_NAME: `proc-${Date.now()}`,
+      JWT_SECRET: secret,
+      BCRYPT_COST: '10',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      POWERTOOLS_LOG_LEVEL: 'DEBUG',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  url = (await waitFor(/^listening on (http:\/\/127\.0\.0\.1:\d+)$/m))[1] ?? '';
+});
+afterAll(() => {
+  if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+describe('the local host process', () => {
+  it('prints one "listening on" line and the docs URL', () => {
+    expect(output.match(/^listening on /gm)).toHaveLength(1);
+    expect(output).toContain(`docs: ${url}/docs`);
+  });
+
+  it('logs a full flow without passwords, tokens, secrets or whole emails, then stops on SIGTERM', async () => {
+    const user = newUser();
+    expect((await post('/register', user)).status).toBe(201);
+    expect((await post('/register', { ...user, username: 'other_name' })).status).toBe(409);
+    expect((await post('/register', newUser({ password: 'short' }))).status).toBe(422);
+    expect(
+      (await post('/token', { username: user.username, password: 'wrong-password' })).status,
+    ).toBe(401);
+    const login = await post('/token', { username: user.email, password: user.password });
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    const protectedCall = await post(
+      '/summarize',
+      { video_url: 'x' },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(protectedCall.status).not.toBe(401);
+    expect(await fetch(`${url}/health`).then((r) => r.status)).toBe(200);
+
+    child.kill('SIGTERM');
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+
+    expect(code).toBe(0);
+    const lines = output.split('\n').filter((line) => line.startsWith('{'));
+    expect(lines.length).toBeGreaterThan(4);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    expect(output).toContain('"status":201');
+    expect(output).not.toContain(user.password);
+    expect(output).not.toContain('wrong-password');
+    expect(output).not.toContain(token);
+    expect(output).not.toContain(token.split('.')[2]);
+    expect(output).not.toContain(secret);
+    expect(output.toLowerCase()).not.toContain(user.email.toLowerCase());
+    expect(output).toMatch(/SIGTERM received, shutting down/);
+  });
+});

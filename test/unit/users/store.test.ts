@@ -1,0 +1,43 @@
+// The parts of the user store that DynamoDB Local cannot provoke: throttled transactions.
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceUnavailableError } from '../../../lib/http/errors';
+import { createUserStore } from '../../../lib/users/store';
+
+const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+const mock = mockClient(db);
+afterEach(() => mock.reset());
+
+const throttled = () =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: [{ Code: 'ThrottlingError' }, { Code: 'None' }, { Code: 'None' }],
+  });
+
+const newUser = { username: 'alice', email: 'alice@example.com', passwordHash: '$2b$10$x' };
+
+describe('createUserStore().create', () => {
+  it('succeeds with exactly one write when DynamoDB throttles twice and then recovers', async () => {
+    mock.on(TransactWriteCommand).rejectsOnce(throttled()).rejectsOnce(throttled()).resolves({});
+
+    const user = await createUserStore(db, 'table').create(newUser);
+
+    expect(user.username).toBe('alice');
+    const calls = mock.commandCalls(TransactWriteCommand);
+    expect(calls).toHaveLength(3);
+    // Every attempt writes the same record: a retry never creates a second user.
+    const ids = calls.map((call) => call.args[0].input.TransactItems?.[2]?.Put?.Item?.id);
+    expect(new Set(ids).size).toBe(1);
+  });
+
+  it('answers 503 when DynamoDB keeps throttling', async () => {
+    mock.on(TransactWriteCommand).rejects(throttled());
+
+    await expect(createUserStore(db, 'table').create(newUser)).rejects.toBeInstanceOf(
+      ServiceUnavailableError,
+    );
+  });
+});
