@@ -31,7 +31,10 @@ describe('the OpenAPI document', () => {
   });
 
   it('offers the bearer scheme and the OAuth2 password flow at /token', () => {
-    const schemes = document.components?.securitySchemes as Record<string, Record<string, unknown>>;
+    const schemes = document.components?.securitySchemes as unknown as Record<
+      string,
+      Record<string, unknown>
+    >;
 
     expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(schemes.oauth2).toMatchObject({

@@ -1,0 +1,270 @@
+// The model catalog: the friendly names clients send as `used_model`, what each one maps to on
+// Bedrock, and the limits the summarizer plans with. Operators add or override entries with
+// MODEL_CATALOG_JSON and restrict the offer with ALLOWED_MODELS.
+import { z } from 'zod';
+import { type Config, ConfigError } from '../config';
+import { ValidationError } from '../http/errors';
+
+/** A model served by Bedrock through the Converse API. */
+export interface BedrockModel {
+  kind: 'bedrock';
+  /** What clients send as `used_model`. */
+  name: string;
+  /** Human-readable name, for docs and logs. */
+  label: string;
+  /** Foundation model id, cross-region inference profile id or inference profile ARN. */
+  modelId: string;
+  /** Input + output tokens the model accepts in one call. */
+  contextTokens: number;
+  /** Largest `maxTokens` the model accepts. */
+  maxOutputTokens: number;
+  /** On-demand list price in USD per 1,000 tokens (for cost estimates only). */
+  inputPricePer1k: number;
+  outputPricePer1k: number;
+  /** False for models that reject sampling parameters (some reasoning models answer 400 to `temperature`). */
+  temperature: boolean;
+  /** Sent verbatim as Converse `additionalModelRequestFields` (e.g. to switch thinking off). */
+  requestFields?: Record<string, unknown>;
+  /** Output tokens kept free for reasoning the model may do before it answers. */
+  reasoningReserveTokens: number;
+}
+
+/** The offline summarizer: no network, no tokens, no cost. */
+export interface ExtractiveModel {
+  kind: 'extractive';
+  name: 'extractive';
+  label: string;
+  /** Always 'extractive', so the response's `model_id` needs no special case. */
+  modelId: 'extractive';
+}
+
+export type CatalogEntry = BedrockModel | ExtractiveModel;
+
+export interface Catalog {
+  /** Offered models by name, in catalog order. */
+  readonly models: ReadonlyMap<string, CatalogEntry>;
+  /** The offered names, in catalog order (what a 422 lists). */
+  readonly names: readonly string[];
+}
+
+const EXTRACTIVE: ExtractiveModel = {
+  kind: 'extractive',
+  name: 'extractive',
+  label: 'Offline extractive summarizer',
+  modelId: 'extractive',
+};
+
+/**
+ * Built-in Bedrock models. Ids are US cross-region inference profiles (`us.` prefix): on-demand
+ * calls to the newer models must go through a profile, and one prefix keeps data in one geography.
+ * Prices are on-demand list prices per 1k tokens as published by AWS and Anthropic (Claude geo
+ * profiles carry a 10% premium over global ones). Nova output limits are the conservative 5k
+ * tokens of the launch model cards. The Claude entries are the newest Claude models Anthropic
+ * documents for Bedrock's Converse API (later ones are served on Bedrock's Messages-API
+ * endpoint instead); operators can add others with MODEL_CATALOG_JSON.
+ */
+export const BUILT_IN_MODELS: readonly BedrockModel[] = [
+  {
+    kind: 'bedrock',
+    name: 'nova-micro',
+    label: 'Amazon Nova Micro',
+    modelId: 'us.amazon.nova-micro-v1:0',
+    contextTokens: 128_000,
+    maxOutputTokens: 5_000,
+    inputPricePer1k: 0.000035,
+    outputPricePer1k: 0.00014,
+    temperature: true,
+    reasoningReserveTokens: 0,
+  },
+  {
+    kind: 'bedrock',
+    name: 'nova-lite',
+    label: 'Amazon Nova Lite',
+    modelId: 'us.amazon.nova-lite-v1:0',
+    contextTokens: 300_000,
+    maxOutputTokens: 5_000,
+    inputPricePer1k: 0.00006,
+    outputPricePer1k: 0.00024,
+    temperature: true,
+    reasoningReserveTokens: 0,
+  },
+  {
+    kind: 'bedrock',
+    name: 'nova-pro',
+    label: 'Amazon Nova Pro',
+    modelId: 'us.amazon.nova-pro-v1:0',
+    contextTokens: 300_000,
+    maxOutputTokens: 5_000,
+    inputPricePer1k: 0.0008,
+    outputPricePer1k: 0.0032,
+    temperature: true,
+    reasoningReserveTokens: 0,
+  },
+  {
+    kind: 'bedrock',
+    name: 'claude-haiku',
+    label: 'Anthropic Claude Haiku 4.5',
+    modelId: 'us.anthropic.claude-haiku-4-5-20251001-v1:0',
+    contextTokens: 200_000,
+    maxOutputTokens: 64_000,
+    inputPricePer1k: 0.0011,
+    outputPricePer1k: 0.0055,
+    temperature: true,
+    reasoningReserveTokens: 0,
+  },
+  {
+    kind: 'bedrock',
+    name: 'claude-sonnet',
+    label: 'Anthropic Claude Sonnet 4.6',
+    modelId: 'us.anthropic.claude-sonnet-4-6',
+    contextTokens: 200_000,
+    maxOutputTokens: 64_000,
+    inputPricePer1k: 0.0033,
+    outputPricePer1k: 0.0165,
+    temperature: true,
+    reasoningReserveTokens: 0,
+  },
+];
+
+const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** One operator-supplied entry in MODEL_CATALOG_JSON (camelCase, like BedrockModel). */
+const extraEntrySchema = z
+  .object({
+    name: z.string().regex(NAME, 'lowercase letters, digits, ".", "_" or "-" (at most 64)'),
+    label: z.string().min(1).max(200).optional(),
+    modelId: z
+      .string()
+      .min(1)
+      .max(2048)
+      .regex(/^[A-Za-z0-9:._/-]+$/, 'a Bedrock model id, inference profile id or ARN'),
+    contextTokens: z.number().int().min(1_000).max(10_000_000),
+    maxOutputTokens: z.number().int().min(16).max(1_000_000),
+    inputPricePer1k: z.number().min(0).default(0),
+    outputPricePer1k: z.number().min(0).default(0),
+    temperature: z.boolean().default(true),
+    requestFields: z.record(z.string(), z.unknown()).optional(),
+    reasoningReserveTokens: z.number().int().min(0).default(0),
+  })
+  .strict()
+  .refine((entry) => entry.name !== 'extractive', {
+    message: '"extractive" is the offline summarizer and cannot be redefined',
+    path: ['name'],
+  })
+  .refine((entry) => entry.maxOutputTokens < entry.contextTokens, {
+    message: 'must be smaller than contextTokens',
+    path: ['maxOutputTokens'],
+  });
+
+const extraCatalogSchema = z.array(extraEntrySchema).max(100);
+
+function parseExtraEntries(extraJson: string): BedrockModel[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(extraJson);
+  } catch (error) {
+    throw new ConfigError(
+      `invalid configuration: MODEL_CATALOG_JSON is not valid JSON (${(error as Error).message})`,
+    );
+  }
+  const parsed = extraCatalogSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `[${issue.path.join('.')}]: ${issue.message}`,
+    );
+    throw new ConfigError(`invalid configuration: MODEL_CATALOG_JSON ${problems.join('; ')}`);
+  }
+  return parsed.data.map((entry) => ({
+    ...entry,
+    kind: 'bedrock' as const,
+    label: entry.label ?? entry.name,
+  }));
+}
+
+export interface BuildCatalogOptions {
+  /** Names to offer; empty or absent offers the whole catalog. */
+  allowed?: readonly string[];
+  /** MODEL_CATALOG_JSON: a JSON array of extra entries; an entry with a built-in name replaces it. */
+  extraJson?: string;
+}
+
+/**
+ * Builds the catalog from the built-ins, operator entries and the allow-list.
+ * @throws ConfigError naming MODEL_CATALOG_JSON (bad JSON or entry) or ALLOWED_MODELS (unknown name).
+ */
+export function buildCatalog(options: BuildCatalogOptions = {}): Catalog {
+  const all = new Map<string, CatalogEntry>([[EXTRACTIVE.name, EXTRACTIVE]]);
+  for (const model of BUILT_IN_MODELS) all.set(model.name, model);
+  if (options.extraJson !== undefined && options.extraJson.trim() !== '') {
+    for (const model of parseExtraEntries(options.extraJson)) all.set(model.name, model);
+  }
+
+  const allowed = (options.allowed ?? []).map((name) => name.trim().toLowerCase());
+  if (allowed.length === 0) return freeze(all);
+
+  const unknown = allowed.filter((name) => !all.has(name));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `invalid configuration: ALLOWED_MODELS names unknown models: ${unknown.join(', ')} ` +
+        `(catalog: ${[...all.keys()].join(', ')})`,
+    );
+  }
+  const offered = new Map<string, CatalogEntry>();
+  for (const [name, entry] of all) if (allowed.includes(name)) offered.set(name, entry);
+  return freeze(offered);
+}
+
+function freeze(models: Map<string, CatalogEntry>): Catalog {
+  return Object.freeze({ models, names: Object.freeze([...models.keys()]) });
+}
+
+/**
+ * The catalog this deployment offers, from ALLOWED_MODELS and MODEL_CATALOG_JSON.
+ * @throws ConfigError as buildCatalog does, or naming DEFAULT_MODEL when it is not offered.
+ */
+export function catalogFromConfig(config: Config): Catalog {
+  const catalog = buildCatalog({
+    allowed: config.ALLOWED_MODELS,
+    extraJson: config.MODEL_CATALOG_JSON,
+  });
+  if (!catalog.models.has(config.DEFAULT_MODEL.trim().toLowerCase())) {
+    throw new ConfigError(
+      `invalid configuration: DEFAULT_MODEL "${config.DEFAULT_MODEL}" is not offered ` +
+        `(offered: ${catalog.names.join(', ')})`,
+    );
+  }
+  return catalog;
+}
+
+/** 422 for a `used_model` the catalog does not offer; lists the offered names for the client. */
+export class UnknownModelError extends ValidationError {
+  override name = 'UnknownModelError';
+  constructor(requested: string, allowed: readonly string[]) {
+    const message = `Unknown model "${requested.slice(0, 64)}". Allowed: ${allowed.join(', ')}.`;
+    super([{ field: 'used_model', message }], message);
+    this.extensions.allowed_models = [...allowed];
+  }
+}
+
+/**
+ * The catalog entry for a requested model name (case-insensitive).
+ * @throws UnknownModelError (a 422 ValidationError with `allowed_models`) when not offered.
+ */
+export function resolveModel(catalog: Catalog, name: string): CatalogEntry {
+  const entry = catalog.models.get(name.trim().toLowerCase());
+  if (entry === undefined) throw new UnknownModelError(name, catalog.names);
+  return entry;
+}
+
+/** Estimated USD cost of one summary from the tokens a model reported (0 for extractive). */
+export function estimateCostUsd(
+  entry: CatalogEntry,
+  inputTokens: number | null,
+  outputTokens: number | null,
+): number {
+  if (entry.kind === 'extractive') return 0;
+  return (
+    ((inputTokens ?? 0) / 1_000) * entry.inputPricePer1k +
+    ((outputTokens ?? 0) / 1_000) * entry.outputPricePer1k
+  );
+}

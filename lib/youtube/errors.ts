@@ -1,0 +1,135 @@
+// Every way fetching a video can fail, as the problem types clients see. Kept in one file so
+// the README, the tests and the code agree on the list; each type tells the client what to do.
+import {
+  BadGatewayError,
+  GatewayTimeoutError,
+  NotFoundError,
+  ServiceUnavailableError,
+  UnprocessableError,
+} from '../http/errors';
+
+/** Why YouTube refused to serve us: each calls for the same operator fix (a proxy). */
+export type BlockReason =
+  | 'bot-check'
+  | 'captcha'
+  | 'rate-limited'
+  | 'po-token-required'
+  | 'consent-required';
+
+const BLOCK_EXPLANATIONS: Record<BlockReason, string> = {
+  'bot-check': 'YouTube asked this server to "confirm you\'re not a bot"',
+  captcha: 'YouTube answered with a captcha page instead of the video',
+  'rate-limited': 'YouTube answered HTTP 429 (too many requests)',
+  'po-token-required':
+    'YouTube only serves this caption track to clients holding a proof-of-origin (PO) token',
+  'consent-required': 'YouTube answered with its cookie-consent page (typical of EU IP addresses)',
+};
+
+/** Default Retry-After for blocks: they rarely clear within minutes. */
+export const DEFAULT_BLOCKED_RETRY_AFTER_SECONDS = 300;
+
+/** 503: YouTube refused this server (not the video). Tells operators about the proxy. */
+export function youTubeBlocked(
+  reason: BlockReason,
+  retryAfterSeconds: number,
+  cause?: unknown,
+): ServiceUnavailableError {
+  return new ServiceUnavailableError(
+    'youtube-blocked',
+    `${BLOCK_EXPLANATIONS[reason]}. This is not a problem with the video: YouTube routinely ` +
+      "blocks cloud IP addresses such as AWS Lambda's. Operators can route YouTube traffic " +
+      'through a proxy by setting YOUTUBE_PROXY_URL. Try again later.',
+    retryAfterSeconds,
+    { cause, extensions: { block_reason: reason } },
+  );
+}
+
+/** 404: the video does not exist, was removed, or is private. */
+export function videoUnavailable(reason: string | undefined, cause?: unknown): NotFoundError {
+  const said = reason ? `: "${reason}"` : '';
+  return new NotFoundError(
+    `YouTube says this video is unavailable or private${said}.`,
+    'video-unavailable',
+    { cause, extensions: reasonExtension(reason) },
+  );
+}
+
+/** 422: the video plays but has no captions at all. */
+export function captionsDisabled(): UnprocessableError {
+  return new UnprocessableError(
+    'captions-disabled',
+    'Captions disabled',
+    'This video has no captions (disabled by the uploader, or none were ever made), so there is no transcript to summarise.',
+  );
+}
+
+/** 422: captions exist, but none in the language the request asked for. */
+export function languageUnavailable(requested: string, available: string[]): UnprocessableError {
+  return new UnprocessableError(
+    'transcript-language-unavailable',
+    'Transcript language unavailable',
+    `This video has no captions in "${requested}". Available languages: ${available.join(', ')}.`,
+    { extensions: { available_languages: available } },
+  );
+}
+
+/** 422: YouTube wants a signed-in adult; we never sign in. */
+export function ageRestricted(reason: string | undefined): UnprocessableError {
+  const said = reason ? ` ("${reason}")` : '';
+  return new UnprocessableError(
+    'age-restricted',
+    'Age-restricted video',
+    `YouTube only shows this video to signed-in adults${said}, so its transcript cannot be fetched.`,
+    { extensions: reasonExtension(reason) },
+  );
+}
+
+/** 422: YouTube will not play the video here (region lock, members only, live not started...). */
+export function videoUnplayable(reason: string | undefined): UnprocessableError {
+  return new UnprocessableError(
+    'video-unplayable',
+    'Video unplayable',
+    `YouTube will not play this video: ${reason ?? 'no reason given'}.`,
+    { extensions: reasonExtension(reason) },
+  );
+}
+
+/** 422: a caption track exists but holds no spoken text (e.g. only "[Music]" cues). */
+export function transcriptEmpty(): UnprocessableError {
+  return new UnprocessableError(
+    'transcript-empty',
+    'Transcript empty',
+    'The caption track of this video contains no spoken text to summarise.',
+  );
+}
+
+/** 502: YouTube answered, but not with anything we can use. The detail is safe to show. */
+export function youTubeBadResponse(detail: string, cause?: unknown): BadGatewayError {
+  return new BadGatewayError(
+    'youtube-bad-response',
+    `YouTube sent an unusable answer: ${detail}.`,
+    {
+      cause,
+    },
+  );
+}
+
+/** 504: YouTube did not answer within our deadline. */
+export function youTubeTimeout(cause?: unknown): GatewayTimeoutError {
+  return new GatewayTimeoutError('youtube-timeout', 'YouTube did not answer in time.', { cause });
+}
+
+/** 503: no connection to YouTube (or to the configured proxy) could be made. */
+export function youTubeUnreachable(usingProxy: boolean, cause?: unknown): ServiceUnavailableError {
+  const hint = usingProxy ? ' Operators: check that the proxy in YOUTUBE_PROXY_URL is up.' : '';
+  return new ServiceUnavailableError(
+    'youtube-unreachable',
+    `YouTube could not be reached.${hint} Try again later.`,
+    30,
+    { cause },
+  );
+}
+
+function reasonExtension(reason: string | undefined): Record<string, unknown> {
+  return reason ? { youtube_reason: reason } : {};
+}

@@ -1,0 +1,263 @@
+// The only way this service talks to YouTube. Whatever URL a caller (our code or the
+// youtube-transcript package) asks for, the request goes to one fixed origin, with a deadline,
+// a size cap and no redirect off that origin; the caller only chooses the path and query.
+// Responses are recorded so the caller can read what YouTube said (the player response,
+// the caption track) even when youtube-transcript hides it.
+import { type Dispatcher, fetch as undiciFetch } from 'undici';
+import { HttpError } from '../http/errors';
+import {
+  DEFAULT_BLOCKED_RETRY_AFTER_SECONDS,
+  youTubeBadResponse,
+  youTubeBlocked,
+  youTubeTimeout,
+  youTubeUnreachable,
+} from './errors';
+
+/** Hosts whose URLs are rewritten onto the configured YouTube origin. */
+export const YOUTUBE_HOSTS: ReadonlySet<string> = new Set([
+  'www.youtube.com',
+  'youtube.com',
+  'm.youtube.com',
+]);
+
+// Where YouTube sends EU visitors without a consent cookie: a refusal, not a broken answer.
+const CONSENT_HOSTS = new Set(['consent.youtube.com', 'consent.google.com']);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+// Headers that describe the wire encoding, which no longer applies once the body is buffered.
+const WIRE_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding']);
+
+export interface ControlledFetchOptions {
+  /** Every request goes here (YOUTUBE_BASE_URL); only its origin is used. */
+  origin: string;
+  /** Hosts whose URLs are rewritten onto `origin`; a URL on any other host is refused. */
+  hosts?: ReadonlySet<string>;
+  /** Deadline of one request (each redirect hop gets its own). */
+  timeoutMs: number;
+  /** Largest response body accepted, in bytes, after decompression. */
+  maxResponseBytes: number;
+  /** An undici dispatcher, e.g. a ProxyAgent for YOUTUBE_PROXY_URL. */
+  dispatcher?: Dispatcher;
+  /** The caller's deadline; aborting it fails the request at once. */
+  signal?: AbortSignal;
+  /** Same-origin redirects followed before giving up. */
+  maxRedirects?: number;
+  /** Retry-After for a 429 that does not say. */
+  blockedRetryAfterSeconds?: number;
+}
+
+/** One answer the fetch received and handed back to its caller. */
+export interface RecordedResponse {
+  method: string;
+  /** The URL actually requested (on the configured origin). */
+  url: URL;
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export interface ControlledFetch {
+  /** A `fetch` for youtube-transcript (and our own calls): same signature as the global one. */
+  fetch: typeof globalThis.fetch;
+  /** Every response returned so far, in order. */
+  readonly responses: readonly RecordedResponse[];
+  /** The first error thrown, kept because youtube-transcript swallows errors it gets. */
+  readonly failure: HttpError | undefined;
+}
+
+/**
+ * Creates a fetch bound to one origin, one deadline signal and one size cap.
+ * The returned `fetch` throws HttpErrors: 502 youtube-bad-response (foreign URL or redirect,
+ * 5xx, oversize body), 503 youtube-blocked (429, consent redirect), 503 youtube-unreachable,
+ * 504 youtube-timeout. Other statuses are returned for the caller to judge.
+ */
+export function createControlledFetch(options: ControlledFetchOptions): ControlledFetch {
+  const origin = new URL(options.origin).origin;
+  const hosts = options.hosts ?? YOUTUBE_HOSTS;
+  const maxRedirects = options.maxRedirects ?? 3;
+  const retryAfterDefault = options.blockedRetryAfterSeconds ?? DEFAULT_BLOCKED_RETRY_AFTER_SECONDS;
+  const responses: RecordedResponse[] = [];
+  let failure: HttpError | undefined;
+
+  const onOrigin = (target: URL): URL => {
+    if (target.origin === origin) return new URL(target.pathname + target.search, origin);
+    const plainHttps =
+      target.protocol === 'https:' && target.port === '' && !target.username && !target.password;
+    if (plainHttps && hosts.has(target.hostname)) {
+      return new URL(target.pathname + target.search, origin);
+    }
+    throw youTubeBadResponse(`a request to another host (${target.host}) was refused`);
+  };
+
+  const send = async (input: string | URL | Request, init: RequestInit): Promise<Response> => {
+    let url = onOrigin(
+      new URL(typeof input === 'string' || input instanceof URL ? input : input.url),
+    );
+    let method = (init.method ?? 'GET').toUpperCase();
+    let body = bodyOf(init.body);
+    const headers = new Headers(init.headers);
+
+    for (let hop = 0; ; hop++) {
+      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+      const failed = (error: unknown, phase: 'connect' | 'read'): HttpError => {
+        if (error instanceof HttpError) return error;
+        if (options.signal?.aborted) {
+          const reason: unknown = options.signal.reason;
+          return reason instanceof HttpError ? reason : youTubeTimeout(reason);
+        }
+        if (timeout.aborted) return youTubeTimeout(error);
+        return phase === 'connect'
+          ? youTubeUnreachable(options.dispatcher !== undefined, error)
+          : youTubeBadResponse('the connection broke off mid-answer', error);
+      };
+
+      let response: Awaited<ReturnType<typeof undiciFetch>>;
+      try {
+        response = await undiciFetch(url, {
+          method,
+          headers: Object.fromEntries(headers),
+          body,
+          redirect: 'manual',
+          signal,
+          dispatcher: options.dispatcher,
+        });
+      } catch (error) {
+        throw failed(error, 'connect');
+      }
+
+      if (REDIRECT_STATUSES.has(response.status)) {
+        await response.body?.cancel().catch(() => undefined);
+        if (hop >= maxRedirects) throw youTubeBadResponse('too many redirects');
+        url = redirectTarget(url, response.headers.get('location'), onOrigin, retryAfterDefault);
+        if (response.status === 303 || (response.status < 307 && method === 'POST')) {
+          method = 'GET';
+          body = undefined;
+          headers.delete('content-type');
+        }
+        continue;
+      }
+      if (response.status === 429) {
+        await response.body?.cancel().catch(() => undefined);
+        const retryAfter =
+          parseRetryAfter(response.headers.get('retry-after')) ?? retryAfterDefault;
+        throw youTubeBlocked('rate-limited', retryAfter);
+      }
+      if (response.status >= 500) {
+        await response.body?.cancel().catch(() => undefined);
+        throw youTubeBadResponse(`HTTP ${response.status}`);
+      }
+
+      let bytes: Uint8Array;
+      try {
+        bytes = await readCapped(response, options.maxResponseBytes);
+      } catch (error) {
+        throw failed(error, 'read');
+      }
+      const contentType = response.headers.get('content-type') ?? '';
+      responses.push({
+        method,
+        url,
+        status: response.status,
+        contentType,
+        body: new TextDecoder().decode(bytes),
+      });
+      const responseHeaders = new Headers();
+      for (const [name, value] of response.headers) {
+        if (!WIRE_HEADERS.has(name)) responseHeaders.append(name, value);
+      }
+      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bytes, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: responseHeaders,
+      });
+    }
+  };
+
+  const controlled = async (input: string | URL | Request, init: RequestInit = {}) => {
+    try {
+      return await send(input, init);
+    } catch (error) {
+      const httpError =
+        error instanceof HttpError ? error : youTubeBadResponse('request failed', error);
+      failure ??= httpError;
+      throw httpError;
+    }
+  };
+
+  return {
+    fetch: controlled as typeof globalThis.fetch,
+    responses,
+    get failure() {
+      return failure;
+    },
+  };
+}
+
+function bodyOf(body: RequestInit['body']): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return body;
+  // youtube-transcript and our own calls only send JSON strings; anything else is a bug.
+  throw new TypeError('the YouTube fetch only sends string bodies');
+}
+
+function redirectTarget(
+  from: URL,
+  location: string | null,
+  onOrigin: (target: URL) => URL,
+  retryAfterSeconds: number,
+): URL {
+  if (!location) throw youTubeBadResponse('a redirect without a Location');
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch (error) {
+    throw youTubeBadResponse('a redirect to an invalid URL', error);
+  }
+  if (CONSENT_HOSTS.has(target.hostname))
+    throw youTubeBlocked('consent-required', retryAfterSeconds);
+  try {
+    return onOrigin(target);
+  } catch (error) {
+    throw youTubeBadResponse(`a redirect to another host (${target.host}), not followed`, error);
+  }
+}
+
+/** Reads a body, giving up as soon as it exceeds `limit` bytes (declared or actual). */
+async function readCapped(
+  response: Awaited<ReturnType<typeof undiciFetch>>,
+  limit: number,
+): Promise<Uint8Array> {
+  const tooBig = () => youTubeBadResponse(`an answer larger than ${limit} bytes`);
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooBig();
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooBig();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Retry-After as seconds (1 s to 1 h), from either delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  const seconds = /^\d+$/.test(trimmed)
+    ? Number(trimmed)
+    : Math.ceil((Date.parse(trimmed) - now) / 1000);
+  if (!Number.isFinite(seconds)) return undefined;
+  return Math.min(3600, Math.max(1, seconds));
+}

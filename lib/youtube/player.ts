@@ -1,0 +1,224 @@
+// Reads YouTube's player response (from InnerTube or a watch page) and decides whether the
+// video can give us a transcript. youtube-transcript cannot be trusted with this: it swallows
+// InnerTube failures and reports a bot check as "transcript disabled".
+import {
+  ageRestricted,
+  type BlockReason,
+  captionsDisabled,
+  videoUnavailable,
+  videoUnplayable,
+  youTubeBlocked,
+} from './errors';
+
+/** The parts of YouTube's player response this service reads; everything is optional. */
+export interface PlayerResponse {
+  playabilityStatus?: {
+    status?: string;
+    reason?: string;
+    errorScreen?: {
+      playerErrorMessageRenderer?: { subreason?: TextRuns };
+    };
+  };
+  captions?: {
+    playerCaptionsTracklistRenderer?: { captionTracks?: unknown };
+  };
+  videoDetails?: Record<string, unknown>;
+  microformat?: { playerMicroformatRenderer?: Record<string, unknown> };
+}
+
+type TextRuns = { simpleText?: string; runs?: Array<{ text?: string }> };
+
+/** One caption track as YouTube lists it. */
+export interface CaptionTrack {
+  baseUrl: string;
+  languageCode: string;
+  /** `asr` for automatic speech recognition. */
+  kind?: string;
+  name?: TextRuns;
+  vssId?: string;
+}
+
+/** Parses an InnerTube answer; undefined when it is not a player response. */
+export function parsePlayerJson(body: string): PlayerResponse | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  return isRecord(parsed) && isRecord(parsed.playabilityStatus)
+    ? (parsed as PlayerResponse)
+    : undefined;
+}
+
+/**
+ * Finds the player response inlined in a watch page. Tries `ytInitialPlayerResponse` first,
+ * then the individual objects anywhere in the page (older pages embed them differently, and
+ * sometimes not as valid JSON as a whole).
+ */
+export function extractPlayerResponse(html: string): PlayerResponse | undefined {
+  const marker = /ytInitialPlayerResponse"?\]?\s*=\s*\{/.exec(html);
+  if (marker) {
+    const whole = parseObjectAt(html, marker.index + marker[0].length - 1);
+    if (isRecord(whole) && isRecord(whole.playabilityStatus)) return whole as PlayerResponse;
+  }
+  const playabilityStatus = parseObjectAfter(html, '"playabilityStatus":');
+  if (!isRecord(playabilityStatus)) return undefined;
+  const player: PlayerResponse = { playabilityStatus };
+  const captions = parseObjectAfter(html, '"captions":');
+  if (isRecord(captions)) player.captions = captions;
+  const videoDetails = parseObjectAfter(html, '"videoDetails":');
+  if (isRecord(videoDetails)) player.videoDetails = videoDetails;
+  const microformat = parseObjectAfter(html, '"microformat":');
+  if (isRecord(microformat)) player.microformat = microformat;
+  return player;
+}
+
+/**
+ * The "this video does not exist" message of old watch pages that carry no player response;
+ * undefined when the page is not one of those.
+ */
+export function legacyUnavailableMessage(html: string): string | undefined {
+  // The block is on every old page but hidden (class "hid") unless the video is gone.
+  if (!/id="player-unavailable"\s+class="(?![^"]*\bhid\b)[^"]*"/.test(html)) return undefined;
+  const message = /id="unavailable-message"[^>]*>([^<]*)</.exec(html)?.[1];
+  return message?.replace(/\s+/g, ' ').trim() || 'This video is unavailable';
+}
+
+/** True when the page is YouTube's captcha ("unusual traffic") page. */
+export function isCaptchaPage(html: string): boolean {
+  return html.includes('class="g-recaptcha"');
+}
+
+/** True when the page is YouTube's EU cookie-consent interstitial. */
+export function isConsentPage(html: string): boolean {
+  return html.includes('action="https://consent.youtube.com/s"');
+}
+
+/**
+ * Throws unless YouTube says the video is playable here.
+ * @throws ServiceUnavailableError (bot check), NotFoundError (unavailable, private),
+ * UnprocessableError (age-restricted, unplayable with YouTube's reason).
+ */
+export function assertPlayable(player: PlayerResponse, blockedRetryAfterSeconds: number): void {
+  const status = player.playabilityStatus?.status ?? 'OK';
+  if (status === 'OK') return;
+  const reason = text(player.playabilityStatus?.reason);
+  const subreason = runsText(
+    player.playabilityStatus?.errorScreen?.playerErrorMessageRenderer?.subreason,
+  );
+  const fullReason = reason && subreason ? `${reason} (${subreason})` : (reason ?? subreason);
+  const block = blockReason(status, reason);
+  if (block) throw youTubeBlocked(block, blockedRetryAfterSeconds);
+  if (
+    status === 'AGE_CHECK_REQUIRED' ||
+    status === 'AGE_VERIFICATION_REQUIRED' ||
+    /confirm your age|inappropriate for some users|age-restricted/i.test(reason ?? '')
+  ) {
+    throw ageRestricted(reason);
+  }
+  if (status === 'ERROR' || /\bprivate\b/i.test(reason ?? '')) throw videoUnavailable(reason);
+  // UNPLAYABLE, CUSTOM, LIVE_STREAM_OFFLINE, LOGIN_REQUIRED for members-only content...
+  throw videoUnplayable(fullReason);
+}
+
+function blockReason(status: string, reason: string | undefined): BlockReason | undefined {
+  // Matched on the reason because CUSTOM/UNPLAYABLE error screens may reuse the same wording.
+  if (status === 'LOGIN_REQUIRED' && /not a bot/i.test(reason ?? '')) return 'bot-check';
+  return undefined;
+}
+
+/**
+ * The caption tracks of a playable video.
+ * @throws UnprocessableError captions-disabled when YouTube lists none.
+ */
+export function captionTracks(player: PlayerResponse): CaptionTrack[] {
+  const raw = player.captions?.playerCaptionsTracklistRenderer?.captionTracks;
+  const tracks = Array.isArray(raw)
+    ? raw.filter(
+        (track): track is CaptionTrack =>
+          isRecord(track) &&
+          typeof track.baseUrl === 'string' &&
+          typeof track.languageCode === 'string' &&
+          track.languageCode !== '',
+      )
+    : [];
+  if (tracks.length === 0) throw captionsDisabled();
+  return tracks;
+}
+
+/** True when the track's URL belongs to an experiment that withholds captions without a PO token. */
+export function requiresPoToken(track: CaptionTrack): boolean {
+  try {
+    const experiments = new URL(track.baseUrl).searchParams.getAll('exp').join(',').split(',');
+    // yt-dlp uses the same markers to predict that a track needs a PO token.
+    return experiments.includes('xpe') || experiments.includes('xpv');
+  } catch {
+    return false;
+  }
+}
+
+/** Plain text of a YouTube text object (`simpleText` or `runs`) or a string. */
+export function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() || undefined;
+  if (isRecord(value)) return runsText(value as TextRuns);
+  return undefined;
+}
+
+function runsText(value: TextRuns | undefined): string | undefined {
+  if (!value) return undefined;
+  if (typeof value.simpleText === 'string') return value.simpleText.trim() || undefined;
+  // Runs are fragments of one text; YouTube usually puts the spaces in, but not always.
+  let joined = '';
+  for (const run of value.runs ?? []) {
+    const piece = typeof run.text === 'string' ? run.text : '';
+    const needsSpace = joined !== '' && piece !== '' && !/\s$/.test(joined) && !/^\s/.test(piece);
+    joined += needsSpace ? ` ${piece}` : piece;
+  }
+  return joined.trim() || undefined;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseObjectAfter(html: string, key: string): unknown {
+  let from = 0;
+  for (;;) {
+    const index = html.indexOf(key, from);
+    if (index === -1) return undefined;
+    const start = index + key.length;
+    if (html[start] === '{') return parseObjectAt(html, start);
+    from = start;
+  }
+}
+
+/**
+ * Parses the JSON object starting at `start` by finding its closing brace while honouring
+ * strings and escapes (a `}` inside a video description must not end it). Linear time.
+ */
+function parseObjectAt(source: string, start: number): unknown {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < source.length; i++) {
+    const char = source[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+      continue;
+    }
+    if (char === '"') inString = true;
+    else if (char === '{' || char === '[') depth++;
+    else if (char === '}' || char === ']') {
+      depth--;
+      if (depth === 0) {
+        try {
+          return JSON.parse(source.slice(start, i + 1));
+        } catch {
+          return undefined;
+        }
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,103 @@
+// Turns what a user pasted into an 11-character video ID, or refuses it. Nothing here touches
+// the network: outbound requests are later built from a fixed origin and this ID alone, so the
+// only thing a hostile URL can achieve is a 422.
+import { ValidationError } from '../http/errors';
+
+export const MAX_VIDEO_URL_LENGTH = 2048;
+
+const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
+
+/** Hosts a video link may use, mapped to the path forms each one serves. */
+const WATCH_HOSTS = new Set([
+  'youtube.com',
+  'www.youtube.com',
+  'm.youtube.com',
+  'music.youtube.com',
+]);
+const SHORT_HOSTS = new Set(['youtu.be']);
+const NOCOOKIE_HOSTS = new Set(['youtube-nocookie.com', 'www.youtube-nocookie.com']);
+
+/** Path prefixes followed by the ID on the youtube.com hosts. */
+const ID_PATHS = new Set(['embed', 'shorts', 'live', 'v']);
+
+// Links pasted without a scheme are common; only the known hosts get one added.
+const SCHEMELESS = /^(?:(?:www|m|music)\.)?(?:youtube\.com|youtu\.be|youtube-nocookie\.com)\//i;
+
+const FORMS_HINT =
+  'Use a YouTube video link (youtube.com/watch?v=…, youtu.be/…, /shorts/…, /embed/…, /live/…) or an 11-character video ID.';
+
+/** True for a string shaped like a YouTube video ID. */
+export function isVideoId(value: string): boolean {
+  return VIDEO_ID.test(value);
+}
+
+/**
+ * Extracts the video ID from a YouTube link or a bare ID, without any network request.
+ * @throws ValidationError (422, field `video_url`) for anything else: other hosts and schemes,
+ * look-alike or IDN hosts, credentials, ports, IP addresses, inputs over 2048 characters.
+ */
+export function parseVideoId(input: string): string {
+  if (typeof input !== 'string') refuse('Must be a string.');
+  if (input.length > MAX_VIDEO_URL_LENGTH) {
+    refuse(`Must be at most ${MAX_VIDEO_URL_LENGTH} characters.`);
+  }
+  const trimmed = input.trim();
+  if (trimmed === '') refuse(`Must not be empty. ${FORMS_HINT}`);
+  if (VIDEO_ID.test(trimmed)) return trimmed;
+
+  // Control characters, spaces and anything outside printable ASCII are refused before the
+  // WHATWG parser can normalise them away (it maps fullwidth letters and IDN to ASCII hosts).
+  if (!/^[\x21-\x7e]+$/.test(trimmed)) {
+    refuse(`Must be a plain ASCII link without spaces. ${FORMS_HINT}`);
+  }
+  const withScheme = SCHEMELESS.test(trimmed) ? `https://${trimmed}` : trimmed;
+  const authority = /^https?:\/\/([^/?#]*)/i.exec(withScheme)?.[1];
+  if (authority === undefined) refuse(`Only http and https links are accepted. ${FORMS_HINT}`);
+  // Checked on the raw text: userinfo (`www.youtube.com@evil.tld`), ports, IPv6 literals,
+  // backslashes and percent-encoding never reach a host comparison.
+  if (!/^[A-Za-z0-9.-]+$/.test(authority)) {
+    refuse('Must not contain credentials, a port or unusual characters in the host.');
+  }
+
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    refuse(`Is not a valid link. ${FORMS_HINT}`);
+  }
+  const id = idFromUrl(url);
+  if (id === undefined) {
+    refuse(
+      WATCH_HOSTS.has(url.hostname) ||
+        SHORT_HOSTS.has(url.hostname) ||
+        NOCOOKIE_HOSTS.has(url.hostname)
+        ? `Does not point at a video. ${FORMS_HINT}`
+        : `Only youtube.com, youtu.be and youtube-nocookie.com links are accepted. ${FORMS_HINT}`,
+    );
+  }
+  return id;
+}
+
+function idFromUrl(url: URL): string | undefined {
+  const segments = url.pathname.split('/').filter((segment) => segment !== '');
+  const host = url.hostname;
+  let candidate: string | undefined;
+  if (SHORT_HOSTS.has(host)) {
+    candidate = segments.length === 1 ? segments[0] : undefined;
+  } else if (NOCOOKIE_HOSTS.has(host)) {
+    candidate = segments.length === 2 && segments[0] === 'embed' ? segments[1] : undefined;
+  } else if (WATCH_HOSTS.has(host)) {
+    if (segments.length === 1 && segments[0] === 'watch') {
+      // Two different `v` values are ambiguous; refusing beats guessing.
+      const values = new Set(url.searchParams.getAll('v'));
+      candidate = values.size === 1 ? [...values][0] : undefined;
+    } else if (segments.length === 2 && ID_PATHS.has(segments[0] ?? '')) {
+      candidate = segments[1];
+    }
+  }
+  return candidate !== undefined && VIDEO_ID.test(candidate) ? candidate : undefined;
+}
+
+function refuse(message: string): never {
+  throw new ValidationError([{ field: 'video_url', message }]);
+}

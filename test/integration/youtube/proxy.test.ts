@@ -1,0 +1,74 @@
+// YOUTUBE_PROXY_URL: every YouTube request goes through the proxy (an HTTP CONNECT tunnel).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpError } from '../../../lib/http/errors';
+import { createYouTubeClient } from '../../../lib/youtube/client';
+import {
+  FAKE_VIDEO_IDS,
+  type FakeProxy,
+  type FakeYouTube,
+  startConnectProxy,
+  startFakeYouTube,
+} from '../../support/fake-youtube';
+
+let fake: FakeYouTube;
+let proxy: FakeProxy;
+
+beforeAll(async () => {
+  fake = await startFakeYouTube();
+  proxy = await startConnectProxy({ credentials: { username: 'tube', password: 's3cret' } });
+});
+
+afterAll(async () => {
+  await proxy.close();
+  await fake.close();
+});
+
+const withCredentials = (user: string, password: string) =>
+  proxy.url.replace('http://', `http://${user}:${password}@`);
+
+describe('YOUTUBE_PROXY_URL', () => {
+  it('sends every YouTube request through the proxy, with its credentials', async () => {
+    const client = createYouTubeClient({
+      baseUrl: fake.baseUrl,
+      proxyUrl: withCredentials('tube', 's3cret'),
+    });
+    fake.reset();
+
+    const video = await client.fetchVideo(FAKE_VIDEO_IDS.normal);
+
+    await client.close();
+    expect(video.metadata.title).toBe('Surface Go Review - It’s Awesome');
+    expect(fake.requests).toBe(2);
+    expect(proxy.tunnels.length).toBeGreaterThan(0);
+    expect(new Set(proxy.tunnels)).toEqual(new Set([new URL(fake.baseUrl).host]));
+  });
+
+  it('answers 503 youtube-unreachable when the proxy refuses the credentials', async () => {
+    const client = createYouTubeClient({
+      baseUrl: fake.baseUrl,
+      proxyUrl: withCredentials('tube', 'wrong'),
+    });
+    fake.reset();
+
+    const error = await client.fetchVideo(FAKE_VIDEO_IDS.normal).catch((caught: unknown) => caught);
+
+    await client.close();
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).type).toBe('youtube-unreachable');
+    expect((error as HttpError).message).toContain('YOUTUBE_PROXY_URL');
+    expect(fake.requests).toBe(0);
+  });
+
+  it('answers 503 youtube-unreachable when the proxy is down', async () => {
+    const down = await startConnectProxy();
+    const url = down.url;
+    await down.close();
+    const client = createYouTubeClient({ baseUrl: fake.baseUrl, proxyUrl: url });
+
+    const error = await client.fetchVideo(FAKE_VIDEO_IDS.normal).catch((caught: unknown) => caught);
+
+    await client.close();
+    expect((error as HttpError).status).toBe(503);
+    expect((error as HttpError).type).toBe('youtube-unreachable');
+  });
+});

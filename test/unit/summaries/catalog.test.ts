@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../lib/config';
+import { type HttpError, ValidationError } from '../../../lib/http/errors';
+import {
+  BUILT_IN_MODELS,
+  buildCatalog,
+  catalogFromConfig,
+  estimateCostUsd,
+  resolveModel,
+} from '../../../lib/summaries/catalog';
+
+describe('buildCatalog', () => {
+  it('offers extractive and every built-in model when nothing is restricted', () => {
+    const catalog = buildCatalog();
+
+    expect(catalog.names).toEqual([
+      'extractive',
+      'nova-micro',
+      'nova-lite',
+      'nova-pro',
+      'claude-haiku',
+      'claude-sonnet',
+    ]);
+    expect(resolveModel(catalog, 'extractive')).toMatchObject({
+      kind: 'extractive',
+      modelId: 'extractive',
+    });
+  });
+
+  it('maps built-in names to cross-region inference profiles with sane limits', () => {
+    for (const model of BUILT_IN_MODELS) {
+      expect(model.modelId).toMatch(/^us\.(amazon|anthropic)\./);
+      expect(model.maxOutputTokens).toBeLessThan(model.contextTokens);
+      expect(model.inputPricePer1k).toBeGreaterThan(0);
+      expect(model.outputPricePer1k).toBeGreaterThan(model.inputPricePer1k);
+    }
+  });
+
+  it('restricts the offer to ALLOWED_MODELS, in catalog order', () => {
+    const catalog = buildCatalog({ allowed: ['nova-pro', 'Extractive'] });
+
+    expect(catalog.names).toEqual(['extractive', 'nova-pro']);
+    expect(() => resolveModel(catalog, 'nova-micro')).toThrow(ValidationError);
+  });
+
+  it('rejects an allow-list naming a model the catalog does not have', () => {
+    expect(() => buildCatalog({ allowed: ['nova-micro', 'gpt-9'] })).toThrow(
+      /ALLOWED_MODELS.*gpt-9/,
+    );
+  });
+
+  it('adds operator entries from MODEL_CATALOG_JSON and lets them replace built-ins', () => {
+    const extraJson = JSON.stringify([
+      {
+        name: 'nova-micro',
+        modelId: 'eu.amazon.nova-micro-v1:0',
+        contextTokens: 128000,
+        maxOutputTokens: 5000,
+      },
+      {
+        name: 'tiny',
+        label: 'Tiny test model',
+        modelId: 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc',
+        contextTokens: 8000,
+        maxOutputTokens: 1000,
+        inputPricePer1k: 0.001,
+        outputPricePer1k: 0.002,
+        temperature: false,
+        requestFields: { thinking: { type: 'disabled' } },
+      },
+    ]);
+
+    const catalog = buildCatalog({ extraJson });
+
+    expect(resolveModel(catalog, 'nova-micro')).toMatchObject({
+      modelId: 'eu.amazon.nova-micro-v1:0',
+      temperature: true,
+      reasoningReserveTokens: 0,
+    });
+    expect(resolveModel(catalog, 'tiny')).toMatchObject({
+      kind: 'bedrock',
+      label: 'Tiny test model',
+      contextTokens: 8000,
+      temperature: false,
+    });
+    expect(catalog.names.at(-1)).toBe('tiny');
+  });
+
+  it('names MODEL_CATALOG_JSON when it is not JSON', () => {
+    expect(() => buildCatalog({ extraJson: '[{name: nova}' })).toThrow(ConfigError);
+    expect(() => buildCatalog({ extraJson: '[{name: nova}' })).toThrow(
+      /MODEL_CATALOG_JSON is not valid JSON/,
+    );
+  });
+
+  it('names MODEL_CATALOG_JSON and the bad field when an entry is invalid', () => {
+    const extraJson = JSON.stringify([
+      { name: 'big', modelId: 'x.y', contextTokens: 4000, maxOutputTokens: 8000 },
+    ]);
+
+    expect(() => buildCatalog({ extraJson })).toThrow(/MODEL_CATALOG_JSON \[0\.maxOutputTokens\]/);
+  });
+
+  it('refuses to redefine extractive or accept unknown fields', () => {
+    const redefine = JSON.stringify([
+      { name: 'extractive', modelId: 'x', contextTokens: 8000, maxOutputTokens: 100 },
+    ]);
+    const unknownField = JSON.stringify([
+      { name: 'm', modelId: 'x', contextTokens: 8000, maxOutputTokens: 100, price: 1 },
+    ]);
+
+    expect(() => buildCatalog({ extraJson: redefine })).toThrow(/extractive/);
+    expect(() => buildCatalog({ extraJson: unknownField })).toThrow(/MODEL_CATALOG_JSON/);
+  });
+});
+
+describe('resolveModel', () => {
+  it('resolves names case-insensitively', () => {
+    expect(resolveModel(buildCatalog(), ' Nova-Micro ')).toMatchObject({
+      modelId: 'us.amazon.nova-micro-v1:0',
+    });
+  });
+
+  it('throws a 422 listing the allowed models for an unknown name', () => {
+    const catalog = buildCatalog({ allowed: ['extractive', 'nova-micro'] });
+
+    let thrown: unknown;
+    try {
+      resolveModel(catalog, 'gpt-4');
+    } catch (error) {
+      thrown = error;
+    }
+
+    expect(thrown).toBeInstanceOf(ValidationError);
+    const error = thrown as HttpError;
+    expect(error.status).toBe(422);
+    expect(error.type).toBe('validation-error');
+    expect(error.extensions.allowed_models).toEqual(['extractive', 'nova-micro']);
+    expect(error.extensions.errors).toEqual([
+      {
+        field: 'used_model',
+        message: 'Unknown model "gpt-4". Allowed: extractive, nova-micro.',
+      },
+    ]);
+  });
+});
+
+describe('catalogFromConfig', () => {
+  it('builds the catalog from ALLOWED_MODELS and MODEL_CATALOG_JSON', () => {
+    const config = loadConfig({
+      ALLOWED_MODELS: 'extractive, nova-lite',
+      DEFAULT_MODEL: 'nova-lite',
+    });
+
+    expect(catalogFromConfig(config).names).toEqual(['extractive', 'nova-lite']);
+  });
+
+  it('fails fast naming DEFAULT_MODEL when the default is not offered', () => {
+    const config = loadConfig({ ALLOWED_MODELS: 'nova-lite' });
+
+    expect(() => catalogFromConfig(config)).toThrow(/DEFAULT_MODEL "extractive" is not offered/);
+  });
+});
+
+describe('estimateCostUsd', () => {
+  it('prices reported tokens at the per-1k rates and extractive at zero', () => {
+    const catalog = buildCatalog();
+
+    expect(estimateCostUsd(resolveModel(catalog, 'nova-pro'), 10_000, 1_000)).toBeCloseTo(
+      0.0112,
+      10,
+    );
+    expect(estimateCostUsd(resolveModel(catalog, 'extractive'), null, null)).toBe(0);
+  });
+});
