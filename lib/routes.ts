@@ -2,9 +2,10 @@
 // OpenAPI document (and so /docs) is generated from it, and the CDK stack deploys it.
 import { z } from 'zod';
 import { emailSchema, usernameSchema } from './users/identity';
+import { transcriptLanguageSchema, videoMetadataSchema } from './youtube/schema';
 
 /** Names of the Lambda handlers: each is `functions/<name>.ts` exporting `handler`. */
-export type HandlerName = 'health' | 'register' | 'token' | 'docs';
+export type HandlerName = 'health' | 'register' | 'token' | 'summarize' | 'docs';
 
 export type ContentType = 'application/json' | 'application/x-www-form-urlencoded';
 
@@ -103,6 +104,65 @@ export const tokenResponseSchema = z
   })
   .meta({ id: 'TokenResponse' });
 
+export const SUMMARY_LENGTH = { min: 25, max: 2_000, default: 200 } as const;
+
+export const summarizeBodySchema = z
+  .object({
+    video_url: z.string().trim().min(1).max(4_096).meta({
+      description:
+        'A YouTube link (watch, youtu.be, shorts, embed, live...) or an 11-character video ID',
+      example: 'https://www.youtube.com/watch?v=GJLlxj_dtq8',
+    }),
+    summary_length: z
+      .number()
+      .int()
+      .min(SUMMARY_LENGTH.min)
+      .max(SUMMARY_LENGTH.max)
+      .default(SUMMARY_LENGTH.default)
+      .meta({ description: 'Target length of the summary, in words', example: 200 }),
+    used_model: z.string().trim().min(1).max(64).optional().meta({
+      description:
+        'Model name: extractive (offline, default locally), nova-micro, nova-lite, nova-pro, claude-haiku, claude-sonnet, or as the operator configured. An unknown name gets a 422 listing the allowed ones.',
+      example: 'extractive',
+    }),
+    language: transcriptLanguageSchema.optional(),
+  })
+  .meta({ id: 'SummarizeRequest' });
+
+const tokenCount = z.number().int().nonnegative().nullable();
+
+export const summarizeResponseSchema = z
+  .object({
+    summary: z.string(),
+    word_count: z.number().int().meta({ description: 'Words in the summary' }),
+    metadata: videoMetadataSchema
+      .extend({
+        transcript_language: z.string().meta({ description: 'Language of the caption track used' }),
+        transcript_auto_generated: z
+          .boolean()
+          .meta({ description: "YouTube's speech recognition track" }),
+        transcript_word_count: z.number().int(),
+        model: z.string().meta({ description: 'The model name asked for (or the default)' }),
+        model_id: z
+          .string()
+          .meta({ description: 'Bedrock model or inference profile id; "extractive" offline' }),
+        summary_length_requested: z.number().int(),
+        cached: z
+          .boolean()
+          .meta({ description: 'Answered from the cache (no YouTube or model call)' }),
+        chunks: z.number().int().meta({ description: 'Parts the transcript was summarised in' }),
+        input_tokens: tokenCount,
+        output_tokens: tokenCount,
+        estimated_cost_usd: z
+          .number()
+          .meta({ description: 'From the catalog prices and reported tokens' }),
+        elapsed_ms: z.number().int(),
+        generated_at: z.string().meta({ description: 'When the summary was made (ISO 8601)' }),
+      })
+      .meta({ id: 'SummaryMetadata' }),
+  })
+  .meta({ id: 'SummarizeResponse' });
+
 // ---- routes --------------------------------------------------------------------------------
 
 const problems = {
@@ -155,6 +215,30 @@ export const routes = {
       ...problems,
       401: { description: 'Wrong username, email or password (always the same answer)' },
       429: { description: 'Too many failed logins for this account; see Retry-After' },
+    },
+  }),
+  summarize: route({
+    method: 'POST',
+    path: '/summarize',
+    handler: 'summarize',
+    auth: true,
+    tag: 'summaries',
+    summary: 'Summarise the transcript of a YouTube video',
+    description:
+      "Fetches the video's captions and metadata, and summarises the transcript in about summary_length words with the chosen model. Identical requests are answered from a cache and do not count against the daily quota.",
+    body: { schema: summarizeBodySchema, contentTypes: ['application/json'] },
+    responses: {
+      200: { description: 'The summary', schema: summarizeResponseSchema },
+      ...problems,
+      404: { description: 'Video unavailable or private' },
+      422: { description: 'Invalid fields, unknown model, or a video without usable captions' },
+      429: { description: 'Daily quota used up; see Retry-After' },
+      502: {
+        description:
+          'YouTube or the model answered with something unusable, or the model is not enabled',
+      },
+      503: { description: 'YouTube blocked us, or the model is throttled; see Retry-After' },
+      504: { description: 'YouTube or the model did not answer within the deadline' },
     },
   }),
   openapi: route({

@@ -119,6 +119,11 @@ export interface FakeYouTube {
   useScenario(scenario: FakeScenario | undefined): void;
   /** Zeroes the counters and the log. */
   reset(): void;
+  /**
+   * Replaces the manual English caption track of the normal video with a classic-format track
+   * (e.g. a prompt-injection or a 3-hour transcript); `undefined` restores the recording.
+   */
+  setEnglishTrack(xml: string | undefined): void;
   close(): Promise<void>;
 }
 
@@ -209,6 +214,7 @@ export async function startFakeYouTube(
   options: { defaultScenario?: FakeScenario } = {},
 ): Promise<FakeYouTube> {
   let forced: FakeScenario | undefined;
+  let englishTrack: string | undefined;
   let requests = 0;
   let connections = 0;
   let canaryRequests = 0;
@@ -274,7 +280,7 @@ export async function startFakeYouTube(
       if (common(scenario, response)) return;
       // Left unanswered: youtube-transcript swallows this failure, the client must not.
       if (scenario === 'slow-captions') return;
-      return send(response, 200, 'text/xml; charset=UTF-8', captionTrack(scenario, url));
+      return send(response, 200, 'text/xml; charset=UTF-8', captionTrack(scenario, url, englishTrack));
     }
     if (request.method === 'GET' && url.pathname === '/youtube/v3/videos') {
       return dataApi(request, url, response);
@@ -326,6 +332,9 @@ export async function startFakeYouTube(
     useScenario(scenario) {
       forced = scenario;
     },
+    setEnglishTrack(xml) {
+      englishTrack = xml;
+    },
     reset() {
       requests = 0;
       connections = 0;
@@ -338,7 +347,7 @@ export async function startFakeYouTube(
   };
 }
 
-function captionTrack(scenario: FakeScenario, url: URL): string {
+function captionTrack(scenario: FakeScenario, url: URL, englishTrack?: string): string {
   // Real YouTube answers PO-token-gated URLs with an empty 200.
   if (url.searchParams.getAll('exp').some((value) => value.split(',').includes('xpe'))) return '';
   if (scenario === 'empty-track') return '';
@@ -346,7 +355,7 @@ function captionTrack(scenario: FakeScenario, url: URL): string {
   if (scenario === 'music-only') return MUSIC_ONLY_TRACK;
   const lang = url.searchParams.get('lang') ?? '';
   if (lang === 'en' && url.searchParams.get('kind') !== 'asr') {
-    return fixture('transcript.xml').toString('utf8');
+    return englishTrack ?? fixture('transcript.xml').toString('utf8');
   }
   const key = url.searchParams.get('kind') === 'asr' ? `${lang}/asr` : lang;
   return classicTrack(

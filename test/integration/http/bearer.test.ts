@@ -1,0 +1,126 @@
+// SECURITY.md, "Tokens (every protected route)", over HTTP on every protected route of the table.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeList } from '../../../lib/routes';
+import { getServices } from '../../../lib/services';
+import { startTestHost, TEST_SECRET, type TestHost } from '../../support/host';
+import { forgedTokens, settingsFor, sign, validClaims } from '../../support/tokens';
+
+const protectedRoutes = routeList.filter((route) => route.auth);
+let host: TestHost;
+let userId: string;
+let token: string;
+let connections = 0;
+const jwks = createServer((_request, response) => {
+  connections++;
+  response.end('{}');
+});
+let jkuUrl: string;
+
+beforeAll(async () => {
+  host = await startTestHost();
+  ({ token } = await host.registerAndLogin());
+  userId = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).sub;
+  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+  jkuUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
+});
+afterAll(async () => {
+  await host?.close();
+  await new Promise<void>((resolve) => jwks.close(() => resolve()));
+});
+
+// A body the route refuses (422) once authenticated: proves the token passed without doing work.
+const call = (path: string, headers: Record<string, string> = {}, query = '') =>
+  host.request('POST', path + query, { json: { video_url: 'not a video' }, headers });
+
+const comparable = (response: {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Headers;
+}) => ({
+  status: response.status,
+  body: { ...response.body, request_id: undefined },
+  challenge: response.headers.get('www-authenticate'),
+});
+
+describe.each(protectedRoutes.map((route) => [route.path]))('%s', (path) => {
+  it('lets a valid token through (control)', async () => {
+    const response = await call(path, { authorization: `Bearer ${token}` });
+
+    expect(response.status).toBe(422);
+  });
+
+  it('answers a missing Authorization header with 401 and WWW-Authenticate: Bearer', async () => {
+    const response = await call(path);
+
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer\b/);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  it('answers every forged or broken token with the same 401 and fetches nothing', async () => {
+    const settings = settingsFor(TEST_SECRET);
+    const cases = await forgedTokens(settings, userId, jkuUrl);
+    const reference = comparable(
+      await call(path, { authorization: `Bearer ${cases['alg none']}` }),
+    );
+
+    for (const [name, forged] of Object.entries(cases)) {
+      const response = await call(path, { authorization: `Bearer ${forged}` });
+      expect(comparable(response), name).toEqual(reference);
+    }
+    expect(reference.status).toBe(401);
+    expect(reference.challenge).toContain('error="invalid_token"');
+    expect(connections).toBe(0);
+  });
+
+  it.each([
+    ['a token in the query string', {}, '?access_token=TOKEN'],
+    ['a token in a cookie', { cookie: 'access_token=TOKEN' }, ''],
+    ['Basic credentials', { authorization: 'Basic dXNlcjpwYXNz' }, ''],
+    ['Bearer with nothing after it', { authorization: 'Bearer ' }, ''],
+    ['Bearer with two tokens', { authorization: 'Bearer TOKEN TOKEN' }, ''],
+  ])('answers %s with 401, never 500', async (_case, headers, query) => {
+    const fill = (value: string) => value.replace('TOKEN', token);
+    const filled = Object.fromEntries(
+      Object.entries(headers).map(([k, v]) => [k, fill(v as string)]),
+    );
+
+    const response = await call(path, filled, fill(query));
+
+    expect(response.status).toBe(401);
+  });
+
+  it('refuses a valid token whose user no longer exists', async () => {
+    const ghost = await host.registerAndLogin();
+    const ghostId = JSON.parse(
+      Buffer.from(ghost.token.split('.')[1] ?? '', 'base64url').toString(),
+    ).sub;
+    const { db, config } = getServices();
+    await db.send(
+      new DeleteCommand({ TableName: config.TABLE_NAME, Key: { pk: `USER#${ghostId}` } }),
+    );
+
+    const response = await call(path, { authorization: `Bearer ${ghost.token}` });
+
+    expect(response.status).toBe(401);
+  });
+
+  it('refuses a token that is valid in every way but signed for someone unknown', async () => {
+    const settings = settingsFor(TEST_SECRET);
+    const stranger = await sign(
+      settings,
+      validClaims(settings, '00000000-0000-4000-8000-000000000000'),
+    );
+
+    const response = await call(path, { authorization: `Bearer ${stranger}` });
+
+    expect(response.status).toBe(401);
+  });
+});
+
+it('has at least one protected route to test', () => {
+  expect(protectedRoutes.map((route) => route.path)).toContain('/summarize');
+});

@@ -1,0 +1,52 @@
+// A local host wired to the fake YouTube and the Bedrock stub, for /summarize tests over HTTP.
+import { type BedrockStub, startBedrockStub } from './bedrock-stub';
+import { type FakeYouTube, startFakeYouTube } from './fake-youtube';
+import { startTestHost, type TestHost } from './host';
+
+export interface SummarizeEnv {
+  host: TestHost;
+  youtube: FakeYouTube;
+  bedrock: BedrockStub;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** A model with a tiny context, so a 3-hour transcript must be summarised in parts. */
+export const TINY_MODEL = {
+  name: 'tiny',
+  modelId: 'us.example.tiny-context-v1:0',
+  contextTokens: 6_000,
+  maxOutputTokens: 2_000,
+};
+
+/** Starts everything and logs a fresh user in. */
+export async function startSummarizeEnv(env: Record<string, string> = {}): Promise<SummarizeEnv> {
+  const youtube = await startFakeYouTube();
+  const bedrock = await startBedrockStub();
+  const host = await startTestHost({
+    YOUTUBE_BASE_URL: youtube.baseUrl,
+    YOUTUBE_API_BASE_URL: youtube.baseUrl,
+    YOUTUBE_TIMEOUT_MS: '1500',
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: bedrock.endpoint,
+    // The stub checks that requests are signed; any key signs.
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+    SUMMARIZE_DEADLINE_MS: '5000',
+    BEDROCK_MAX_ATTEMPTS: '3',
+    MODEL_CATALOG_JSON: JSON.stringify([TINY_MODEL]),
+    SUMMARY_DAILY_QUOTA: '0',
+    ...env,
+  });
+  const { token } = await host.registerAndLogin();
+  return {
+    host,
+    youtube,
+    bedrock,
+    token,
+    async close() {
+      await host.close();
+      await youtube.close();
+      await bedrock.close();
+    },
+  };
+}
