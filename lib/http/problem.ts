@@ -16,14 +16,18 @@ export interface Problem {
 /** The client-facing problem for any thrown value; 5xx details are hidden unless meant for clients. */
 export function toProblem(error: unknown, requestId: string): Problem {
   if (error instanceof HttpError) {
-    return {
-      ...error.extensions,
+    const problem: Problem = {
       type: PROBLEM_TYPE_PREFIX + error.type,
       title: error.title,
       status: error.status,
       detail: error.expose ? error.message : 'The server could not complete the request.',
       request_id: requestId,
     };
+    // Extensions follow the standard members and can never overwrite them.
+    for (const [key, value] of Object.entries(error.extensions)) {
+      if (!(key in problem)) problem[key] = value;
+    }
+    return problem;
   }
   return {
     type: `${PROBLEM_TYPE_PREFIX}internal-error`,

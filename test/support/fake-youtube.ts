@@ -280,7 +280,12 @@ export async function startFakeYouTube(
       if (common(scenario, response)) return;
       // Left unanswered: youtube-transcript swallows this failure, the client must not.
       if (scenario === 'slow-captions') return;
-      return send(response, 200, 'text/xml; charset=UTF-8', captionTrack(scenario, url, englishTrack));
+      return send(
+        response,
+        200,
+        'text/xml; charset=UTF-8',
+        captionTrack(scenario, url, englishTrack),
+      );
     }
     if (request.method === 'GET' && url.pathname === '/youtube/v3/videos') {
       return dataApi(request, url, response);

@@ -23,9 +23,8 @@ describe('the OpenAPI document', () => {
 
   it('requires a bearer token exactly on the protected routes', () => {
     for (const route of routeList) {
-      const operation = (document.paths?.[route.path] as Record<string, { security?: unknown[] }>)[
-        route.method.toLowerCase()
-      ];
+      const item = (document.paths ?? {})[route.path] as Record<string, { security?: unknown[] }>;
+      const operation = item[route.method.toLowerCase()];
       expect(operation?.security?.length ?? 0, route.path).toBe(route.auth ? 2 : 0);
     }
   });
@@ -44,8 +43,10 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents /token as JSON and as a form', () => {
-    const content = (document.paths?.['/token'] as { post: { requestBody: { content: object } } })
-      .post.requestBody.content;
+    const token = (document.paths ?? {})['/token'] as {
+      post: { requestBody: { content: object } };
+    };
+    const content = token.post.requestBody.content;
 
     expect(Object.keys(content).sort()).toEqual([
       'application/json',
