@@ -2,19 +2,37 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The browser test has its own command (npm run test:e2e), run by CI after npm test.
-    exclude: ['test/e2e/**', 'node_modules/**'],
-    // One DynamoDB Local for the whole run; each integration file uses its own table.
+    // One DynamoDB Local per project run; each test file's host uses a table of its own.
     globalSetup: ['test/support/dynamo-global-setup.ts'],
     // Handlers log JSON lines to stdout; tests that read logs run the host in a child process.
     env: {
       POWERTOOLS_LOG_LEVEL: 'SILENT',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
     // Two cores: bcrypt and DynamoDB Local compete with the workers for CPU.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'node_modules/**'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // Debian's chromium driven by playwright-core against the local host (/docs).
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          // A cold chromium on two cores, Swagger UI's 1.7 MB bundle and a bcrypt login.
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -1,6 +1,6 @@
 // The only module that reads process.env. Every setting is validated once (at cold start or
 // when the local host boots), typed and frozen; a bad value fails fast naming the variable.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const int = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);

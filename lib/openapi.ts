@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import { problemSchema, type RouteDef, routeList } from './routes';
 
 const TAGS = {

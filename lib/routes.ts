@@ -1,6 +1,6 @@
 // The route table: the single source of truth for the API. The local host serves it, the
 // OpenAPI document (and so /docs) is generated from it, and the CDK stack deploys it.
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailSchema, usernameSchema } from './users/identity';
 import { transcriptLanguageSchema, videoMetadataSchema } from './youtube/schema';
 

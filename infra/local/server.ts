@@ -81,8 +81,14 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'to
 
 const TEXT_TYPES = /^(text\/|application\/(json|x-www-form-urlencoded|xml|[a-z.+-]*\+json))/i;
 
-function toEvent(
-  request: IncomingMessage,
+/** What an API Gateway event is built from: an incoming request, or a hand-made one (benchmarks). */
+export type RequestLike = Pick<IncomingMessage, 'method' | 'url' | 'headers' | 'httpVersion'> & {
+  socket?: { remoteAddress?: string | undefined };
+};
+
+/** The API Gateway HTTP API (payload 2.0) event for a request. */
+export function apiGatewayEvent(
+  request: RequestLike,
   body: Buffer,
   routeKey: string,
   pathParameters: Record<string, string> | undefined,
@@ -118,7 +124,7 @@ function toEvent(
         method: request.method ?? 'GET',
         path: url.pathname,
         protocol: `HTTP/${request.httpVersion}`,
-        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        sourceIp: request.socket?.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
       requestId,
@@ -132,7 +138,8 @@ function toEvent(
   };
 }
 
-function lambdaContext(name: HandlerName, requestId: string): Context {
+/** A Lambda context with API Gateway's 30 s integration limit as the remaining time. */
+export function lambdaContext(name: HandlerName, requestId: string): Context {
   const deadline = Date.now() + INTEGRATION_TIMEOUT_MS;
   return {
     awsRequestId: requestId,
@@ -232,7 +239,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
               ]),
             )
           : undefined;
-      const event = toEvent(
+      const event = apiGatewayEvent(
         request,
         body,
         `${route.method} ${route.path}`,

@@ -6,12 +6,10 @@ import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
-import { getTokenSettings } from '../auth/settings';
-import { InvalidTokenError, verifyToken } from '../auth/tokens';
+import type { output, ZodError, ZodType } from 'zod';
+import type { Authenticator } from '../auth/bearer';
 import { type Config, ConfigError, getConfig } from '../config';
 import type { RouteDef } from '../routes';
-import { getServices } from '../services';
 import type { User } from '../users/store';
 import {
   BadRequestError,
@@ -164,7 +162,7 @@ function parseBody(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Reply
 }
 
 /** zod issues as field errors a person can act on. */
-export function fieldErrors(error: z.ZodError): FieldError[] {
+export function fieldErrors(error: ZodError): FieldError[] {
   return error.issues.map((issue) => ({
     field: issue.path.join('.') || 'body',
     message: /received undefined/.test(issue.message) ? 'is required' : issue.message,
@@ -184,26 +182,10 @@ function validateBody(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Re
   };
 }
 
-/** Only `Authorization: Bearer <jwt>` counts: tokens in queries or cookies are ignored. */
-function bearerAuth(): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+function authentication(authenticate: Authenticator): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
   return {
     before: async (request) => {
-      const config = getConfig();
-      const header = request.event.headers?.authorization;
-      if (header === undefined || header.trim() === '')
-        throw new UnauthorizedError('missing_token');
-      const match = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i.exec(header.trim());
-      if (!match?.[1]) throw new UnauthorizedError('invalid_token');
-      const settings = await getTokenSettings(config);
-      let userId: string;
-      try {
-        userId = await verifyToken(settings, match[1]);
-      } catch (error) {
-        if (error instanceof InvalidTokenError) throw new UnauthorizedError('invalid_token');
-        throw error;
-      }
-      const user = await getServices().users.getById(userId);
-      if (!user) throw new UnauthorizedError('invalid_token');
+      const user = await authenticate(request.event.headers?.authorization);
       (request.internal as Internal).user = user;
       authenticated.set(request.event, user);
     },
@@ -214,22 +196,27 @@ function bearerAuth(): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
  * A Lambda handler for one route of the table: the shared HTTP layer around `action`.
  * The action receives the validated body and, on protected routes, the user.
  */
-export function createHandler<B extends z.ZodType>(
+export function createHandler<B extends ZodType>(
   route: RouteDef<B>,
-  action: Action<z.output<B>>,
+  action: Action<output<B>>,
+  options: { authenticate?: Authenticator } = {},
 ) {
+  // Injected rather than imported, so that public routes do not bundle the user store.
+  if (route.auth && !options.authenticate) {
+    throw new Error(`${route.method} ${route.path} needs an authenticator`);
+  }
   const stack = middy<APIGatewayProxyEventV2, Reply, Error, Context, Internal>();
   stack.use(problemsAndAccessLog(route));
   stack.use(bodyLimit());
   // Authentication comes before parsing: strangers learn nothing about the body's rules.
-  if (route.auth) stack.use(bearerAuth());
+  if (options.authenticate) stack.use(authentication(options.authenticate));
   if (route.body) {
     stack.use(parseBody(route));
     stack.use(validateBody(route));
   }
   return stack.handler(async (event, lambda) =>
     action({
-      body: event.body as z.output<B>,
+      body: event.body as output<B>,
       user: authenticated.get(event),
       requestId: requestIdOf(event),
       event,

@@ -1,7 +1,7 @@
 // The model catalog: the friendly names clients send as `used_model`, what each one maps to on
 // Bedrock, and the limits the summarizer plans with. Operators add or override entries with
 // MODEL_CATALOG_JSON and restrict the offer with ALLOWED_MODELS.
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Config, ConfigError } from '../config';
 import { ValidationError } from '../http/errors';
 

@@ -6,6 +6,7 @@ import model from 'wink-eng-lite-web-model';
 import winkNLP from 'wink-nlp';
 import type { Transcript, TranscriptSegment } from '../youtube/types';
 import type { SummarizeInput, Summarizer, SummaryResult } from './types';
+import { countWords } from './words';
 
 // Sentence boundaries only: the full pipe (POS, NER, negation, sentiment) triples the cost of
 // readDoc (~12 ms vs ~4 ms for 3,300 words) and scoring does not use any of it.
@@ -76,12 +77,7 @@ const CLAUSE_END = /[.!?…,;:\-–—]["'”’)\]]*$/u;
 // word in asterisks is emphasis (*it*) and stays.
 const CUE = /\[[^\]]*\]|♪[^♪]*♪|\*[^*\s]+(?:\s+[^*\s]+)+\*/gu;
 
-/** Words as the API counts them: runs of non-whitespace. */
-export function countWords(text: string): number {
-  let n = 0;
-  for (const part of text.split(/\s+/)) if (part) n++;
-  return n;
-}
+export { countWords };
 
 function contentTerms(sentence: string, stems: Map<string, string>): string[] {
   const terms = new Set<string>();

@@ -1,14 +1,12 @@
 // POST /summarize's logic: cache, quota, YouTube, the chosen summarizer, in that order.
-import type { BedrockClient, BedrockLogger } from '../aws/bedrock';
 import type { User } from '../users/store';
 import type { YouTubeClient } from '../youtube/client';
 import { parseVideoId } from '../youtube/url';
-import { createBedrockSummarizer } from './bedrock';
 import type { SummaryCache } from './cache';
-import { type Catalog, estimateCostUsd, resolveModel } from './catalog';
-import { countWords, createExtractiveSummarizer } from './extractive';
+import { type Catalog, type CatalogEntry, estimateCostUsd, resolveModel } from './catalog';
 import type { Quota } from './quota';
 import type { Summarizer } from './types';
+import { countWords } from './words';
 
 export interface SummarizeRequest {
   video_url: string;
@@ -24,16 +22,18 @@ export interface SummarizeResponse {
   metadata: Record<string, unknown> & { cached: boolean; elapsed_ms: number };
 }
 
+type Log = (message: string, extra?: Record<string, unknown>) => void;
+
 export interface SummaryServiceDeps {
-  youtube: Pick<YouTubeClient, 'fetchVideo'>;
+  /** Resolved on the first cache miss: cache hits never load the YouTube client. */
+  youtube: () => Promise<Pick<YouTubeClient, 'fetchVideo'>>;
   catalog: Catalog;
   defaultModel: string;
-  /** Created lazily by the caller: only Bedrock models need it. */
-  bedrock: () => Pick<BedrockClient, 'converse'>;
-  bedrockConcurrency: number;
+  /** The summarizer of a catalog entry, loaded on first use (the offline one holds a model). */
+  summarizer: (model: CatalogEntry) => Promise<Summarizer>;
   cache: SummaryCache<SummarizeResponse>;
   quota: Quota;
-  logger: BedrockLogger & { info(message: string, extra?: Record<string, unknown>): void };
+  logger: { info: Log; warn: Log };
 }
 
 export interface SummaryService {
@@ -47,8 +47,6 @@ export interface SummaryService {
 
 /** The summarize flow over its collaborators (all injectable for tests). */
 export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
-  const extractive = createExtractiveSummarizer();
-
   return {
     async summarize(user, request, signal) {
       const started = Date.now();
@@ -73,19 +71,12 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
 
       await deps.quota.reserve(user.id);
       try {
-        const { metadata, transcript } = await deps.youtube.fetchVideo(videoId, {
+        const youtube = await deps.youtube();
+        const { metadata, transcript } = await youtube.fetchVideo(videoId, {
           language: request.language,
           signal,
         });
-        const summarizer: Summarizer =
-          model.kind === 'extractive'
-            ? extractive
-            : createBedrockSummarizer({
-                client: deps.bedrock(),
-                model,
-                concurrency: deps.bedrockConcurrency,
-                logger: deps.logger,
-              });
+        const summarizer = await deps.summarizer(model);
         const result = await summarizer.summarize({
           transcript,
           metadata,

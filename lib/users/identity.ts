@@ -1,5 +1,5 @@
 // How usernames and emails are normalised, validated and compared.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{1,30}[a-z0-9]$/;
 

@@ -1,6 +1,6 @@
 // zod schemas for what the YouTube module exposes through the API (the OpenAPI document is
 // generated from these), kept in step with types.ts by the compile-time checks at the bottom.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { VideoMetadata } from './types';
 
 const count = (description: string) =>

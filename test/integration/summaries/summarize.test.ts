@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { summarizeResponseSchema } from '../../../lib/routes';
 import { EXPECTED_PROBLEMS, FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import { type SummarizeEnv, startSummarizeEnv, TINY_MODEL } from '../../support/summarize-env';
-import { buildLongTranscript, loadSharedTranscript } from '../../support/transcripts';
+import { buildLongTranscript, loadSharedTranscript, toCaptionXml } from '../../support/transcripts';
 
 let env: SummarizeEnv;
 beforeAll(async () => {
@@ -23,14 +23,6 @@ const freshLength = () => lengthSeed++;
 
 const summarize = (body: Record<string, unknown>, token = env.token) =>
   env.host.request('POST', '/summarize', { json: body, token });
-
-const xmlTrack = (segments: { text: string; offsetMs: number; durationMs: number }[]) =>
-  `<?xml version="1.0" encoding="utf-8" ?><transcript>${segments
-    .map(
-      (s) =>
-        `<text start="${s.offsetMs / 1000}" dur="${s.durationMs / 1000}">${s.text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`,
-    )
-    .join('')}</transcript>`;
 
 describe('POST /summarize with the offline summarizer', () => {
   it('summarises the recorded video with its real title, channel and English transcript', async () => {
@@ -68,7 +60,7 @@ describe('POST /summarize with the offline summarizer', () => {
   });
 
   it('lands within ±15% of 300 words on the real Computerphile transcript', async () => {
-    env.youtube.setEnglishTrack(xmlTrack(loadSharedTranscript().segments));
+    env.youtube.setEnglishTrack(toCaptionXml(loadSharedTranscript().segments));
 
     const response = await summarize({
       video_url: VIDEO,
@@ -185,7 +177,7 @@ describe('POST /summarize with a Bedrock model (stub)', () => {
 
   it('keeps an injected instruction inside the transcript data and offers the model no tools', async () => {
     env.youtube.setEnglishTrack(
-      xmlTrack([
+      toCaptionXml([
         {
           text: 'Today we look at the new tablet and its keyboard.',
           offsetMs: 0,
@@ -223,7 +215,7 @@ describe('POST /summarize with a Bedrock model (stub)', () => {
 
   it('summarises a 3-hour transcript in parts when it does not fit the model, sending every word', async () => {
     const long = buildLongTranscript(30_000);
-    env.youtube.setEnglishTrack(xmlTrack(long.segments));
+    env.youtube.setEnglishTrack(toCaptionXml(long.segments));
 
     const response = await summarize({
       video_url: VIDEO,

@@ -1,0 +1,75 @@
+// Bundle sizes (built exactly as the CDK stack builds them) and a cold-start proxy: the median
+// time to import each bundled handler in a fresh Node process, minus a bare `node -e 0`.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { bundleFunctions, SIZE_TARGETS_KB } from '../scripts/bundle';
+import { median, type Row, row } from './measure';
+
+const COLD_START_RUNS = 15;
+const COLD_START_TARGET_MS = { health: 5, other: 60 };
+
+function processMs(args: string[], env: NodeJS.ProcessEnv): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${result.stderr}`);
+  return elapsed;
+}
+
+export async function bundleBenchmarks(log: (line: string) => void): Promise<Row[]> {
+  const outdir = mkdtempSync(join(tmpdir(), 'tubesum-bench-'));
+  try {
+    log('bundling every function as the CDK stack does');
+    const sizes = await bundleFunctions({ outdir });
+    const rows: Row[] = [];
+    for (const size of sizes) {
+      const limit = size.handler === 'health' ? SIZE_TARGETS_KB.health : SIZE_TARGETS_KB.other;
+      rows.push(
+        row('bundle', `${size.handler} minified`, size.minifiedBytes / 1024, 'KB', {
+          below: limit,
+        }),
+      );
+      rows.push(row('bundle', `${size.handler} gzip`, size.gzipBytes / 1024, 'KB'));
+    }
+    const health = sizes.find((s) => s.handler === 'health');
+    rows.push(
+      row('bundle', 'health free of the AWS SDK', health?.includesAwsSdk ? 0 : 1, 'yes=1', {
+        atLeast: 1,
+      }),
+    );
+
+    log(`cold start: importing each bundle ${COLD_START_RUNS} times in a fresh node`);
+    // Settings the handlers read at import; nothing is called, so nothing is contacted.
+    const env = { ...process.env, TABLE_NAME: 'bench', AWS_REGION: 'us-east-1', NODE_OPTIONS: '' };
+    const baseline: number[] = [];
+    const samples = new Map<string, number[]>(sizes.map((s) => [s.handler, []]));
+    // Interleaved, so load on this shared machine hits every handler and the baseline alike.
+    for (let i = 0; i < COLD_START_RUNS; i++) {
+      baseline.push(processMs(['-e', '0'], env));
+      for (const size of sizes) {
+        const url = pathToFileURL(join(outdir, size.handler, 'index.mjs')).href;
+        samples
+          .get(size.handler)
+          ?.push(
+            processMs(['--input-type=module', '-e', `await import(${JSON.stringify(url)})`], env),
+          );
+      }
+    }
+    const bare = median(baseline);
+    rows.push(row('cold start', 'bare node -e 0', bare, 'ms'));
+    for (const [handler, times] of samples) {
+      const limit = handler === 'health' ? COLD_START_TARGET_MS.health : COLD_START_TARGET_MS.other;
+      rows.push(
+        row('cold start', `${handler} import`, Math.max(0, median(times) - bare), 'ms', {
+          below: limit,
+        }),
+      );
+    }
+    return rows;
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}

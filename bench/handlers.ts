@@ -1,0 +1,327 @@
+// Warm in-process latency of the handlers with realistic API Gateway events, and throughput of
+// the local server under autocannon next to a bare node:http server measured in the same run.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import autocannon from 'autocannon';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import bcrypt from 'bcryptjs';
+import type { LocalDynamo } from '../infra/local/dynamodb';
+import { apiGatewayEvent, lambdaContext } from '../infra/local/server';
+import type { Reply } from '../lib/http/reply';
+import type { HandlerName } from '../lib/routes';
+import { type FakeYouTube, startFakeYouTube } from '../test/support/fake-youtube';
+import { loadSharedTranscript, toCaptionXml } from '../test/support/transcripts';
+import { median, quantile, type Row, row, timeRuns } from './measure';
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Reply>;
+
+const VIDEO = 'GJLlxj_dtq8';
+const user = {
+  username: 'bench_user',
+  email: 'bench@example.com',
+  password: 'violet-kettle-harbour-89',
+};
+
+function invoke(
+  handler: Handler,
+  name: HandlerName,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+) {
+  const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body));
+  const headers: Record<string, string> = {
+    host: 'bench.local',
+    'user-agent': 'bench',
+    ...(body === undefined
+      ? {}
+      : { 'content-type': 'application/json', 'content-length': String(payload.length) }),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
+  const requestId = randomUUID();
+  const event = apiGatewayEvent(
+    { method, url: path, headers, httpVersion: '1.1' },
+    payload,
+    `${method} ${path}`,
+    undefined,
+    requestId,
+  );
+  return handler(event, lambdaContext(name, requestId));
+}
+
+async function expectStatus(reply: Promise<Reply>, status: number): Promise<Reply> {
+  const result = await reply;
+  if (result.statusCode !== status)
+    throw new Error(`expected ${status}, got ${result.statusCode}: ${result.body}`);
+  return result;
+}
+
+const stats = (group: string, name: string, times: number[], p50Target?: number): Row[] => [
+  row(
+    group,
+    `${name} p50`,
+    median(times),
+    'ms',
+    p50Target === undefined ? undefined : { below: p50Target },
+  ),
+  row(group, `${name} p99`, quantile(times, 0.99), 'ms'),
+];
+
+/** Warm latency: the handlers called in this process, as Lambda calls them. */
+async function warmLatency(
+  dynamoEndpoint: string,
+  youtube: FakeYouTube,
+  log: (line: string) => void,
+): Promise<Row[]> {
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
+    TABLE_NAME: 'bench-warm',
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    YOUTUBE_BASE_URL: youtube.baseUrl,
+    SUMMARY_DAILY_QUOTA: '0',
+    LOCAL_DATA_DIR: 'memory',
+    PORT: '0',
+  });
+  const { startLocalHost } = await import('../infra/local/host');
+  const host = await startLocalHost(() => undefined); // creates the table and wires the services
+  const { getServices } = await import('../lib/services');
+  const load = async (name: HandlerName) =>
+    ((await import(`../functions/${name}.ts`)) as { handler: Handler }).handler;
+  const health = await load('health');
+  const register = await load('register');
+  const token = await load('token');
+  const summarize = await load('summarize');
+  const rows: Row[] = [];
+  try {
+    log('warm latency: /health');
+    rows.push(
+      ...stats(
+        'warm',
+        '/health',
+        await timeRuns(
+          () => expectStatus(invoke(health, 'health', 'GET', '/health'), 200),
+          2_000,
+          50,
+        ),
+        1,
+      ),
+    );
+
+    await expectStatus(invoke(register, 'register', 'POST', '/register', user), 201);
+    const cost = getServices().config.BCRYPT_COST;
+    log(`warm latency: /token at bcrypt cost ${cost}, and bcrypt alone`);
+    let accessToken = '';
+    const tokenTimes = await timeRuns(
+      async () => {
+        const reply = await expectStatus(
+          invoke(token, 'token', 'POST', '/token', {
+            username: user.username,
+            password: user.password,
+          }),
+          200,
+        );
+        accessToken = JSON.parse(reply.body ?? '{}').access_token;
+      },
+      20,
+      2,
+    );
+    const hash = await bcrypt.hash(user.password, cost);
+    const bcryptTimes = await timeRuns(() => bcrypt.compare(user.password, hash), 20, 2);
+    rows.push(...stats('warm', `/token (bcrypt cost ${cost})`, tokenTimes));
+    rows.push(row('warm', 'bcrypt compare alone p50', median(bcryptTimes), 'ms'));
+    rows.push(
+      row('warm', '/token without bcrypt p50', median(tokenTimes) - median(bcryptTimes), 'ms', {
+        below: 5,
+      }),
+    );
+
+    log('warm latency: /summarize from the cache, and one DynamoDB read');
+    const cachedBody = { video_url: VIDEO, summary_length: 200 };
+    await expectStatus(
+      invoke(summarize, 'summarize', 'POST', '/summarize', cachedBody, accessToken),
+      200,
+    );
+    const cachedTimes = await timeRuns(
+      () =>
+        expectStatus(
+          invoke(summarize, 'summarize', 'POST', '/summarize', cachedBody, accessToken),
+          200,
+        ),
+      300,
+      20,
+    );
+    const { db, config } = getServices();
+    const readTimes = await timeRuns(
+      () => db.send(new GetCommand({ TableName: config.TABLE_NAME, Key: { pk: 'bench' } })),
+      300,
+      20,
+    );
+    const oneRead = median(readTimes);
+    rows.push(row('warm', 'one DynamoDB Local read p50', oneRead, 'ms'));
+    rows.push(...stats('warm', '/summarize cached', cachedTimes, 10 + oneRead));
+
+    log('warm latency: /summarize with extractive on the shared real transcript (cache missed)');
+    let length = 100;
+    const freshTimes = await timeRuns(
+      () =>
+        expectStatus(
+          invoke(
+            summarize,
+            'summarize',
+            'POST',
+            '/summarize',
+            { video_url: VIDEO, summary_length: length++ },
+            accessToken,
+          ),
+          200,
+        ),
+      30,
+      3,
+    );
+    rows.push(...stats('warm', '/summarize extractive, uncached', freshTimes));
+    return rows;
+  } finally {
+    await host.close();
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`child did not start: ${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        child.stdout?.removeAllListeners('data');
+        child.stdout?.resume();
+        child.stderr?.resume();
+        resolve(child);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`child exited (${code}): ${output}`)));
+  });
+}
+
+function load(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/** Throughput on loopback: the local host in its own process against a bare node:http server. */
+async function throughput(
+  dynamoEndpoint: string,
+  youtube: FakeYouTube,
+  log: (line: string) => void,
+): Promise<Row[]> {
+  const [hostPort, barePort] = [await freePort(), await freePort()];
+  const env = {
+    ...process.env,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
+    TABLE_NAME: 'bench-http',
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    YOUTUBE_BASE_URL: youtube.baseUrl,
+    SUMMARY_DAILY_QUOTA: '0',
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+    PORT: String(hostPort),
+  };
+  const host = await startChild(['--import', 'tsx', 'infra/local/main.ts'], env, /listening on /);
+  const bare = await startChild(
+    [
+      '-e',
+      `require('node:http').createServer((q, s) => { s.setHeader('content-type', 'application/json'); s.end('{"status":"healthy"}'); }).listen(${barePort}, '127.0.0.1', () => console.log('ready'))`,
+    ],
+    process.env,
+    /ready/,
+  );
+  const base = `http://127.0.0.1:${hostPort}`;
+  try {
+    const post = (path: string, body: unknown, token?: string) =>
+      fetch(base + path, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    await post('/register', user);
+    const { access_token: token } = (await (
+      await post('/token', { username: user.username, password: user.password })
+    ).json()) as { access_token: string };
+    const summaryBody = JSON.stringify({ video_url: VIDEO, summary_length: 150 });
+    if ((await post('/summarize', JSON.parse(summaryBody), token)).status !== 200)
+      throw new Error('could not prime the cache');
+
+    const common = { connections: 50, duration: 10 };
+    log('throughput: bare node:http (10 s)');
+    const bareResult = await load({ ...common, url: `http://127.0.0.1:${barePort}/health` });
+    log('throughput: GET /health (10 s)');
+    const healthResult = await load({ ...common, url: `${base}/health` });
+    log('throughput: cached POST /summarize (10 s)');
+    const summaryResult = await load({
+      ...common,
+      url: `${base}/summarize`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: summaryBody,
+    });
+    const failures = (r: autocannon.Result) => r.errors + r.timeouts + r.non2xx;
+    return [
+      row('throughput', 'bare node:http', bareResult.requests.average, 'req/s'),
+      row('throughput', 'GET /health', healthResult.requests.average, 'req/s'),
+      row(
+        'throughput',
+        'GET /health / bare',
+        healthResult.requests.average / bareResult.requests.average,
+        'x',
+        { atLeast: 0.45 },
+      ),
+      row('throughput', 'GET /health p99 latency', healthResult.latency.p99, 'ms'),
+      row('throughput', 'cached POST /summarize', summaryResult.requests.average, 'req/s'),
+      row('throughput', 'cached POST /summarize p99 latency', summaryResult.latency.p99, 'ms'),
+      row(
+        'throughput',
+        'errors and non-2xx',
+        failures(healthResult) + failures(summaryResult),
+        '',
+        { below: 1 },
+      ),
+    ];
+  } finally {
+    host.kill('SIGTERM');
+    bare.kill('SIGTERM');
+  }
+}
+
+export async function handlerBenchmarks(
+  dynamo: LocalDynamo,
+  log: (line: string) => void,
+): Promise<Row[]> {
+  const youtube = await startFakeYouTube();
+  youtube.setEnglishTrack(toCaptionXml(loadSharedTranscript().segments));
+  try {
+    return [
+      ...(await warmLatency(dynamo.endpoint, youtube, log)),
+      ...(await throughput(dynamo.endpoint, youtube, log)),
+    ];
+  } finally {
+    await youtube.close();
+  }
+}

@@ -1,0 +1,50 @@
+// `npm run bench`: every benchmark of issue 6, printed as a table with its target and written
+// to bench/results.json. A missed target is reported, never a failure of the command.
+// Run on an otherwise idle machine for figures worth comparing; these machines are shared.
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { startDynamoDbLocal } from '../infra/local/dynamodb';
+import { bundleBenchmarks } from './bundles';
+import { handlerBenchmarks } from './handlers';
+import { formatTable, type Row } from './measure';
+import { qualityBenchmarks } from './quality-rows';
+import { summarizerBenchmarks } from './summarizer';
+
+process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const log = (line: string) => console.error(`bench: ${line}`);
+const rows: Row[] = [];
+const started = Date.now();
+
+rows.push(...(await bundleBenchmarks(log)));
+rows.push(...(await summarizerBenchmarks(log)));
+rows.push(...(await qualityBenchmarks(log)));
+log('starting DynamoDB Local');
+const dynamo = await startDynamoDbLocal({ dataDir: 'memory' });
+try {
+  rows.push(...(await handlerBenchmarks(dynamo, log)));
+} finally {
+  await dynamo.stop();
+}
+
+const rounded = rows.map((r) => ({ ...r, value: Math.round(r.value * 100) / 100 }));
+const results = {
+  generated_at: new Date().toISOString(),
+  machine: {
+    node: process.version,
+    cpus: os.cpus().length,
+    model: os.cpus()[0]?.model,
+    memory_gb: Math.round(os.totalmem() / 2 ** 30),
+  },
+  duration_s: Math.round((Date.now() - started) / 1000),
+  rows: rounded,
+};
+writeFileSync(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+console.log(formatTable(rounded));
+const missed = rounded.filter((r) => r.met === false);
+console.log(
+  `\n${rounded.filter((r) => r.met).length} targets met, ${missed.length} missed${missed.length ? `: ${missed.map((r) => r.metric).join('; ')}` : ''}`,
+);
+console.log('written to bench/results.json');
+process.exit(0);

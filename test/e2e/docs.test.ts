@@ -1,0 +1,229 @@
+// The interactive docs in a real browser: Debian's chromium (driven by playwright-core) opens
+// /docs on the local host (DynamoDB Local, recorded YouTube, offline model), registers through
+// "Try it out", logs in with "Authorize" (the OAuth2 password flow against /token) and
+// summarises the recorded video, all through Swagger UI. Nothing may leave the local host.
+
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Locator,
+  type Page,
+  type Response,
+} from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_VIDEO_IDS } from '../support/fake-youtube';
+import { type SummarizeEnv, startSummarizeEnv } from '../support/summarize-env';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const RESULTS_DIR = resolve(fileURLToPath(import.meta.url), '../../../test-results');
+const SCREENSHOT = resolve(RESULTS_DIR, 'docs-e2e.png');
+const FAILURE_SCREENSHOT = resolve(RESULTS_DIR, 'docs-e2e-failure.png');
+const VIDEO_TITLE = 'Surface Go Review - It’s Awesome';
+/** Long enough for a cold bcrypt hash and the first summary on a loaded two-core machine. */
+const UI_TIMEOUT = 30_000;
+
+let env: SummarizeEnv;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let origin: string;
+/** Every request the page made (method and URL), in order. */
+const requests: string[] = [];
+/** Requests to anything but the local host (blocked by the route before they leave). */
+const foreign = new Set<string>();
+/** Content-Security-Policy violations and uncaught page errors. */
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium)`);
+  }
+  env = await startSummarizeEnv();
+  origin = new URL(env.host.url).origin;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (isLocal(url)) return route.continue();
+    foreign.add(`${route.request().method()} ${url}`);
+    return route.abort('blockedbyclient');
+  });
+  page = await context.newPage();
+  page.on('request', (request) => {
+    requests.push(`${request.method()} ${request.url()}`);
+    if (!isLocal(request.url())) foreign.add(`${request.method()} ${request.url()}`);
+  });
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) {
+      pageErrors.push(`console: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+  page.setDefaultTimeout(UI_TIMEOUT);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await env?.close();
+});
+
+/** The local host itself, or a URL that never touches the network (data:, blob:, about:). */
+function isLocal(url: string): boolean {
+  if (/^(data|blob|about):/.test(url)) return true;
+  return new URL(url).origin === origin;
+}
+
+/** One step of the flow; a failure names the step and keeps a screenshot of the page. */
+async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    await page.screenshot({ path: FAILURE_SCREENSHOT, fullPage: true }).catch(() => undefined);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `step "${name}" failed (screenshot: ${FAILURE_SCREENSHOT}): ${message}\n` +
+        `page errors: ${JSON.stringify(pageErrors)}\nrequests: ${JSON.stringify(requests)}`,
+      { cause: error },
+    );
+  }
+}
+
+/** The operation block of `POST <path>`. */
+const operation = (path: string): Locator =>
+  page.locator('.opblock.opblock-post').filter({
+    has: page.locator(`.opblock-summary-path[data-path="${path}"]`),
+  });
+
+/** Expands an operation, switches to "Try it out" and fills its JSON body. */
+async function fillTryItOut(block: Locator, body: unknown): Promise<void> {
+  await block.locator('.opblock-summary-control').click();
+  const tryItOut = block.getByRole('button', { name: 'Try it out' });
+  // With tryItOutEnabled the editor may already be open (the button then reads "Cancel").
+  if (await tryItOut.isVisible()) await tryItOut.click();
+  const editor = block.locator('textarea.body-param__text');
+  await editor.fill(JSON.stringify(body, null, 2));
+}
+
+/** Clicks Execute and returns the status and body Swagger UI shows for the live response. */
+async function execute(
+  block: Locator,
+  path: string,
+): Promise<{ status: string; body: string; response: Response }> {
+  const [response] = await Promise.all([
+    page.waitForResponse(
+      (response) => response.url() === `${origin}${path}` && response.request().method() === 'POST',
+    ),
+    block.getByRole('button', { name: 'Execute' }).click(),
+  ]);
+  const live = block.locator('.live-responses-table .response');
+  const status = (await live.locator('.response-col_status').first().textContent())?.trim() ?? '';
+  const body =
+    (await live.locator('.response-col_description .microlight').first().textContent()) ?? '';
+  return { status, body, response };
+}
+
+describe('the interactive docs in chromium', () => {
+  it('registers, authorizes and summarises the recorded video through Swagger UI without leaving the host', async () => {
+    const id = randomUUID().slice(0, 8);
+    let accessToken = '';
+    const user = {
+      username: `docs_${id}`,
+      email: `docs_${id}@example.com`,
+      password: `Corr3ct-horse-battery-${id}`,
+    };
+
+    await step('open /docs', async () => {
+      const response = await page.goto(`${origin}/docs`);
+      expect(response?.status()).toBe(200);
+      await page.locator('.info .title').filter({ hasText: 'tubesum' }).waitFor();
+      await operation('/register').waitFor();
+      await operation('/summarize').waitFor();
+    });
+
+    await step('register through "Try it out"', async () => {
+      const block = operation('/register');
+      await fillTryItOut(block, user);
+      const { status, body } = await execute(block, '/register');
+      expect(status).toBe('201');
+      expect(JSON.parse(body)).toMatchObject({ username: user.username });
+    });
+
+    await step('log in with "Authorize" (OAuth2 password flow)', async () => {
+      await page.locator('.auth-wrapper button.authorize').click();
+      const dialog = page.locator('.dialog-ux .modal-ux');
+      await dialog.waitFor();
+      // Found by its heading: once authorized, the username field becomes plain text.
+      const oauth = dialog.locator('.auth-container').filter({ hasText: 'OAuth2, password' });
+      await oauth.locator('#oauth_username').fill(user.username);
+      await oauth.locator('#oauth_password').fill(user.password);
+      // Swagger UI labels this button "Apply given OAuth2 credentials" (it reads "Authorize").
+      const [tokenResponse] = await Promise.all([
+        page.waitForResponse((response) => response.url().startsWith(`${origin}/token`)),
+        oauth.getByRole('button', { name: 'Apply given OAuth2 credentials' }).click(),
+      ]);
+      expect(tokenResponse.status(), await tokenResponse.text()).toBe(200);
+      accessToken = (await tokenResponse.json()).access_token;
+      // Swagger UI swaps the form for "Logout" once it holds a token.
+      await oauth.getByRole('button', { name: 'Remove authorization' }).waitFor();
+      await expect(oauth.locator('.errors').count()).resolves.toBe(0);
+      await oauth.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.locator('.auth-wrapper button.authorize.locked').waitFor();
+    });
+
+    await step('summarise the recorded video through "Try it out"', async () => {
+      const block = operation('/summarize');
+      await fillTryItOut(block, {
+        video_url: `https://www.youtube.com/watch?v=${FAKE_VIDEO_IDS.normal}`,
+        summary_length: 60,
+        used_model: 'extractive',
+      });
+      const { status, body, response } = await execute(block, '/summarize');
+      expect(status, body).toBe('200');
+      // Sent with the token Swagger UI got from /token.
+      expect(accessToken).not.toBe('');
+      await expect(response.request().headerValue('authorization')).resolves.toBe(
+        `Bearer ${accessToken}`,
+      );
+      const summary = JSON.parse(body);
+      expect(summary.summary).toMatch(/^Hey, this is just a test/);
+      expect(summary.word_count).toBeGreaterThan(0);
+      expect(summary.metadata).toMatchObject({
+        video_id: FAKE_VIDEO_IDS.normal,
+        title: VIDEO_TITLE,
+        model: 'extractive',
+      });
+      await block.locator('.live-responses-table').getByText(VIDEO_TITLE).first().waitFor();
+    });
+
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    expect(requests).toEqual(
+      expect.arrayContaining([
+        `GET ${origin}/openapi.json`,
+        `POST ${origin}/register`,
+        `POST ${origin}/token`,
+        `POST ${origin}/summarize`,
+      ]),
+    );
+    // Both at once, so a failure shows every foreign request and every CSP violation.
+    expect({ foreign: [...foreign], pageErrors }).toEqual({ foreign: [], pageErrors: [] });
+  });
+});
