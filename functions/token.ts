@@ -3,12 +3,10 @@ import { createHandler } from '../lib/http/handler';
 import { json } from '../lib/http/reply';
 import { routes } from '../lib/routes';
 import { getServices } from '../lib/services';
+import { logIn } from '../lib/users/login';
 
 export const handler = createHandler(routes.token, async ({ body }) => {
   const identifier = body.username ?? body.email ?? '';
-  const { token, expiresIn } = await getServices().accounts.login({
-    identifier,
-    password: body.password,
-  });
+  const { token, expiresIn } = await logIn(getServices(), { identifier, password: body.password });
   return json(200, { access_token: token, token_type: 'bearer', expires_in: expiresIn });
 });

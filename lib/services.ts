@@ -3,15 +3,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from './aws/dynamodb';
 import { type Config, getConfig } from './config';
-import { type Accounts, createAccounts } from './users/accounts';
-import { createLoginGuard } from './users/login-guard';
 import { createUserStore, type UserStore } from './users/store';
 
 export interface Services {
   config: Config;
   db: DynamoDBDocumentClient;
   users: UserStore;
-  accounts: Accounts;
 }
 
 let services: Services | undefined;
@@ -25,11 +22,7 @@ export function getServices(): Services {
   const config = getConfig();
   const db = createDocumentClient(config);
   const users = createUserStore(db, config.TABLE_NAME);
-  const guard = createLoginGuard(db, config.TABLE_NAME, {
-    maxFailures: config.LOGIN_MAX_FAILURES,
-    windowSeconds: config.LOGIN_WINDOW_SECONDS,
-  });
-  services = { config, db, users, accounts: createAccounts({ users, guard, config }) };
+  services = { config, db, users };
   return services;
 }
 

@@ -2,20 +2,37 @@
 // locally). It splits the transcript into sentences, scores them without supervision and picks
 // a budgeted, non-redundant subset in transcript order.
 
-import model from 'wink-eng-lite-web-model';
 import winkNLP from 'wink-nlp';
+import { requireShipped } from '../shipped';
 import type { Transcript, TranscriptSegment } from '../youtube/types';
 import type { SummarizeInput, Summarizer, SummaryResult } from './types';
 import { countWords } from './words';
 
-// Sentence boundaries only: the full pipe (POS, NER, negation, sentiment) triples the cost of
-// readDoc (~12 ms vs ~4 ms for 3,300 words) and scoring does not use any of it.
-const nlp = winkNLP(model, ['sbd']);
+type Model = typeof import('wink-eng-lite-web-model');
 
-// The model's Porter2 stemmer; typed `unknown` by wink, so check it rather than trust a cast.
-const porter2 = model.addons.stem;
-const stemWord: (word: string) => string =
-  typeof porter2 === 'function' ? (porter2 as (word: string) => string) : (word) => word;
+interface Language {
+  nlp: ReturnType<typeof winkNLP>;
+  stemWord: (word: string) => string;
+}
+
+let language: Language | undefined;
+
+/** The English model, loaded on first use (~90 ms): a cold start that never summarises offline skips it. */
+function english(): Language {
+  if (language) return language;
+  const model = requireShipped<{ default?: Model } & Model>('wink-eng-lite-web-model');
+  const loaded = model.default ?? model;
+  // The model's Porter2 stemmer; typed `unknown` by wink, so check it rather than trust a cast.
+  const porter2 = loaded.addons.stem;
+  language = {
+    // Sentence boundaries only: the full pipe (POS, NER, negation, sentiment) triples the cost
+    // of readDoc (~12 ms vs ~4 ms for 3,300 words) and scoring does not use any of it.
+    nlp: winkNLP(loaded, ['sbd']),
+    stemWord:
+      typeof porter2 === 'function' ? (porter2 as (word: string) => string) : (word) => word,
+  };
+  return language;
+}
 
 // Weight of a term shared by every sentence relative to one used once (log-scaled document
 // frequency, so it means the same for a 10-sentence clip and a 2,000-sentence lecture), and the
@@ -80,6 +97,7 @@ const CUE = /\[[^\]]*\]|♪[^♪]*♪|\*[^*\s]+(?:\s+[^*\s]+)+\*/gu;
 export { countWords };
 
 function contentTerms(sentence: string, stems: Map<string, string>): string[] {
+  const { stemWord } = english();
   const terms = new Set<string>();
   for (const match of sentence.toLowerCase().replace(/’/g, "'").matchAll(TOKEN)) {
     const token = match[0];
@@ -179,7 +197,7 @@ function splitPunctuated(texts: string[]): string[] {
     })
     .join(' ');
   const sentences: string[] = [];
-  for (const sentence of nlp.readDoc(joined).sentences().out()) {
+  for (const sentence of english().nlp.readDoc(joined).sentences().out()) {
     for (const words of splitLongWords(
       sentence.split(/\s+/).filter(Boolean),
       MAX_PUNCTUATED_WORDS,

@@ -5,10 +5,11 @@
 // 2. our own verdict on it: blocked, unavailable, age-restricted, unplayable, no captions;
 // 3. our own choice of caption track, then youtube-transcript downloads and parses that track.
 // Every request goes through createControlledFetch (fixed origin, proxy, deadline, size cap).
-import { type Dispatcher, ProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { type TranscriptResponse, YoutubeTranscript } from 'youtube-transcript';
 import type { Config } from '../config';
 import { ValidationError } from '../http/errors';
+import { requireShipped } from '../shipped';
 import {
   DEFAULT_BLOCKED_RETRY_AFTER_SECONDS,
   transcriptEmpty,
@@ -101,7 +102,7 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
   const maxResponseBytes = options.maxResponseBytes ?? 8_388_608;
   const retryAfter = options.blockedRetryAfterSeconds ?? DEFAULT_BLOCKED_RETRY_AFTER_SECONDS;
   const dispatcher: Dispatcher | undefined = options.proxyUrl
-    ? new ProxyAgent({ uri: options.proxyUrl })
+    ? new (requireShipped<typeof import('undici')>('undici').ProxyAgent)({ uri: options.proxyUrl })
     : undefined;
 
   async function fetchVideo(videoId: string, call: FetchVideoOptions = {}): Promise<Video> {

@@ -3,8 +3,9 @@
 // a size cap and no redirect off that origin; the caller only chooses the path and query.
 // Responses are recorded so the caller can read what YouTube said (the player response,
 // the caption track) even when youtube-transcript hides it.
-import { type Dispatcher, fetch as undiciFetch } from 'undici';
+import type { Dispatcher, fetch as UndiciFetch } from 'undici';
 import { HttpError } from '../http/errors';
+import { requireShipped } from '../shipped';
 import {
   DEFAULT_BLOCKED_RETRY_AFTER_SECONDS,
   youTubeBadResponse,
@@ -112,8 +113,10 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
           : youTubeBadResponse('the connection broke off mid-answer', error);
       };
 
-      let response: Awaited<ReturnType<typeof undiciFetch>>;
+      let response: Awaited<ReturnType<typeof UndiciFetch>>;
       try {
+        // undici's own fetch, so a ProxyAgent from the same package is always understood.
+        const { fetch: undiciFetch } = requireShipped<typeof import('undici')>('undici');
         response = await undiciFetch(url, {
           method,
           headers: Object.fromEntries(headers),
@@ -225,7 +228,7 @@ function redirectTarget(
 
 /** Reads a body, giving up as soon as it exceeds `limit` bytes (declared or actual). */
 async function readCapped(
-  response: Awaited<ReturnType<typeof undiciFetch>>,
+  response: Awaited<ReturnType<typeof UndiciFetch>>,
   limit: number,
 ): Promise<Uint8Array> {
   const tooBig = () => youTubeBadResponse(`an answer larger than ${limit} bytes`);

@@ -128,10 +128,10 @@ export function buildLongTranscript(words: number): Transcript {
 
 /** A transcript as YouTube's classic caption XML (what the fake YouTube serves as a track). */
 export function toCaptionXml(segments: readonly TranscriptSegment[]): string {
-  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const lines = segments.map(
     (s) =>
-      `<text start="${s.offsetMs / 1000}" dur="${s.durationMs / 1000}">${escape(s.text)}</text>`,
+      `<text start="${s.offsetMs / 1000}" dur="${s.durationMs / 1000}">${escapeXml(s.text)}</text>`,
   );
   return `<?xml version="1.0" encoding="utf-8" ?><transcript>${lines.join('')}</transcript>`;
 }

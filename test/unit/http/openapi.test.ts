@@ -21,9 +21,11 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  const paths = document.paths as Record<string, Record<string, unknown>>;
+
   it('requires a bearer token exactly on the protected routes', () => {
     for (const route of routeList) {
-      const item = (document.paths ?? {})[route.path] as Record<string, { security?: unknown[] }>;
+      const item = paths[route.path] as Record<string, { security?: unknown[] }>;
       const operation = item[route.method.toLowerCase()];
       expect(operation?.security?.length ?? 0, route.path).toBe(route.auth ? 2 : 0);
     }
@@ -43,7 +45,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents /token as JSON and as a form', () => {
-    const token = (document.paths ?? {})['/token'] as {
+    const token = paths['/token'] as {
       post: { requestBody: { content: object } };
     };
     const content = token.post.requestBody.content;

@@ -1,0 +1,154 @@
+// How every Lambda is bundled, in one place: the CDK stack hands these options to NodejsFunction
+// (which runs the local esbuild, no Docker), and scripts/bundle.ts passes the same values to
+// esbuild's JS API to measure the bundles. Change a value here and both follow.
+import { createRequire } from 'node:module';
+import { dirname, join, posix, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { BuildOptions } from 'esbuild';
+import type { HandlerName, RouteDef } from '../lib/routes';
+import { SHIPPED_PACKAGES } from '../lib/shipped';
+
+/** The repository root: NodejsFunction's projectRoot, where package-lock.json lives. */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const LOCK_FILE = join(PROJECT_ROOT, 'package-lock.json');
+
+/** `functions/<name>.ts`, the entry of one Lambda. */
+export function functionEntry(handler: string): string {
+  return join(PROJECT_ROOT, 'functions', `${handler}.ts`);
+}
+
+/** The distinct handler names of a route table, in first-seen order: one Lambda each. */
+export function handlerNames(routes: readonly RouteDef[]): HandlerName[] {
+  return [...new Set(routes.map((route) => route.handler))];
+}
+
+// An ESM bundle has no `require`, yet CommonJS code inside it (parts of the AWS SDK, wink-nlp)
+// calls require('node:https') and friends: without this banner the first call fails with
+// "Dynamic require of ... is not supported".
+// The alias keeps the banner from clashing with code that imports createRequire itself
+// (lib/shipped.ts): esbuild renames bundled identifiers, but never the banner's.
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __bannerCreateRequire } from 'module'; const require = __bannerCreateRequire(import.meta.url);";
+
+/** The esbuild settings shared by the stack and the size script. */
+export const BUNDLE = {
+  /** Lambda runs nodejs22.x; esbuild may emit syntax Node 22 understands. */
+  target: 'node22',
+  format: 'esm',
+  minify: true,
+  /** A linked .map file, read by NODE_OPTIONS=--enable-source-maps for readable stack traces. */
+  sourceMap: true,
+  /** Maps without the sources: stack traces only need names and positions; a smaller zip. */
+  sourcesContent: false,
+  /** The ESM builds of the SDK and smithy tree-shake far better (~590 KB -> ~390 KB). */
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+  /**
+   * Nothing external: the AWS SDK is bundled, so the code runs against the exact SDK version it
+   * was tested with (not whatever the runtime ships) and only the commands used are loaded.
+   */
+  externalModules: [] as string[],
+} as const;
+
+/** swagger-ui-dist's files that lib/docs.ts serves; they sit beside the docs handler. */
+export const DOCS_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui.css'] as const;
+
+/** Where a package is, relative to the project root, in POSIX form (for shell commands). */
+function packageDir(name: string): string {
+  const pkg = createRequire(import.meta.url).resolve(`${name}/package.json`);
+  return relative(PROJECT_ROOT, dirname(pkg)).split(sep).join(posix.sep);
+}
+
+/** Where swagger-ui-dist is, relative to the project root, in POSIX form (for shell commands). */
+export function swaggerUiDistDir(): string {
+  return packageDir('swagger-ui-dist');
+}
+
+/**
+ * Packages a function loads at run time from beside its bundle (lib/shipped.ts): only
+ * /summarize needs them (the offline model and undici). scripts/bundle.ts checks that every
+ * bundle using lib/shipped.ts is listed here.
+ */
+export const SHIPPED_BY_HANDLER: Partial<Record<HandlerName, readonly string[]>> = {
+  summarize: SHIPPED_PACKAGES,
+};
+
+/** The shipped packages of a handler, with their folders relative to the project root. */
+export function shippedPackages(handler: string): { name: string; dir: string }[] {
+  return (SHIPPED_BY_HANDLER[handler as HandlerName] ?? []).map((name) => ({
+    name,
+    dir: packageDir(name),
+  }));
+}
+
+/** What a handler needs besides its JS bundle: Swagger UI's files (docs). */
+export function needsDocsAssets(handler: string): boolean {
+  return handler === 'docs';
+}
+
+/**
+ * Shell commands that put a handler's extra files beside its bundle: Swagger UI's files next to
+ * the docs handler (lib/docs.ts looks beside `import.meta.url`), and shipped packages into
+ * `node_modules/`. Paths are relative to `inputDir`, the project root, so the commands work for
+ * local bundling and inside a bundling container alike.
+ */
+export function extraFileCommands(
+  handler: string,
+): (inputDir: string, outputDir: string) => string[] {
+  return (inputDir, outputDir) => [
+    ...(needsDocsAssets(handler)
+      ? DOCS_ASSETS.map(
+          (file) => `cp "${posix.join(inputDir, swaggerUiDistDir(), file)}" "${outputDir}"`,
+        )
+      : []),
+    ...shippedPackages(handler).flatMap(({ name, dir }) => [
+      `mkdir -p "${posix.join(outputDir, 'node_modules', posix.dirname(name))}"`,
+      `cp -R "${posix.join(inputDir, dir)}" "${posix.join(outputDir, 'node_modules', name)}"`,
+    ]),
+  ];
+}
+
+/** The settings as NodejsFunction bundling options (it turns them into esbuild CLI flags). */
+export function cdkBundlingOptions(handler: string): BundlingOptions {
+  return {
+    target: BUNDLE.target,
+    format: OutputFormat.ESM,
+    minify: BUNDLE.minify,
+    sourceMap: BUNDLE.sourceMap,
+    sourcesContent: BUNDLE.sourcesContent,
+    mainFields: [...BUNDLE.mainFields],
+    banner: BUNDLE.banner,
+    externalModules: [...BUNDLE.externalModules],
+    ...(needsDocsAssets(handler) || shippedPackages(handler).length > 0
+      ? {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: extraFileCommands(handler),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The same settings as esbuild JS API options, for building one handler outside the CDK. */
+export function esbuildOptions(handler: string, outdir: string): BuildOptions {
+  return {
+    entryPoints: [functionEntry(handler)],
+    outfile: join(outdir, handler, 'index.mjs'),
+    bundle: true,
+    platform: 'node',
+    target: BUNDLE.target,
+    format: BUNDLE.format,
+    minify: BUNDLE.minify,
+    sourcemap: BUNDLE.sourceMap,
+    sourcesContent: BUNDLE.sourcesContent,
+    mainFields: [...BUNDLE.mainFields],
+    banner: { js: BUNDLE.banner },
+    external: [...BUNDLE.externalModules],
+    metafile: true,
+    logLevel: 'warning',
+    absWorkingDir: PROJECT_ROOT,
+  };
+}

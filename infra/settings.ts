@@ -1,0 +1,143 @@
+// The deployment's knobs, read from CDK context (`cdk.json` or `-c key=value`) and validated at
+// synth time, so a typo fails `cdk synth` naming the key instead of failing a cold start later.
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+
+/** Context keys and what they set (the README's table lists the same). */
+export const CONTEXT = {
+  stackName: 'stackName',
+  corsOrigins: 'corsOrigins',
+  throttleRateLimit: 'throttleRateLimit',
+  throttleBurstLimit: 'throttleBurstLimit',
+  logRetentionDays: 'logRetentionDays',
+  logLevel: 'logLevel',
+  summarizeReservedConcurrency: 'summarizeReservedConcurrency',
+  youtubeProxyUrl: 'youtubeProxyUrl',
+  youtubeApiKey: 'youtubeApiKey',
+  allowedModels: 'allowedModels',
+  defaultModel: 'defaultModel',
+  summaryDailyQuota: 'summaryDailyQuota',
+  modelCatalogJson: 'modelCatalogJson',
+} as const;
+
+/** The summarize function's settings that come from context: context key -> variable. */
+export const SUMMARIZE_CONTEXT = {
+  youtubeProxyUrl: 'YOUTUBE_PROXY_URL',
+  youtubeApiKey: 'YOUTUBE_API_KEY',
+  allowedModels: 'ALLOWED_MODELS',
+  defaultModel: 'DEFAULT_MODEL',
+  summaryDailyQuota: 'SUMMARY_DAILY_QUOTA',
+  modelCatalogJson: 'MODEL_CATALOG_JSON',
+} as const;
+
+export interface StackSettings {
+  /** Origins API Gateway answers CORS for; empty means no CORS configuration at all. */
+  corsOrigins: string[];
+  /** Stage-wide steady rate (requests per second) and burst. */
+  throttleRateLimit: number;
+  throttleBurstLimit: number;
+  logRetention: RetentionDays;
+  /** POWERTOOLS_LOG_LEVEL of every function. */
+  logLevel: string;
+  /** Caps concurrent /summarize executions (a Bedrock cost guard); unset means no cap. */
+  summarizeReservedConcurrency?: number;
+  /** Settings passed through to the summarize function's environment (unset = code default). */
+  summarize: Partial<Record<(typeof SUMMARIZE_CONTEXT)[keyof typeof SUMMARIZE_CONTEXT], string>>;
+}
+
+// A small deployment (a person or a team): 20 requests/s sustained with bursts of 40 is far more
+// than people clicking, yet keeps a flood of bcrypt-heavy logins (~0.34 s of a full vCPU each)
+// or summaries from running up the Lambda and Bedrock bill. Raise them with context.
+const DEFAULT_RATE = 20;
+const DEFAULT_BURST = 40;
+// A month of logs is enough to investigate an incident and costs little at this volume.
+const DEFAULT_RETENTION_DAYS = 30;
+const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'];
+
+/** Thrown for a bad context value; the message names the key. */
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+/** A context value as a trimmed string, or undefined when unset or empty. */
+function text(node: Node, key: string): string | undefined {
+  const value: unknown = node.tryGetContext(key);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'object') return JSON.stringify(value);
+  const trimmed = String(value).trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** A list from a JSON array (cdk.json) or a comma-separated string (`-c key=a,b`). */
+function list(node: Node, key: string): string[] {
+  const value: unknown = node.tryGetContext(key);
+  const items = Array.isArray(value) ? value.map(String) : (text(node, key)?.split(',') ?? []);
+  return items.map((item) => item.trim()).filter((item) => item !== '');
+}
+
+function integer(node: Node, key: string, min: number, max: number): number | undefined {
+  const raw = text(node, key);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new SettingsError(`context ${key} must be an integer from ${min} to ${max} (got ${raw})`);
+  }
+  return value;
+}
+
+/**
+ * Reads and validates every context value the stack uses.
+ * @throws SettingsError naming the key of the first bad value.
+ */
+export function readSettings(node: Node): StackSettings {
+  const corsOrigins = list(node, CONTEXT.corsOrigins);
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new SettingsError(
+        `context ${CONTEXT.corsOrigins}: "${origin}" is not an origin like https://app.example.com (no path, no trailing slash)`,
+      );
+    }
+  }
+
+  const throttleRateLimit = integer(node, CONTEXT.throttleRateLimit, 1, 10_000) ?? DEFAULT_RATE;
+  const throttleBurstLimit = integer(node, CONTEXT.throttleBurstLimit, 1, 5_000) ?? DEFAULT_BURST;
+
+  const days = integer(node, CONTEXT.logRetentionDays, 1, 3_653) ?? DEFAULT_RETENTION_DAYS;
+  const allowedDays = Object.values(RetentionDays).filter(
+    (value): value is RetentionDays => typeof value === 'number',
+  );
+  if (!allowedDays.includes(days as RetentionDays)) {
+    throw new SettingsError(
+      `context ${CONTEXT.logRetentionDays} must be one of CloudWatch's values: ${allowedDays.join(', ')}`,
+    );
+  }
+
+  const logLevel = (text(node, CONTEXT.logLevel) ?? 'INFO').toUpperCase();
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new SettingsError(`context ${CONTEXT.logLevel} must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+
+  const summarizeReservedConcurrency = integer(
+    node,
+    CONTEXT.summarizeReservedConcurrency,
+    1,
+    10_000,
+  );
+
+  const summarize: Record<string, string> = {};
+  for (const [key, variable] of Object.entries(SUMMARIZE_CONTEXT)) {
+    // Lists may come as JSON arrays from cdk.json; the variable is comma-separated.
+    const value = key === CONTEXT.allowedModels ? list(node, key).join(',') : text(node, key);
+    if (value) summarize[variable] = value;
+  }
+
+  return {
+    corsOrigins,
+    throttleRateLimit,
+    throttleBurstLimit,
+    logRetention: days as RetentionDays,
+    logLevel,
+    ...(summarizeReservedConcurrency === undefined ? {} : { summarizeReservedConcurrency }),
+    summarize,
+  };
+}

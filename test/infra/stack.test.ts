@@ -1,0 +1,561 @@
+// The CDK stack, proven by synthesizing it (bundling skipped) and asserting on the template.
+import { App, type CfnResource, Validations } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bedrockResources } from '../../infra/bedrock';
+import {
+  BUNDLE,
+  cdkBundlingOptions,
+  ESM_REQUIRE_BANNER,
+  esbuildOptions,
+  handlerNames,
+} from '../../infra/bundling';
+import { TubesumStack } from '../../infra/stack';
+import { TABLE_PARTITION_KEY, TABLE_TTL_ATTRIBUTE } from '../../lib/aws/table';
+import {
+  CORS_ALLOW_HEADERS,
+  CORS_ALLOW_METHODS,
+  CORS_EXPOSE_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+} from '../../lib/http/cors';
+import { routeList } from '../../lib/routes';
+import { SHIPPED_PACKAGES } from '../../lib/shipped';
+import { BUILT_IN_MODELS } from '../../lib/summaries/catalog';
+
+// Template JSON is untyped by nature; the assertions below are what give it shape.
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
+type Json = any;
+type Resource = { Type: string; Properties: Record<string, Json>; [key: string]: Json };
+type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+interface Synth {
+  stack: TubesumStack;
+  template: Template;
+  resources: Record<string, Resource>;
+}
+
+function synth(context: Record<string, unknown> = {}): Synth {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const stack = new TubesumStack(app, 'Tubesum');
+  const template = Template.fromStack(stack);
+  return { stack, template, resources: template.toJSON().Resources };
+}
+
+const handlers = handlerNames(routeList);
+const logicalId = (s: Synth, construct: { node: { defaultChild?: unknown } }) =>
+  s.stack.getLogicalId(construct.node.defaultChild as CfnResource);
+
+function fnOf(s: Synth, handler: string) {
+  const fn = s.stack.functions.get(handler);
+  if (!fn) throw new Error(`no function for ${handler}`);
+  return fn;
+}
+
+function functionResource(s: Synth, handler: string): Resource {
+  const resource = s.resources[logicalId(s, fnOf(s, handler).function)];
+  if (!resource) throw new Error(`no template resource for ${handler}`);
+  return resource;
+}
+
+function environment(s: Synth, handler: string): Record<string, unknown> {
+  return functionResource(s, handler).Properties.Environment?.Variables ?? {};
+}
+
+/** Every statement of the policies attached to a handler's role. */
+function statements(s: Synth, handler: string): Statement[] {
+  const role = logicalId(s, fnOf(s, handler).role);
+  return Object.values(s.resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy')
+    .filter((r) => JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: role }]))
+    .flatMap((r) => r.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+const actionsOf = (list: Statement[]) => list.flatMap((st) => [st.Action].flat());
+const allStatements = (s: Synth) =>
+  Object.values(s.resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::Role')
+    .flatMap((r) => [
+      ...(r.Properties.PolicyDocument?.Statement ?? []),
+      ...(r.Properties.Policies ?? []).flatMap((p: Json) => p.PolicyDocument.Statement),
+    ]) as Statement[];
+
+let base: Synth;
+beforeAll(() => {
+  base = synth();
+});
+
+describe('functions', () => {
+  it('creates one function per distinct handler of the route table', () => {
+    const functions = Object.values(base.resources).filter(
+      (r) => r.Type === 'AWS::Lambda::Function',
+    );
+    expect(functions).toHaveLength(handlers.length);
+    expect([...base.stack.functions.keys()]).toEqual(handlers);
+  });
+
+  it('runs every function on nodejs22.x and arm64', () => {
+    const functions = Object.values(base.resources).filter(
+      (r) => r.Type === 'AWS::Lambda::Function',
+    );
+    for (const fn of functions) {
+      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+    }
+  });
+
+  it('gives the bcrypt-bound functions a full vCPU and /health the smallest size', () => {
+    expect(functionResource(base, 'register').Properties.MemorySize).toBeGreaterThanOrEqual(1769);
+    expect(functionResource(base, 'token').Properties.MemorySize).toBeGreaterThanOrEqual(1769);
+    expect(functionResource(base, 'health').Properties.MemorySize).toBe(128);
+  });
+
+  it('keeps every timeout below API Gateway’s 30 s and stops /summarize before its timeout', () => {
+    for (const handler of handlers) {
+      expect(functionResource(base, handler).Properties.Timeout).toBeLessThan(30);
+    }
+    const summarize = functionResource(base, 'summarize').Properties;
+    expect(summarize.Timeout).toBeLessThan(30);
+    const deadline = Number(summarize.Environment.Variables.SUMMARIZE_DEADLINE_MS);
+    expect(deadline).toBeGreaterThan(0);
+    expect(deadline).toBeLessThan(summarize.Timeout * 1000);
+  });
+
+  it('sets the Powertools service name and log level and enables source maps everywhere', () => {
+    for (const handler of handlers) {
+      expect(environment(base, handler)).toMatchObject({
+        POWERTOOLS_SERVICE_NAME: 'tubesum',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        NODE_OPTIONS: '--enable-source-maps',
+      });
+    }
+    expect(environment(synth({ logLevel: 'debug' }), 'health').POWERTOOLS_LOG_LEVEL).toBe('DEBUG');
+  });
+
+  it('sends each function’s logs to its own log group with the configured retention', () => {
+    for (const handler of handlers) {
+      const group = functionResource(base, handler).Properties.LoggingConfig.LogGroup.Ref;
+      expect(base.resources[group]).toMatchObject({
+        Type: 'AWS::Logs::LogGroup',
+        Properties: { RetentionInDays: 30 },
+      });
+    }
+    synth({ logRetentionDays: 90 }).template.allResourcesProperties('AWS::Logs::LogGroup', {
+      RetentionInDays: 90,
+    });
+  });
+
+  it('reserves concurrency for /summarize only when the context asks for it', () => {
+    expect(functionResource(base, 'summarize').Properties).not.toHaveProperty(
+      'ReservedConcurrentExecutions',
+    );
+    const capped = synth({ summarizeReservedConcurrency: '5' });
+    expect(functionResource(capped, 'summarize').Properties.ReservedConcurrentExecutions).toBe(5);
+    for (const handler of handlers.filter((h) => h !== 'summarize')) {
+      expect(functionResource(capped, handler).Properties).not.toHaveProperty(
+        'ReservedConcurrentExecutions',
+      );
+    }
+  });
+
+  it('passes the summarize settings from context to /summarize only', () => {
+    const s = synth({
+      youtubeProxyUrl: 'http://proxy.example.com:8080',
+      allowedModels: 'extractive,nova-micro',
+      defaultModel: 'nova-micro',
+      summaryDailyQuota: 7,
+    });
+    expect(environment(s, 'summarize')).toMatchObject({
+      YOUTUBE_PROXY_URL: 'http://proxy.example.com:8080',
+      ALLOWED_MODELS: 'extractive,nova-micro',
+      DEFAULT_MODEL: 'nova-micro',
+      SUMMARY_DAILY_QUOTA: '7',
+    });
+    expect(environment(s, 'token')).not.toHaveProperty('YOUTUBE_PROXY_URL');
+  });
+
+  it('refuses a handler that has no memory, timeout and permission profile', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stray = { ...routeList[0], handler: 'stray' } as unknown as (typeof routeList)[number];
+    expect(() => new TubesumStack(app, 'Tubesum', { routes: [stray] })).toThrow(
+      /handler "stray" .* no profile/,
+    );
+  });
+
+  it('refuses bad context values at synth time, naming the setting', () => {
+    expect(() => synth({ youtubeProxyUrl: 'ftp://proxy' })).toThrow(/YOUTUBE_PROXY_URL/);
+    expect(() => synth({ allowedModels: 'no-such-model' })).toThrow(/ALLOWED_MODELS/);
+    expect(() => synth({ throttleRateLimit: 'fast' })).toThrow(/throttleRateLimit/);
+    expect(() => synth({ logRetentionDays: 42 })).toThrow(/logRetentionDays/);
+    expect(() => synth({ corsOrigins: 'https://app.example.com/' })).toThrow(/corsOrigins/);
+  });
+});
+
+describe('bundling', () => {
+  it('bundles ESM with the createRequire banner, module-first fields and the AWS SDK inside', () => {
+    const cdk = cdkBundlingOptions('register');
+    expect(cdk).toMatchObject({
+      format: 'esm',
+      minify: true,
+      sourceMap: true,
+      target: 'node22',
+      banner: ESM_REQUIRE_BANNER,
+      mainFields: ['module', 'main'],
+      externalModules: [],
+    });
+  });
+
+  it('gives the size script the same esbuild settings as the stack', () => {
+    const cdk = cdkBundlingOptions('token');
+    const script = esbuildOptions('token', '/tmp/out');
+    expect(script).toMatchObject({
+      format: cdk.format,
+      minify: cdk.minify,
+      sourcemap: cdk.sourceMap,
+      sourcesContent: cdk.sourcesContent,
+      target: cdk.target,
+      banner: { js: cdk.banner },
+      mainFields: cdk.mainFields,
+      external: cdk.externalModules,
+    });
+    expect(script.entryPoints).toEqual([expect.stringMatching(/functions\/token\.ts$/)]);
+  });
+
+  it('copies the Swagger UI files beside the docs bundle and nowhere else', () => {
+    const hooks = cdkBundlingOptions('docs').commandHooks;
+    const commands = hooks?.afterBundling('/asset-input', '/asset-output') ?? [];
+    expect(commands).toEqual([
+      expect.stringMatching(
+        /^cp "\/asset-input\/node_modules\/swagger-ui-dist\/swagger-ui-bundle\.js" "\/asset-output"$/,
+      ),
+      expect.stringMatching(
+        /^cp "\/asset-input\/node_modules\/swagger-ui-dist\/swagger-ui\.css" "\/asset-output"$/,
+      ),
+    ]);
+    for (const handler of handlers.filter((h) => h !== 'docs' && h !== 'summarize')) {
+      expect(cdkBundlingOptions(handler).commandHooks).toBeUndefined();
+    }
+    expect(BUNDLE.externalModules).toEqual([]);
+  });
+
+  it('ships the packages /summarize loads at run time into its node_modules', () => {
+    const commands =
+      cdkBundlingOptions('summarize').commandHooks?.afterBundling(
+        '/asset-input',
+        '/asset-output',
+      ) ?? [];
+
+    for (const name of SHIPPED_PACKAGES) {
+      expect(commands).toContain(
+        `cp -R "/asset-input/node_modules/${name}" "/asset-output/node_modules/${name}"`,
+      );
+    }
+  });
+});
+
+describe('API', () => {
+  it('deploys exactly the routes of the route table', () => {
+    const keys = Object.values(base.resources)
+      .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
+      .map((r) => r.Properties.RouteKey as string);
+    expect(keys.sort()).toEqual(routeList.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('sends each route to the function of its handler', () => {
+    const routes = Object.values(base.resources).filter(
+      (r) => r.Type === 'AWS::ApiGatewayV2::Route',
+    );
+    for (const def of routeList) {
+      const route = routes.find((r) => r.Properties.RouteKey === `${def.method} ${def.path}`);
+      const integrationId = route?.Properties.Target['Fn::Join'][1][1].Ref;
+      const integration = base.resources[integrationId];
+      expect(integration?.Properties.IntegrationUri).toEqual({
+        'Fn::GetAtt': [logicalId(base, fnOf(base, def.handler).function), 'Arn'],
+      });
+      expect(integration?.Properties.PayloadFormatVersion).toBe('2.0');
+    }
+  });
+
+  it('throttles the stage with defaults that context can override', () => {
+    base.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+    });
+    synth({ throttleRateLimit: 100, throttleBurstLimit: '200' }).template.hasResourceProperties(
+      'AWS::ApiGatewayV2::Stage',
+      { DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 } },
+    );
+  });
+
+  it('writes JSON access logs without headers or bodies to a log group with retention', () => {
+    const stage = Object.values(base.resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Stage');
+    const settings = stage?.Properties.AccessLogSettings;
+    const format = JSON.parse(settings.Format);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      status: '$context.status',
+      routeKey: '$context.routeKey',
+    });
+    expect(settings.Format).not.toMatch(/header|requestBody|authorization/i);
+    const group = base.resources[settings.DestinationArn['Fn::GetAtt'][0]];
+    expect(group?.Properties.RetentionInDays).toBe(30);
+  });
+
+  it('configures no CORS by default', () => {
+    const api = Object.values(base.resources).find((r) => r.Type === 'AWS::ApiGatewayV2::Api');
+    expect(api?.Properties).not.toHaveProperty('CorsConfiguration');
+  });
+
+  it('answers CORS at the edge with the values of lib/http/cors.ts when origins are given', () => {
+    synth({
+      corsOrigins: 'https://app.example.com, https://b.example.com',
+    }).template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: {
+        AllowOrigins: ['https://app.example.com', 'https://b.example.com'],
+        AllowMethods: [...CORS_ALLOW_METHODS],
+        AllowHeaders: [...CORS_ALLOW_HEADERS],
+        ExposeHeaders: [...CORS_EXPOSE_HEADERS],
+        MaxAge: CORS_MAX_AGE_SECONDS,
+        AllowCredentials: false,
+      },
+    });
+  });
+
+  it('outputs the API URL and the docs URL', () => {
+    const outputs = base.template.toJSON().Outputs;
+    expect(JSON.stringify(outputs.ApiUrl.Value)).toContain('.execute-api.');
+    expect(JSON.stringify(outputs.DocsUrl.Value)).toMatch(/\/docs"\]\]\}$/);
+  });
+});
+
+describe('data', () => {
+  it('keeps users in an on-demand, retained, encrypted table with PITR and TTL', () => {
+    base.template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    base.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [{ AttributeName: TABLE_PARTITION_KEY, KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: TABLE_PARTITION_KEY, AttributeType: 'S' }],
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        TimeToLiveSpecification: { AttributeName: TABLE_TTL_ATTRIBUTE, Enabled: true },
+        SSESpecification: { SSEEnabled: true },
+        DeletionProtectionEnabled: true,
+      },
+    });
+  });
+
+  it('generates the JWT key in Secrets Manager, never in the template', () => {
+    base.template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { ExcludePunctuation: true, PasswordLength: Match.anyValue() },
+      SecretString: Match.absent(),
+    });
+    const secret = Object.values(base.resources).find(
+      (r) => r.Type === 'AWS::SecretsManager::Secret',
+    );
+    expect(secret?.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(48);
+    expect(JSON.stringify(base.template.toJSON())).not.toMatch(/resolve:secretsmanager/);
+  });
+
+  it('puts no secret value in any environment variable, only the secret’s ARN', () => {
+    const secretId = logicalId(base, base.stack.jwtSecret);
+    for (const handler of handlers) {
+      const env = environment(base, handler);
+      expect(env).not.toHaveProperty('JWT_SECRET');
+      for (const [name, value] of Object.entries(env)) {
+        if (name === 'JWT_SECRET_ARN') expect(value).toEqual({ Ref: secretId });
+        else expect(JSON.stringify(value)).not.toContain(secretId);
+      }
+    }
+  });
+
+  it('hands the secret only to functions that sign or verify tokens', () => {
+    const expected = handlers.filter(
+      (h) => h === 'token' || routeList.some((r) => r.handler === h && r.auth),
+    );
+    expect(expected).toEqual(expect.arrayContaining(['token', 'summarize']));
+    for (const handler of handlers) {
+      const reads = actionsOf(statements(base, handler)).includes('secretsmanager:GetSecretValue');
+      expect({ handler, reads }).toEqual({ handler, reads: expected.includes(handler) });
+      expect('JWT_SECRET_ARN' in environment(base, handler)).toBe(expected.includes(handler));
+    }
+  });
+});
+
+describe('least privilege', () => {
+  it('lets /health and /docs write their logs and nothing else', () => {
+    for (const handler of ['health', 'docs']) {
+      expect(actionsOf(statements(base, handler)).sort()).toEqual([
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+      ]);
+      expect(environment(base, handler)).not.toHaveProperty('TABLE_NAME');
+    }
+  });
+
+  it('limits the account functions to the item operations the user store makes', () => {
+    const dynamo = (handler: string) =>
+      actionsOf(statements(base, handler))
+        .filter((a) => a.startsWith('dynamodb:'))
+        .sort();
+    expect(dynamo('register')).toEqual(['dynamodb:PutItem']);
+    expect(dynamo('token')).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
+    expect(dynamo('summarize')).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
+  });
+
+  it('never grants bedrock:* nor Bedrock on every resource', () => {
+    const bedrock = allStatements(base).filter((st) =>
+      [st.Action].flat().some((a) => a.startsWith('bedrock:')),
+    );
+    expect(bedrock.length).toBeGreaterThan(0);
+    for (const st of bedrock) {
+      expect([st.Action].flat()).toEqual(['bedrock:InvokeModel']);
+      const resources = [st.Resource].flat();
+      expect(resources).not.toContain('*');
+      for (const resource of resources) {
+        expect(JSON.stringify(resource)).not.toMatch(/(foundation-model|inference-profile)\/\*/);
+      }
+    }
+  });
+
+  it('grants Bedrock to /summarize only', () => {
+    for (const handler of handlers) {
+      const invokes = actionsOf(statements(base, handler)).includes('bedrock:InvokeModel');
+      expect({ handler, invokes }).toEqual({ handler, invokes: handler === 'summarize' });
+    }
+  });
+
+  it('grants exactly the catalog’s inference profiles and the models behind them', () => {
+    const granted = JSON.stringify(
+      statements(base, 'summarize').filter((st) => st.Action === 'bedrock:InvokeModel'),
+    );
+    for (const model of BUILT_IN_MODELS) {
+      const foundation = model.modelId.replace(/^[a-z-]+\./, '');
+      expect(granted).toContain(`:inference-profile/${model.modelId}"`);
+      expect(granted).toContain(`:bedrock:*::foundation-model/${foundation}"`);
+    }
+    const profiles = granted.match(/inference-profile\/[^"]+"/g) ?? [];
+    // Each profile appears once as a resource and once in the condition.
+    expect(profiles).toHaveLength(BUILT_IN_MODELS.length * 2);
+  });
+
+  it('narrows Bedrock to ALLOWED_MODELS, and grants none when only the offline model is offered', () => {
+    const one = JSON.stringify(
+      statements(synth({ allowedModels: 'extractive,nova-micro' }), 'summarize'),
+    );
+    expect(one).toContain('inference-profile/us.amazon.nova-micro-v1:0');
+    expect(one).not.toContain('nova-pro');
+    const offline = statements(synth({ allowedModels: 'extractive' }), 'summarize');
+    expect(actionsOf(offline).filter((a) => a.startsWith('bedrock:'))).toEqual([]);
+  });
+
+  it('grants extra catalog models and warns when one hides its foundation model', () => {
+    const arn = 'arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/abc123';
+    const s = synth({
+      allowedModels: 'mine',
+      defaultModel: 'mine',
+      // As cdk.json holds it: a JSON array, not a string.
+      modelCatalogJson: [
+        { name: 'mine', modelId: arn, contextTokens: 100_000, maxOutputTokens: 4_000 },
+      ],
+    });
+    const bedrock = statements(s, 'summarize').filter((st) => st.Action === 'bedrock:InvokeModel');
+    expect(bedrock.map((st) => st.Resource)).toEqual([arn]);
+    Annotations.fromStack(s.stack).hasWarning(
+      '/Tubesum/Summarize',
+      Match.stringLikeRegexp('Cannot tell which foundation model'),
+    );
+  });
+
+  it('allows the cross-region foundation models only through the granted profiles', () => {
+    const conditioned = statements(base, 'summarize').filter((st) =>
+      JSON.stringify(st.Resource).includes(':bedrock:*::foundation-model/'),
+    );
+    expect(conditioned).toHaveLength(1);
+    expect(JSON.stringify(conditioned[0]?.Condition)).toMatch(
+      /"ArnLike":\{"bedrock:InferenceProfileArn":\[.*inference-profile\//,
+    );
+  });
+});
+
+describe('bedrock resources', () => {
+  const scope = { partition: 'aws', region: 'us-east-1', account: '111122223333' };
+
+  it('maps a geographic profile id to its profile and its model in every region', () => {
+    expect(bedrockResources(['eu.amazon.nova-lite-v1:0'], scope)).toEqual({
+      direct: [],
+      profiles: [
+        'arn:aws:bedrock:us-east-1:111122223333:inference-profile/eu.amazon.nova-lite-v1:0',
+      ],
+      viaProfile: ['arn:aws:bedrock:*::foundation-model/amazon.nova-lite-v1:0'],
+      opaque: [],
+    });
+  });
+
+  it('adds the region-less model ARN for global profiles', () => {
+    expect(bedrockResources(['global.anthropic.claude-x'], scope).viaProfile).toEqual([
+      'arn:aws:bedrock:*::foundation-model/anthropic.claude-x',
+      'arn:aws:bedrock:::foundation-model/anthropic.claude-x',
+    ]);
+  });
+
+  it('grants a plain model id in the stack’s region only', () => {
+    expect(bedrockResources(['amazon.nova-micro-v1:0'], scope).direct).toEqual([
+      'arn:aws:bedrock:us-east-1::foundation-model/amazon.nova-micro-v1:0',
+    ]);
+  });
+
+  it('keeps ARNs as given and flags application profiles as opaque', () => {
+    const app = 'arn:aws:bedrock:us-west-2:111122223333:application-inference-profile/abc123';
+    const profile = 'arn:aws:bedrock:us-west-2:111122223333:inference-profile/us.meta.llama-x';
+    const result = bedrockResources([app, profile], scope);
+    expect(result.direct).toEqual([app]);
+    expect(result.opaque).toEqual([app]);
+    expect(result.profiles).toEqual([profile]);
+    expect(result.viaProfile).toEqual(['arn:aws:bedrock:*::foundation-model/meta.llama-x']);
+  });
+});
+
+describe('operations', () => {
+  it('alarms on the API’s 5xx rate and on each function’s errors and throttles', () => {
+    const alarms = Object.values(base.resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
+    const rate = alarms.filter((a) =>
+      (a.Properties.Metrics ?? []).some((m: Json) => m.Expression?.includes('errors / requests')),
+    );
+    expect(rate).toHaveLength(1);
+    expect(JSON.stringify(rate[0]?.Properties.Metrics)).toContain('"MetricName":"5xx"');
+    for (const metric of ['Errors', 'Throttles']) {
+      const perFunction = alarms.filter((a) => a.Properties.MetricName === metric);
+      const targets = perFunction.map((a) => a.Properties.Dimensions[0].Value.Ref).sort();
+      expect(targets).toEqual(handlers.map((h) => logicalId(base, fnOf(base, h).function)).sort());
+    }
+  });
+
+  it('passes cdk-nag’s AwsSolutions pack with every finding acknowledged for a reason', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new TubesumStack(app, 'Tubesum');
+    const report = new AwsSolutionsChecks(app).validateScope(stack);
+    const errors = report.violations
+      .filter((v) => v.severity === 'error')
+      .map((v) => `${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath)}`);
+    expect(errors).toEqual([]);
+
+    const reasons = stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata)
+      .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((m) => Object.values(m.data as Record<string, string>));
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const reason of reasons) expect(reason.length).toBeGreaterThan(60);
+  });
+});
