@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
+import { isNetworkError } from './network';
 
 /** The logging surface we need; a Powertools Logger fits. */
 export interface BedrockLogger {
@@ -68,17 +69,6 @@ export type BedrockFailureKind =
 
 const RETRYABLE = new Set<BedrockFailureKind>(['throttled', 'unavailable']);
 
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-
 /** Classifies any error a Converse call can throw (SDK exception, network error, abort). */
 export function classifyBedrockError(error: unknown): {
   kind: BedrockFailureKind;
@@ -117,8 +107,7 @@ function kindOf(error: unknown): BedrockFailureKind {
     case 'ModelErrorException':
       return 'model-error';
   }
-  const code = (error as { code?: string }).code;
-  if (code !== undefined && NETWORK_CODES.has(code)) return 'unavailable';
+  if (isNetworkError(error)) return 'unavailable';
   const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   if (status !== undefined && status >= 500) return 'unavailable';
   if (status === 429) return 'throttled';

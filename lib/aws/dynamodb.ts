@@ -4,6 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
 import { HttpError, ServiceUnavailableError } from '../http/errors';
+import { isNetworkError } from './network';
 
 function isLoopback(endpoint: string | undefined): boolean {
   if (!endpoint) return false;
@@ -42,20 +43,11 @@ const UNAVAILABLE_NAMES = new Set([
   'RequestTimeout',
   'AbortError',
 ]);
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
 
 /** True when a DynamoDB error is worth retrying later (throttled, down, too slow). */
 export function isTransientStoreError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: string }).code;
-  return UNAVAILABLE_NAMES.has(error.name) || (code !== undefined && NETWORK_CODES.has(code));
+  return UNAVAILABLE_NAMES.has(error.name) || isNetworkError(error);
 }
 
 /**

@@ -99,3 +99,13 @@ export async function startTestHost(env: Record<string, string> = {}): Promise<T
     },
   };
 }
+
+/** A problem response without what legitimately differs between two requests (its id). */
+export function comparableProblem(response: Pick<TestResponse, 'status' | 'body' | 'headers'>) {
+  return {
+    status: response.status,
+    body: { ...response.body, request_id: undefined },
+    challenge: response.headers.get('www-authenticate'),
+    type: response.headers.get('content-type'),
+  };
+}

@@ -1,6 +1,12 @@
 // SECURITY.md, "Login: POST /token", over HTTP against DynamoDB Local.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser, startTestHost, type TestHost, type TestUser } from '../../support/host';
+import {
+  comparableProblem,
+  newUser,
+  startTestHost,
+  type TestHost,
+  type TestUser,
+} from '../../support/host';
 
 let host: TestHost;
 let alice: TestUser;
@@ -16,18 +22,6 @@ beforeAll(async () => {
 afterAll(() => host?.close());
 
 const login = (body: Record<string, unknown>) => host.request('POST', '/token', { json: body });
-
-/** The response without what legitimately differs between two requests. */
-const comparable = (response: {
-  status: number;
-  body: Record<string, unknown>;
-  headers: Headers;
-}) => ({
-  status: response.status,
-  body: { ...response.body, request_id: undefined },
-  challenge: response.headers.get('www-authenticate'),
-  type: response.headers.get('content-type'),
-});
 
 describe('POST /token', () => {
   it('answers a bearer token with expires_in and Cache-Control: no-store', async () => {
@@ -84,8 +78,8 @@ describe('POST /token', () => {
     const wrongEmail = await login({ username: 'nobody@example.com', password: alice.password });
 
     expect(unknown.status).toBe(401);
-    expect(comparable(wrongPassword)).toEqual(comparable(unknown));
-    expect(comparable(wrongEmail)).toEqual(comparable(unknown));
+    expect(comparableProblem(wrongPassword)).toEqual(comparableProblem(unknown));
+    expect(comparableProblem(wrongEmail)).toEqual(comparableProblem(unknown));
     expect(unknown.body.type).toBe('urn:tubesum:problem:invalid-credentials');
     expect(unknown.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
@@ -125,7 +119,9 @@ describe('POST /token', () => {
 
     expect(forReal.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 429]);
     expect(forUnknown.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 429]);
-    expect(comparable(forReal[5] as never)).toEqual(comparable(forUnknown[5] as never));
+    expect(comparableProblem(forReal[5] as never)).toEqual(
+      comparableProblem(forUnknown[5] as never),
+    );
     const retryAfter = Number(forReal[5]?.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(500);
     expect(retryAfter).toBeLessThanOrEqual(600);

@@ -5,7 +5,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeList } from '../../../lib/routes';
 import { getServices } from '../../../lib/services';
-import { startTestHost, TEST_SECRET, type TestHost } from '../../support/host';
+import { comparableProblem, startTestHost, TEST_SECRET, type TestHost } from '../../support/host';
 import { forgedTokens, settingsFor, sign, validClaims } from '../../support/tokens';
 
 const protectedRoutes = routeList.filter((route) => route.auth);
@@ -35,16 +35,6 @@ afterAll(async () => {
 const call = (path: string, headers: Record<string, string> = {}, query = '') =>
   host.request('POST', path + query, { json: { video_url: 'not a video' }, headers });
 
-const comparable = (response: {
-  status: number;
-  body: Record<string, unknown>;
-  headers: Headers;
-}) => ({
-  status: response.status,
-  body: { ...response.body, request_id: undefined },
-  challenge: response.headers.get('www-authenticate'),
-});
-
 describe.each(protectedRoutes.map((route) => [route.path]))('%s', (path) => {
   it('lets a valid token through (control)', async () => {
     const response = await call(path, { authorization: `Bearer ${token}` });
@@ -63,13 +53,13 @@ describe.each(protectedRoutes.map((route) => [route.path]))('%s', (path) => {
   it('answers every forged or broken token with the same 401 and fetches nothing', async () => {
     const settings = settingsFor(TEST_SECRET);
     const cases = await forgedTokens(settings, userId, jkuUrl);
-    const reference = comparable(
+    const reference = comparableProblem(
       await call(path, { authorization: `Bearer ${cases['alg none']}` }),
     );
 
     for (const [name, forged] of Object.entries(cases)) {
       const response = await call(path, { authorization: `Bearer ${forged}` });
-      expect(comparable(response), name).toEqual(reference);
+      expect(comparableProblem(response), name).toEqual(reference);
     }
     expect(reference.status).toBe(401);
     expect(reference.challenge).toContain('error="invalid_token"');
