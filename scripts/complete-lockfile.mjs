@@ -28,6 +28,9 @@ for (const [name, version] of Object.entries(biome?.optionalDependencies ?? {}))
   added++;
 }
 const [root, ...rest] = Object.entries(lock.packages);
-lock.packages = Object.fromEntries([root, ...rest.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+lock.packages = Object.fromEntries([
+  root,
+  ...rest.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+]);
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`added ${added} lock entries`);
