@@ -90,6 +90,11 @@ export async function startDynamoDbLocal(options: {
     exit = `code ${code ?? '-'} signal ${signal ?? '-'} ${output.trim()}`;
   });
 
+  // Never outlive this process, even when it ends by an uncaught error (not by SIGKILL).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
+
   const endpoint = `http://127.0.0.1:${port}`;
   try {
     await waitUntilUp(endpoint, 30_000, () => exit);
