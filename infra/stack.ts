@@ -40,7 +40,7 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '../lib/http/cors';
-import { type RouteDef, routeList } from '../lib/routes';
+import { type RouteDef, routeList, UNROUTED_HANDLER } from '../lib/routes';
 import { catalogFromConfig } from '../lib/summaries/catalog';
 import { bedrockModelIds, bedrockResources } from './bedrock';
 import { handlerNames } from './bundling';
@@ -307,9 +307,13 @@ export class TubesumStack extends Stack {
             allowCredentials: false,
           };
 
+    const unrouted = functions.get(UNROUTED_HANDLER);
+    if (!unrouted) throw new Error(`no function for the $default handler ${UNROUTED_HANDLER}`);
     const api = new HttpApi(this, 'Api', {
       apiName: this.stackName,
       description: 'tubesum HTTP API',
+      // Requests no route takes get our 404/405 problem+json, as from the local host.
+      defaultIntegration: this.integrationFor(UNROUTED_HANDLER, unrouted),
       // Our own $default stage below, with throttling and access logs.
       createDefaultStage: false,
       ...(corsPreflight ? { corsPreflight } : {}),
@@ -349,6 +353,9 @@ export class TubesumStack extends Stack {
       },
     });
 
+    const defaultRoute = api.node.tryFindChild('DefaultRoute');
+    if (defaultRoute) this.defaultRoute = defaultRoute as HttpRoute;
+
     for (const route of routes) {
       const fn = functions.get(route.handler);
       if (!fn) throw new Error(`no function for handler ${route.handler}`);
@@ -364,6 +371,8 @@ export class TubesumStack extends Stack {
 
   private readonly integrations = new Map<string, HttpLambdaIntegration>();
   private readonly httpRoutes: { route: RouteDef; constructs: HttpRoute[] }[] = [];
+  /** The `$default` route, which only ever answers 404/405. */
+  private defaultRoute: HttpRoute | undefined;
   /** Per function, the open-region foundation-model ARNs as cdk-nag prints them. */
   private readonly openRegionModelArns = new Map<ApiFunction, string[]>();
 
@@ -457,6 +466,13 @@ export class TubesumStack extends Stack {
         'No automatic rotation: the functions cache one key per cold start and verify with that key only, so a rotation would log everybody out and briefly split instances between keys. Rotate by hand (README) when needed; tokens live 30 minutes.',
     });
 
+    if (this.defaultRoute) {
+      Validations.of(this.defaultRoute).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'The $default route only answers 404/405 problems for requests no route takes; it reaches no data and needs no caller identity.',
+      });
+    }
     for (const { route, constructs } of this.httpRoutes) {
       for (const construct of constructs) {
         Validations.of(construct).acknowledge({

@@ -274,4 +274,10 @@ export const routes = {
 } as const satisfies Record<string, RouteDef>;
 
 export type RouteName = keyof typeof routes;
+
+/**
+ * The handler of API Gateway's `$default` route (requests no route takes): it answers the same
+ * 404/405 problem as the local host, instead of API Gateway's bare `{"message":"Not Found"}`.
+ */
+export const UNROUTED_HANDLER: HandlerName = 'docs';
 export const routeList: readonly RouteDef[] = Object.values(routes);

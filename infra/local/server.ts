@@ -9,34 +9,13 @@ import { corsPreflightHeaders, corsResponseHeaders, originAllowed } from '../../
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from '../../lib/http/errors';
 import { problemReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
+import { createRouter, unroutedError } from '../../lib/http/router';
 import type { HandlerName, RouteDef } from '../../lib/routes';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Reply>;
 
 /** API Gateway gives a Lambda integration at most 30 s. */
 const INTEGRATION_TIMEOUT_MS = 30_000;
-
-interface CompiledRoute {
-  route: RouteDef;
-  pattern: RegExp;
-  params: string[];
-}
-
-function compile(route: RouteDef): CompiledRoute {
-  const params: string[] = [];
-  const source = route.path
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      const param = /^\{([^}]+)\}$/.exec(part)?.[1];
-      if (param) {
-        params.push(param);
-        return '([^/]+)';
-      }
-      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('');
-  return { route, pattern: new RegExp(`^${source}$`), params };
-}
 
 export interface LocalServerOptions {
   host: string;
@@ -197,22 +176,7 @@ function send(
 
 /** Starts the HTTP server; resolves once it listens. */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
-  const compiled = options.routes.map(compile);
-  const byPath = new Map<string, { entry: CompiledRoute; match: RegExpExecArray }[]>();
-  /** The routes whose path matches, with their regex matches (path parameters). */
-  const routesFor = (path: string) => {
-    let found = byPath.get(path);
-    if (!found) {
-      found = [];
-      for (const entry of compiled) {
-        const match = entry.pattern.exec(path);
-        if (match) found.push({ entry, match });
-      }
-      // Remember only matching paths, so unknown ones cannot grow the map.
-      if (found.length > 0 && byPath.size < 10_000) byPath.set(path, found);
-    }
-    return found;
-  };
+  const router = createRouter(options.routes);
   const load = options.loadHandler ?? defaultLoader;
   const handlers = new Map<HandlerName, Promise<LambdaHandler>>();
 
@@ -227,14 +191,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       const queryAt = target.indexOf('?');
       const path = queryAt === -1 ? target : target.slice(0, queryAt);
       const method = (request.method ?? 'GET').toUpperCase();
-      const matches = routesFor(path);
-      if (matches.length === 0) {
-        send(
-          response,
-          problemReply(new NotFoundError(`No route for ${path}.`), requestId),
-          requestId,
-          cors,
-        );
+      const match = router.match(path, method);
+      if (match.kind === 'not-found') {
+        send(response, problemReply(unroutedError(match, path), requestId), requestId, cors);
         return;
       }
       if (method === 'OPTIONS' && originAllowed(origin, options.corsOrigins)) {
@@ -242,15 +201,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         response.end();
         return;
       }
-      const chosen = matches.find(({ entry }) => entry.route.method === method);
-      if (!chosen?.match) {
-        const allowed = matches.map(({ entry }) => entry.route.method);
-        send(
-          response,
-          problemReply(new MethodNotAllowedError(allowed), requestId),
-          requestId,
-          cors,
-        );
+      if (match.kind !== 'found') {
+        send(response, problemReply(unroutedError(match, path), requestId), requestId, cors);
         return;
       }
       const body = await readBody(request, options.maxBodyBytes);
@@ -261,16 +213,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         response.on('finish', () => request.destroy());
         return;
       }
-      const { route, params } = chosen.entry;
-      const pathParameters =
-        params.length > 0
-          ? Object.fromEntries(
-              params.map((name, index) => [
-                name,
-                decodeURIComponent(chosen.match?.[index + 1] ?? ''),
-              ]),
-            )
-          : undefined;
+      const { route, pathParameters } = match;
       const event = apiGatewayEvent(
         request,
         body,

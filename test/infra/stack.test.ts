@@ -19,7 +19,7 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '../../lib/http/cors';
-import { routeList } from '../../lib/routes';
+import { routeList, UNROUTED_HANDLER } from '../../lib/routes';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
 import { BUILT_IN_MODELS } from '../../lib/summaries/catalog';
 
@@ -254,11 +254,25 @@ describe('bundling', () => {
 });
 
 describe('API', () => {
-  it('deploys exactly the routes of the route table', () => {
+  it('deploys exactly the routes of the route table, plus $default', () => {
     const keys = Object.values(base.resources)
       .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
       .map((r) => r.Properties.RouteKey as string);
-    expect(keys.sort()).toEqual(routeList.map((r) => `${r.method} ${r.path}`).sort());
+    expect(keys.sort()).toEqual(
+      ['$default', ...routeList.map((r) => `${r.method} ${r.path}`)].sort(),
+    );
+  });
+
+  it('sends $default (requests no route takes) to the function that answers 404/405', () => {
+    const defaultRoute = Object.values(base.resources).find(
+      (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === '$default',
+    );
+    const docsRoute = Object.values(base.resources).find(
+      (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'GET /docs',
+    );
+
+    expect(UNROUTED_HANDLER).toBe('docs');
+    expect(defaultRoute?.Properties.Target).toEqual(docsRoute?.Properties.Target);
   });
 
   it('sends each route to the function of its handler', () => {

@@ -1,0 +1,84 @@
+// Matching a request against the route table, as API Gateway does: exact paths and `{param}`
+// segments. Shared by the local host and the deployed `$default` route, so unknown paths and
+// wrong methods get the same 404/405 problem everywhere.
+import type { RouteDef } from '../routes';
+import { type HttpError, MethodNotAllowedError, NotFoundError } from './errors';
+
+export type RouteMatch =
+  | { kind: 'found'; route: RouteDef; pathParameters: Record<string, string> | undefined }
+  | { kind: 'method-not-allowed'; allowed: string[] }
+  | { kind: 'not-found' };
+
+interface Compiled {
+  route: RouteDef;
+  pattern: RegExp;
+  params: string[];
+}
+
+function compile(route: RouteDef): Compiled {
+  const params: string[] = [];
+  const source = route.path
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const param = /^\{([^}]+)\}$/.exec(part)?.[1];
+      if (param) {
+        params.push(param);
+        return '([^/]+)';
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  return { route, pattern: new RegExp(`^${source}$`), params };
+}
+
+/** A matcher over `routes`; results per path are remembered (bounded). */
+export function createRouter(routes: readonly RouteDef[]) {
+  const compiled = routes.map(compile);
+  const byPath = new Map<string, { entry: Compiled; match: RegExpExecArray }[]>();
+
+  const candidates = (path: string) => {
+    let found = byPath.get(path);
+    if (!found) {
+      found = [];
+      for (const entry of compiled) {
+        const match = entry.pattern.exec(path);
+        if (match) found.push({ entry, match });
+      }
+      // Remember only matching paths, so unknown ones cannot grow the map.
+      if (found.length > 0 && byPath.size < 10_000) byPath.set(path, found);
+    }
+    return found;
+  };
+
+  return {
+    /** The route for a path (without query string) and method, or why there is none. */
+    match(path: string, method: string): RouteMatch {
+      const found = candidates(path);
+      if (found.length === 0) return { kind: 'not-found' };
+      const hit = found.find(({ entry }) => entry.route.method === method.toUpperCase());
+      if (!hit)
+        return {
+          kind: 'method-not-allowed',
+          allowed: found.map(({ entry }) => entry.route.method),
+        };
+      const { params, route } = hit.entry;
+      const pathParameters =
+        params.length > 0
+          ? Object.fromEntries(
+              params.map((name, i) => [name, decodeURIComponent(hit.match[i + 1] ?? '')]),
+            )
+          : undefined;
+      return { kind: 'found', route, pathParameters };
+    },
+  };
+}
+
+/** The problem for a request no route takes: 404 for an unknown path, 405 (with Allow) for a wrong method. */
+export function unroutedError(
+  match: Exclude<RouteMatch, { kind: 'found' }>,
+  path: string,
+): HttpError {
+  return match.kind === 'not-found'
+    ? new NotFoundError(`No route for ${path.slice(0, 200)}.`)
+    : new MethodNotAllowedError(match.allowed);
+}
