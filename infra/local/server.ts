@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { corsPreflightHeaders, corsResponseHeaders, originAllowed } from '../../lib/http/cors';
-import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from '../../lib/http/errors';
+import { PayloadTooLargeError } from '../../lib/http/errors';
 import { problemReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
 import { createRouter, unroutedError } from '../../lib/http/router';
