@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Config } from './config';
 import { NotFoundError } from './http/errors';
-import { json, type Reply, text } from './http/reply';
+import { type Reply, text } from './http/reply';
 import { buildOpenApiDocument } from './openapi';
 
 const PAGE = `<!doctype html>
@@ -72,7 +72,7 @@ const cacheable = { 'Cache-Control': 'public, max-age=3600' };
 /** The OpenAPI document (built once per process). */
 export function openApiReply(): Reply {
   openapi ??= JSON.stringify(buildOpenApiDocument());
-  return json(200, JSON.parse(openapi), cacheable);
+  return text(200, openapi, 'application/json; charset=utf-8', cacheable);
 }
 
 /** The Swagger UI page. */

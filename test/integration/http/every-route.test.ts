@@ -68,6 +68,36 @@ describe('GET /health', () => {
   });
 });
 
+describe('the documentation routes', () => {
+  it('serve the OpenAPI document as JSON', async () => {
+    const response = await host.request('GET', '/openapi.json');
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body.openapi).toBe('3.1.0');
+    expect(Object.keys(response.body.paths)).toContain('/summarize');
+  });
+
+  it('serve Swagger UI from this host, gzip-compressed when asked, with a strict CSP', async () => {
+    const page = await host.request('GET', '/docs');
+    const bundle = await fetch(`${host.url}/docs/swagger-ui-bundle.js`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.text).not.toMatch(/https?:\/\//);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-encoding')).toBe('gzip');
+    expect((await bundle.text()).length).toBeGreaterThan(1_000_000); // fetch decompresses
+  });
+
+  it('refuse any other file name', async () => {
+    const response = await host.request('GET', '/docs/..%2Fpackage.json');
+
+    expect(response.status).toBe(404);
+  });
+});
+
 describe('every route', () => {
   it('answers 413 for a body over the limit with Content-Length, before parsing', async () => {
     const response = await host.request('POST', '/register', {
