@@ -44,6 +44,11 @@ export async function hashPassword(password: string, cost: number): Promise<stri
   return bcrypt.hash(password, cost);
 }
 
+/** The cost a bcrypt hash was made with. */
+export function hashCost(hash: string): number {
+  return bcrypt.getRounds(hash);
+}
+
 /** Compares in constant work for the hash's cost; false for passwords bcrypt cannot see whole. */
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
   // A real compare still runs for over-long passwords so that timing reveals nothing.

@@ -1,11 +1,12 @@
 // Login: one bcrypt compare on every path, one answer for every failure, a lock-out per
 // identifier, and a token at the end.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { dummyHash, fitsBcrypt, verifyPassword } from '../auth/passwords';
+import { dummyHash, fitsBcrypt, hashCost, hashPassword, verifyPassword } from '../auth/passwords';
 import { getTokenSettings } from '../auth/settings';
 import { type IssuedToken, issueToken } from '../auth/tokens';
 import type { Config } from '../config';
 import { UnauthorizedError } from '../http/errors';
+import { appLogger } from '../http/logger';
 import { createLoginGuard } from './login-guard';
 import type { UserStore } from './store';
 
@@ -40,6 +41,19 @@ export async function logIn(
   if (!user || !matches || candidate !== password) {
     await guard.recordFailure(identifier);
     throw new UnauthorizedError('invalid_credentials');
+  }
+  if (hashCost(user.passwordHash) !== config.BCRYPT_COST) {
+    // BCRYPT_COST changed since this hash was made: move it to the current cost while we have
+    // the password, so its logins take as long as everybody else's (and as unknown users').
+    try {
+      const upgraded = await hashPassword(password, config.BCRYPT_COST);
+      await deps.users.replacePasswordHash(user.id, user.passwordHash, upgraded);
+    } catch (error) {
+      appLogger.warn('could not rehash a password at the current cost', {
+        user_id: user.id,
+        error: String(error),
+      });
+    }
   }
   return issueToken(await getTokenSettings(config), user.id);
 }

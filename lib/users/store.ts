@@ -4,10 +4,12 @@
 //   EMAIL#<key>          claims the lower-cased email
 // The claims make uniqueness atomic: the transaction fails as a whole if either is taken.
 import { randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
   TransactWriteCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, storeError } from '../aws/dynamodb';
 import { ConflictError, ServiceUnavailableError } from '../http/errors';
@@ -38,6 +40,11 @@ export interface UserStore {
   getById(id: string): Promise<User | undefined>;
   /** The user a login identifier (username or email, any case) names, or undefined. */
   findByLogin(identifier: string): Promise<User | undefined>;
+  /**
+   * Replaces a user's hash, only if it is still `previous` (a concurrent change wins).
+   * @throws ServiceUnavailableError when DynamoDB is unavailable.
+   */
+  replacePasswordHash(id: string, previous: string, next: string): Promise<void>;
 }
 
 const userPk = (id: string) => `USER#${id}`;
@@ -129,6 +136,23 @@ export function createUserStore(db: DynamoDBDocumentClient, table: string): User
       try {
         return await getUser(id);
       } catch (error) {
+        throw storeError(error);
+      }
+    },
+
+    async replacePasswordHash(id, previous, next) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: { pk: userPk(id) },
+            UpdateExpression: 'SET passwordHash = :next',
+            ConditionExpression: 'passwordHash = :previous',
+            ExpressionAttributeValues: { ':next': next, ':previous': previous },
+          }),
+        );
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return;
         throw storeError(error);
       }
     },
