@@ -2,7 +2,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type BedrockClient, createBedrockClient } from '../../../lib/aws/bedrock';
-import { HttpError } from '../../../lib/http/errors';
 import { createBedrockSummarizer } from '../../../lib/summaries/bedrock';
 import { type BedrockModel, buildCatalog, resolveModel } from '../../../lib/summaries/catalog';
 import type { Transcript, VideoMetadata } from '../../../lib/youtube/types';
@@ -11,6 +10,7 @@ import {
   type RecordedRequest,
   startBedrockStub,
 } from '../../support/bedrock-stub';
+import { failure } from '../../support/errors';
 
 interface Fixture {
   video_id: string;
@@ -106,16 +106,6 @@ function replyOf(request: RecordedRequest | undefined): StubReply {
   const body = request?.response?.body;
   if (body === undefined) throw new Error('the stub did not answer this request');
   return body as StubReply;
-}
-
-async function failure(promise: Promise<unknown>): Promise<HttpError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 let stub: BedrockStub;

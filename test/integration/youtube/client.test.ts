@@ -1,9 +1,10 @@
 // The YouTube module end to end over HTTP, against the fake YouTube serving real recordings.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HttpError, ValidationError } from '../../../lib/http/errors';
+import { ValidationError } from '../../../lib/http/errors';
 import { problemReply, toProblem } from '../../../lib/http/problem';
 import { createYouTubeClient, type YouTubeClient } from '../../../lib/youtube/client';
 import { parseVideoId } from '../../../lib/youtube/url';
+import { failure } from '../../support/errors';
 import {
   EXPECTED_PROBLEMS,
   FAKE_API_KEY,
@@ -36,16 +37,6 @@ beforeEach(() => {
   fake.useScenario(undefined);
   fake.reset();
 });
-
-async function failure(promise: Promise<unknown>): Promise<HttpError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error('the call succeeded');
-}
 
 describe('the recorded normal video', () => {
   it('returns the real title, channel and metadata', async () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../lib/http/errors';
 import { createControlledFetch, parseRetryAfter } from '../../../lib/youtube/fetch';
+import { failure } from '../../support/errors';
 
 let server: Server;
 let origin: string;
@@ -86,16 +87,6 @@ const controlled = (overrides: Partial<Parameters<typeof createControlledFetch>[
 
 const echoOf = async (response: Response) =>
   (await response.json()) as { method: string; url: string };
-
-async function failure(promise: Promise<unknown>): Promise<HttpError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error('the request succeeded');
-}
 
 describe('createControlledFetch', () => {
   it('sends a youtube.com URL to the configured origin, keeping only path and query', async () => {
