@@ -8,7 +8,7 @@ import { type Config, getConfig, resetConfig } from '../../lib/config';
 import { routeList } from '../../lib/routes';
 import { getServices, resetServices } from '../../lib/services';
 import { type LocalDynamo, startDynamoDbLocal } from './dynamodb';
-import { startLocalServer } from './server';
+import { concurrentInvokeStore, startLocalServer } from './server';
 import { ensureTable } from './table';
 
 export interface LocalHost {
@@ -39,6 +39,7 @@ function generatedSecret(dataDir: string): string {
 export async function startLocalHost(
   log: (line: string) => void = (line) => console.log(line),
 ): Promise<LocalHost> {
+  await concurrentInvokeStore();
   resetConfig();
   resetServices();
   let config = getConfig();

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { InvokeStore } from '@aws/lambda-invoke-store';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { corsPreflightHeaders, corsResponseHeaders, originAllowed } from '../../lib/http/cors';
 import { PayloadTooLargeError } from '../../lib/http/errors';
@@ -174,8 +175,21 @@ function send(
   response.end(body);
 }
 
+/**
+ * Unlike one Lambda instance, the local host runs invocations side by side. It does what
+ * Lambda's multi-concurrency runtime does: each invocation runs in its own invoke store, and
+ * AWS_LAMBDA_MAX_CONCURRENCY says so, so that Powertools keeps per-request log keys
+ * (request_id) apart. Call it before the first AWS SDK request: the SDK creates the
+ * process-wide store on first use, and a store created without this cannot isolate.
+ */
+export function concurrentInvokeStore() {
+  process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '1000';
+  return InvokeStore.getInstanceAsync(true);
+}
+
 /** Starts the HTTP server; resolves once it listens. */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const invokeStore = await concurrentInvokeStore();
   const router = createRouter(options.routes);
   const load = options.loadHandler ?? defaultLoader;
   const handlers = new Map<HandlerName, Promise<LambdaHandler>>();
@@ -226,7 +240,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         handler = load(route.handler);
         handlers.set(route.handler, handler);
       }
-      const reply = await (await handler)(event, lambdaContext(route.handler, requestId));
+      const invoke = await handler;
+      const reply = await invokeStore.run({}, () =>
+        invoke(event, lambdaContext(route.handler, requestId)),
+      );
       send(response, reply, requestId, cors);
     } catch (error) {
       // What API Gateway does when a Lambda crashes, in our error shape.

@@ -84,6 +84,11 @@ describe('the local host process', () => {
     );
     expect(protectedCall.status).not.toBe(401);
     expect(await fetch(`${url}/health`).then((r) => r.status)).toBe(200);
+    // Requests served side by side must keep their own request_id in the logs.
+    const parallel = await Promise.all(
+      Array.from({ length: 6 }, () => post('/register', newUser())),
+    );
+    const parallelIds = parallel.map((response) => response.headers.get('x-request-id'));
 
     child.kill('SIGTERM');
     const code = await new Promise((resolve) => child.once('exit', resolve));
@@ -100,5 +105,11 @@ describe('the local host process', () => {
     expect(output).not.toContain(secret);
     expect(output.toLowerCase()).not.toContain(user.email.toLowerCase());
     expect(output).toMatch(/SIGTERM received, shutting down/);
+    const registeredIds = lines
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.message === 'user registered')
+      .map((entry) => entry.request_id);
+    for (const id of parallelIds)
+      expect(registeredIds.filter((logged) => logged === id)).toHaveLength(1);
   });
 });
