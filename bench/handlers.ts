@@ -211,7 +211,7 @@ async function warmLatency(
     rows.push(row('warm', 'one DynamoDB Local read p50', oneRead, 'ms'));
     rows.push(...stats('warm', '/summarize cached', cachedTimes, 10 + oneRead));
 
-    log('warm latency: /summarize with extractive on the shared real transcript (cache missed)');
+    log('warm latency: /summarize with extractive on the shared real transcript (new summaries)');
     let length = 100;
     const freshTimes = await timeRuns(
       () =>
@@ -229,7 +229,7 @@ async function warmLatency(
       30,
       3,
     );
-    rows.push(...stats('warm', '/summarize extractive, uncached', freshTimes));
+    rows.push(...stats('warm', '/summarize extractive, new summary, transcript cached', freshTimes));
     return rows;
   } finally {
     await host.close();

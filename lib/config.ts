@@ -65,6 +65,8 @@ const envSchema = z.object({
   /** Summaries per user per UTC day; 0 means unlimited. Cache hits do not count. */
   SUMMARY_DAILY_QUOTA: int(0, 1_000_000, 50),
   SUMMARY_CACHE_TTL_SECONDS: int(0, 31_536_000, 604_800),
+  /** How long fetched transcripts and metadata are reused; 0 disables that cache. */
+  TRANSCRIPT_CACHE_TTL_SECONDS: int(0, 31_536_000, 86_400),
   /** Model used when a request names none. */
   DEFAULT_MODEL: z.string().min(1).default('extractive'),
   /** Comma-separated model names this deployment offers; empty means the whole catalog. */

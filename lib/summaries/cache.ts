@@ -1,43 +1,62 @@
-// Finished summaries in DynamoDB, keyed by video, requested transcript language, model and
-// length, with a TTL. A repeat request is answered from here without YouTube or Bedrock.
+// Caches in DynamoDB, with a TTL: finished summaries (keyed by video, requested transcript
+// language, model and length) and fetched videos (transcript and metadata, keyed by video and
+// requested language). A repeat summary is answered without YouTube or Bedrock; a new length or
+// model for a known video is made without YouTube.
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { storeError } from '../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../aws/table';
 
-export interface CacheKey {
+export interface Cache<T> {
+  /** The cached value, or undefined when absent or expired. */
+  get(key: string): Promise<T | undefined>;
+  /** Stores a value for the cache's TTL (a TTL of 0 disables the cache). */
+  put(key: string, value: T): Promise<void>;
+}
+
+/** The key of a finished summary. */
+export function summaryKey(key: {
   videoId: string;
   /** The language the request asked for, or undefined for the default track choice. */
   language: string | undefined;
   model: string;
   length: number;
+}): string {
+  return `SUMMARY#${key.videoId}#${key.language?.toLowerCase() ?? '*'}#${key.model}#${key.length}`;
 }
 
-export interface SummaryCache<T> {
-  /** The cached value, or undefined when absent or expired. */
-  get(key: CacheKey): Promise<T | undefined>;
-  /** Stores a value for ttlSeconds (0 disables the cache). */
-  put(key: CacheKey, value: T): Promise<void>;
+/** The key of a fetched video (transcript and metadata). */
+export function videoKey(videoId: string, language: string | undefined): string {
+  return `VIDEO#${videoId}#${language?.toLowerCase() ?? '*'}`;
 }
 
-const cachePk = (key: CacheKey) =>
-  `SUMMARY#${key.videoId}#${key.language?.toLowerCase() ?? '*'}#${key.model}#${key.length}`;
+/** A stored value, or undefined for one this version cannot read (it is then made anew). */
+function decode<T>(value: unknown): T | undefined {
+  try {
+    return JSON.parse(gunzipSync(value as Uint8Array).toString('utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
 
-/** A summary cache over one DynamoDB table. */
-export function createSummaryCache<T>(
+/**
+ * A cache of JSON values in one DynamoDB table. Values are stored gzip-compressed: a 3-hour
+ * transcript is ~350 KB of JSON, close to DynamoDB's 400 KB item limit, and ~60 KB compressed.
+ * @throws ServiceUnavailableError from get/put when DynamoDB is unavailable.
+ */
+export function createCache<T>(
   db: DynamoDBDocumentClient,
   table: string,
   ttlSeconds: number,
-): SummaryCache<T> {
+): Cache<T> {
   return {
     async get(key) {
       if (ttlSeconds === 0) return undefined;
       try {
-        const { Item } = await db.send(
-          new GetCommand({ TableName: table, Key: { pk: cachePk(key) } }),
-        );
+        const { Item } = await db.send(new GetCommand({ TableName: table, Key: { pk: key } }));
         // DynamoDB deletes expired items eventually, not at once: check the TTL ourselves.
         if (!Item || Number(Item[TABLE_TTL_ATTRIBUTE]) <= Date.now() / 1000) return undefined;
-        return JSON.parse(String(Item.value)) as T;
+        return decode<T>(Item.value);
       } catch (error) {
         throw storeError(error);
       }
@@ -49,9 +68,8 @@ export function createSummaryCache<T>(
           new PutCommand({
             TableName: table,
             Item: {
-              pk: cachePk(key),
-              // One string attribute: summaries are read whole, and this keeps nulls intact.
-              value: JSON.stringify(value),
+              pk: key,
+              value: gzipSync(JSON.stringify(value)),
               [TABLE_TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + ttlSeconds,
             },
           }),

@@ -1,8 +1,9 @@
 // POST /summarize's logic: cache, quota, YouTube, the chosen summarizer, in that order.
 import type { User } from '../users/store';
 import type { YouTubeClient } from '../youtube/client';
+import type { Video } from '../youtube/types';
 import { parseVideoId } from '../youtube/url';
-import type { SummaryCache } from './cache';
+import { type Cache, summaryKey, videoKey } from './cache';
 import { type Catalog, type CatalogEntry, estimateCostUsd, resolveModel } from './catalog';
 import type { Quota } from './quota';
 import type { Summarizer } from './types';
@@ -31,7 +32,9 @@ export interface SummaryServiceDeps {
   defaultModel: string;
   /** The summarizer of a catalog entry, loaded on first use (the offline one holds a model). */
   summarizer: (model: CatalogEntry) => Promise<Summarizer>;
-  cache: SummaryCache<SummarizeResponse>;
+  summaries: Cache<SummarizeResponse>;
+  /** Fetched videos: another length or model for the same video needs no YouTube call. */
+  videos: Cache<Video>;
   quota: Quota;
   logger: { info: Log; warn: Log };
 }
@@ -47,20 +50,32 @@ export interface SummaryService {
 
 /** The summarize flow over its collaborators (all injectable for tests). */
 export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
+  /** The video from the cache, else from YouTube (then cached; a failed put only logs). */
+  async function fetchVideo(videoId: string, language: string | undefined, signal: AbortSignal) {
+    const key = videoKey(videoId, language);
+    const cached = await deps.videos.get(key);
+    if (cached) return cached;
+    const video = await (await deps.youtube()).fetchVideo(videoId, { language, signal });
+    await deps.videos.put(key, video).catch((error: unknown) => {
+      deps.logger.warn('could not cache the transcript', { error: String(error) });
+    });
+    return video;
+  }
+
   return {
     async summarize(user, request, signal) {
       const started = Date.now();
       // Both are checked before any I/O: a bad URL or model costs no request anywhere.
       const videoId = parseVideoId(request.video_url);
       const model = resolveModel(deps.catalog, request.used_model ?? deps.defaultModel);
-      const key = {
+      const key = summaryKey({
         videoId,
         language: request.language,
         model: model.name,
         length: request.summary_length,
-      };
+      });
 
-      const cached = await deps.cache.get(key);
+      const cached = await deps.summaries.get(key);
       if (cached) {
         deps.logger.info('summary served from cache', { video_id: videoId, model: model.name });
         return {
@@ -71,11 +86,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
 
       await deps.quota.reserve(user.id);
       try {
-        const youtube = await deps.youtube();
-        const { metadata, transcript } = await youtube.fetchVideo(videoId, {
-          language: request.language,
-          signal,
-        });
+        const { metadata, transcript } = await fetchVideo(videoId, request.language, signal);
         const summarizer = await deps.summarizer(model);
         const result = await summarizer.summarize({
           transcript,
@@ -105,7 +116,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
             generated_at: new Date().toISOString(),
           },
         };
-        await deps.cache.put(key, response).catch((error: unknown) => {
+        await deps.summaries.put(key, response).catch((error: unknown) => {
           // The summary is done and paid for: a cache failure must not lose it.
           deps.logger.warn('could not cache the summary', { error: String(error) });
         });

@@ -6,7 +6,8 @@ import { getConfig } from '../config';
 import { appLogger as logger } from '../http/logger';
 import { getServices } from '../services';
 import type { YouTubeClient } from '../youtube/client';
-import { createSummaryCache } from './cache';
+import type { Video } from '../youtube/types';
+import { createCache } from './cache';
 import { catalogFromConfig } from './catalog';
 import { createQuota } from './quota';
 import { createSummaryService, type SummarizeResponse, type SummaryService } from './service';
@@ -59,11 +60,12 @@ export function getSummaryService(): SummaryService {
         logger,
       });
     },
-    cache: createSummaryCache<SummarizeResponse>(
+    summaries: createCache<SummarizeResponse>(
       db,
       config.TABLE_NAME,
       config.SUMMARY_CACHE_TTL_SECONDS,
     ),
+    videos: createCache<Video>(db, config.TABLE_NAME, config.TRANSCRIPT_CACHE_TTL_SECONDS),
     quota: createQuota(db, config.TABLE_NAME, config.SUMMARY_DAILY_QUOTA),
     logger,
   });

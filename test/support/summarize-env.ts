@@ -35,6 +35,8 @@ export async function startSummarizeEnv(env: Record<string, string> = {}): Promi
     BEDROCK_MAX_ATTEMPTS: '3',
     MODEL_CATALOG_JSON: JSON.stringify([TINY_MODEL]),
     SUMMARY_DAILY_QUOTA: '0',
+    // Tests swap the track the fake YouTube serves between requests for the same video.
+    TRANSCRIPT_CACHE_TTL_SECONDS: '0',
     ...env,
   });
   const { token } = await host.registerAndLogin();
