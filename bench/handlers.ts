@@ -229,7 +229,9 @@ async function warmLatency(
       30,
       3,
     );
-    rows.push(...stats('warm', '/summarize extractive, new summary, transcript cached', freshTimes));
+    rows.push(
+      ...stats('warm', '/summarize extractive, new summary, transcript cached', freshTimes),
+    );
     return rows;
   } finally {
     await host.close();
