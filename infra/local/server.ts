@@ -43,14 +43,15 @@ const defaultLoader = async (name: HandlerName): Promise<LambdaHandler> => {
 const EMPTY = Buffer.alloc(0);
 
 /** Reads the body, stopping as soon as it exceeds `limit` (the caller answers 413). */
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  // Most GETs carry no body: answer at once instead of waiting for the stream's end.
+function readBody(request: IncomingMessage, limit: number): Buffer | Promise<Buffer | 'too-large'> {
+  // Most GETs carry no body: answer at once, without a promise (promises cost more while the
+  // invoke store's async hooks are on) or waiting for the stream's end.
   if (
     request.headers['content-length'] === undefined &&
     request.headers['transfer-encoding'] === undefined
   ) {
     request.resume();
-    return Promise.resolve(EMPTY);
+    return EMPTY;
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -193,6 +194,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const router = createRouter(options.routes);
   const load = options.loadHandler ?? defaultLoader;
   const handlers = new Map<HandlerName, Promise<LambdaHandler>>();
+  const loaded = new Map<HandlerName, LambdaHandler>();
 
   const server = createServer(async (request, response) => {
     const requestId = randomUUID();
@@ -219,7 +221,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         send(response, problemReply(unroutedError(match, path), requestId), requestId, cors);
         return;
       }
-      const body = await readBody(request, options.maxBodyBytes);
+      const pending = readBody(request, options.maxBodyBytes);
+      const body = pending instanceof Buffer ? pending : await pending;
       if (body === 'too-large') {
         // Answer without reading the rest; the connection cannot be reused after that.
         const reply = problemReply(new PayloadTooLargeError(options.maxBodyBytes), requestId);
@@ -235,12 +238,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         pathParameters,
         requestId,
       );
-      let handler = handlers.get(route.handler);
-      if (!handler) {
-        handler = load(route.handler);
-        handlers.set(route.handler, handler);
+      let invoke = loaded.get(route.handler);
+      if (!invoke) {
+        let loading = handlers.get(route.handler);
+        if (!loading) {
+          loading = load(route.handler);
+          handlers.set(route.handler, loading);
+        }
+        invoke = await loading;
+        loaded.set(route.handler, invoke);
       }
-      const invoke = await handler;
       const reply = await invokeStore.run({}, () =>
         invoke(event, lambdaContext(route.handler, requestId)),
       );
