@@ -40,10 +40,7 @@ type Action<Body> = (context: RequestContext<Body>) => Promise<Reply>;
 // The user a request authenticated as, keyed by its event (middy hands the same object on).
 const authenticated = new WeakMap<APIGatewayProxyEventV2, User>();
 
-type Internal = Record<string, unknown> & {
-  user?: User;
-  startedAt?: number;
-};
+type Internal = Record<string, unknown> & { startedAt?: number };
 type HttpRequest = Request<APIGatewayProxyEventV2, Reply, Error, Context, Internal>;
 
 /** The authenticated user; for actions of routes with `auth: true`. */
@@ -64,7 +61,7 @@ function problemsAndAccessLog(route: RouteDef): MiddlewareObj<APIGatewayProxyEve
       route: route.path,
       status,
       duration_ms: Date.now() - (request.internal.startedAt ?? Date.now()),
-      user_id: request.internal.user?.id,
+      user_id: authenticated.get(request.event)?.id,
     };
     if (status >= 500) {
       // The cause chain (SDK messages, stacks) goes to the log only, never to the client.
@@ -186,7 +183,6 @@ function authentication(authenticate: Authenticator): MiddlewareObj<APIGatewayPr
   return {
     before: async (request) => {
       const user = await authenticate(request.event.headers?.authorization);
-      (request.internal as Internal).user = user;
       authenticated.set(request.event, user);
     },
   };
