@@ -20,6 +20,16 @@ import { FAKE_VIDEO_IDS } from '../support/fake-youtube';
 import { type SummarizeEnv, startSummarizeEnv } from '../support/summarize-env';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// CI must run this test; a laptop without Chromium skips it and says how to enable it.
+const REQUIRED = process.env.CI === 'true';
+const SKIPPED = !existsSync(CHROMIUM) && !REQUIRED;
+if (SKIPPED) {
+  console.warn(
+    `browser test of /docs SKIPPED: no Chromium at ${CHROMIUM}. To run it, install Debian's ` +
+      'chromium (sudo apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary. ' +
+      'With CI=true a missing Chromium fails the run instead.',
+  );
+}
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -50,8 +60,12 @@ const foreign = new Set<string>();
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
+  if (SKIPPED) return;
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium)`);
+    throw new Error(
+      `${CHROMIUM} not found and CI=true requires the browser test: install Debian's chromium ` +
+        '(apt-get install chromium) or set CHROMIUM_PATH',
+    );
   }
   env = await startSummarizeEnv();
   origin = new URL(env.host.url).origin;
@@ -138,7 +152,7 @@ async function execute(
   return { status, body, response };
 }
 
-describe('the interactive docs in chromium', () => {
+describe.skipIf(SKIPPED)('the interactive docs in chromium', () => {
   it('registers, authorizes and summarises the recorded video through Swagger UI without leaving the host', async () => {
     const id = randomUUID().slice(0, 8);
     let accessToken = '';

@@ -1,8 +1,11 @@
 // The CDK stack, proven by synthesizing it (bundling skipped) and asserting on the template.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App, type CfnResource, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bedrockResources } from '../../infra/bedrock';
 import {
   BUNDLE,
@@ -35,8 +38,23 @@ interface Synth {
   resources: Record<string, Resource>;
 }
 
+// Every synth writes a cloud assembly; without an outdir the CDK leaves one per App in the
+// system's temp folder. These go under one folder of ours, removed after the file.
+const assemblies = mkdtempSync(join(tmpdir(), 'tubesum-cdk-test-'));
+let appCount = 0;
+afterAll(() => rmSync(assemblies, { recursive: true, force: true }));
+
+/** A CDK app that skips bundling and writes its assembly under `assemblies`. */
+function testApp(context: Record<string, unknown> = {}): App {
+  appCount += 1;
+  return new App({
+    outdir: join(assemblies, String(appCount)),
+    context: { 'aws:cdk:bundling-stacks': [], ...context },
+  });
+}
+
 function synth(context: Record<string, unknown> = {}): Synth {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const app = testApp(context);
   const stack = new TubesumStack(app, 'Tubesum');
   const template = Template.fromStack(stack);
   return { stack, template, resources: template.toJSON().Resources };
@@ -175,7 +193,7 @@ describe('functions', () => {
   });
 
   it('refuses a handler that has no memory, timeout and permission profile', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const app = testApp();
     const stray = { ...routeList[0], handler: 'stray' } as unknown as (typeof routeList)[number];
     expect(() => new TubesumStack(app, 'Tubesum', { routes: [stray] })).toThrow(
       /handler "stray" .* no profile/,
@@ -556,7 +574,7 @@ describe('operations', () => {
   });
 
   it('passes cdk-nag’s AwsSolutions pack with every finding acknowledged for a reason', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const app = testApp();
     const stack = new TubesumStack(app, 'Tubesum');
     const report = new AwsSolutionsChecks(app).validateScope(stack);
     const errors = report.violations

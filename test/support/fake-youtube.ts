@@ -1,5 +1,5 @@
 // A local node:http server that plays YouTube's origin (and the Data API) from the recorded
-// responses in ../shared/fixtures/youtube, plus a tiny CONNECT proxy. Point YOUTUBE_BASE_URL
+// responses in test/fixtures/youtube (MIT, recorded by youtube-transcript-api), plus a tiny CONNECT proxy. Point YOUTUBE_BASE_URL
 // (and YOUTUBE_API_BASE_URL) at `baseUrl`. Nothing here reaches the internet.
 //
 // The video ID picks the scenario (`useScenario` can force one for every ID):
@@ -42,7 +42,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
-export const FIXTURES_DIR = resolve(REPO_ROOT, '../shared/fixtures/youtube');
+export const FIXTURES_DIR = resolve(REPO_ROOT, 'test/fixtures/youtube');
 
 export const FAKE_VIDEO_IDS = {
   normal: 'GJLlxj_dtq8',

@@ -208,7 +208,7 @@ describe('createExtractiveSummarizer', () => {
     },
   );
 
-  it('gets a 30,000-word, three-hour transcript from the shared fixtures', () => {
+  it('gets a 30,000-word, three-hour transcript from the fixtures', () => {
     const transcript = buildLongTranscript(30_000);
 
     const last = transcript.segments.at(-1) as TranscriptSegment;
