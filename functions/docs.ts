@@ -12,7 +12,7 @@ const page = createHandler(routes.docs, async () => docsPageReply());
 const asset = createHandler(routes.docsAsset, async ({ event, config }) =>
   docsAssetReply(config, event.pathParameters?.file ?? '', event.headers?.['accept-encoding']),
 );
-const openapi = createHandler(routes.openapi, async () => openApiReply());
+const openapi = createHandler(routes.openapi, async ({ config }) => openApiReply(config));
 
 const byRouteKey: Record<string, typeof page> = {
   [`${routes.docs.method} ${routes.docs.path}`]: page,

@@ -34,6 +34,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { TABLE_PARTITION_KEY, TABLE_TTL_ATTRIBUTE } from '../lib/aws/table';
 import { ConfigError, loadConfig } from '../lib/config';
+import { ACCESS_LOG_FIELDS } from '../lib/http/access-log';
 import {
   CORS_ALLOW_HEADERS,
   CORS_ALLOW_METHODS,
@@ -330,26 +331,8 @@ export class TubesumStack extends Stack {
       throttle: { rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit },
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
-        // One JSON object per request. No headers, no query strings, no bodies: tokens and
-        // passwords never reach these logs.
-        format: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            time: '$context.requestTime',
-            ip: '$context.identity.sourceIp',
-            userAgent: '$context.identity.userAgent',
-            method: '$context.httpMethod',
-            routeKey: '$context.routeKey',
-            status: '$context.status',
-            protocol: '$context.protocol',
-            responseLength: '$context.responseLength',
-            latencyMs: '$context.responseLatency',
-            integrationLatencyMs: '$context.integrationLatency',
-            integrationStatus: '$context.integrationStatus',
-            integrationError: '$context.integrationErrorMessage',
-            error: '$context.error.message',
-          }),
-        ),
+        // One JSON object per request, the fields the local host writes too.
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
 

@@ -5,10 +5,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import type * as z from 'zod';
 import type { Config } from './config';
 import { NotFoundError } from './http/errors';
 import { type Reply, text } from './http/reply';
 import { buildOpenApiDocument } from './openapi';
+import { docsFileSchema } from './routes';
+import { catalogFromConfig } from './summaries/catalog';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -41,7 +44,10 @@ const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-const ASSETS: Record<string, string> = {
+type DocsFile = z.output<typeof docsFileSchema>;
+
+/** Swagger UI's own files, read from swagger-ui-dist. */
+const ASSETS: Record<Exclude<DocsFile, 'init.js'>, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
 };
@@ -69,9 +75,12 @@ let openapi: string | undefined;
 
 const cacheable = { 'Cache-Control': 'public, max-age=3600' };
 
-/** The OpenAPI document (built once per process). */
-export function openApiReply(): Reply {
-  openapi ??= JSON.stringify(buildOpenApiDocument());
+/**
+ * The OpenAPI document of this deployment (its models), built once per process.
+ * @throws ConfigError when the model catalog settings are invalid.
+ */
+export function openApiReply(config: Config): Reply {
+  openapi ??= JSON.stringify(buildOpenApiDocument({ models: catalogFromConfig(config).names }));
   return text(200, openapi, 'application/json; charset=utf-8', cacheable);
 }
 
@@ -88,12 +97,14 @@ export function docsPageReply(): Reply {
  * One of Swagger UI's files, gzip-compressed when the client accepts it (the bundle is 1.7 MB).
  * @throws NotFoundError for any other name (no path is ever joined from user input).
  */
-export function docsAssetReply(config: Config, file: string, acceptEncoding = ''): Reply {
+export function docsAssetReply(config: Config, name: string, acceptEncoding = ''): Reply {
+  const parsed = docsFileSchema.safeParse(name);
+  if (!parsed.success)
+    throw new NotFoundError(`No documentation file named ${JSON.stringify(name.slice(0, 64))}.`);
+  const file = parsed.data;
   if (file === 'init.js')
     return text(200, INIT, 'application/javascript; charset=utf-8', cacheable);
-  const contentType = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
-  if (!contentType)
-    throw new NotFoundError(`No documentation file named ${JSON.stringify(file.slice(0, 64))}.`);
+  const contentType = ASSETS[file];
   let entry = cache.get(file);
   if (!entry) {
     const raw = readFileSync(join(assetDir(config), file));

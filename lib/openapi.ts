@@ -1,85 +1,196 @@
-// The OpenAPI 3.1 document, generated from the route table and its zod schemas.
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+// The OpenAPI 3.1 document, generated from the route table. Its schemas are zod's own JSON
+// Schema output (draft 2020-12, which OpenAPI 3.1 uses) of the very schemas that validate:
+// request bodies in their input form (what a client may send), responses in their output form.
+import { isDeepStrictEqual } from 'node:util';
+import type {
+  HeaderObject,
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi3-ts/oas31';
 import * as z from 'zod';
-import { problemSchema, type RouteDef, routeList } from './routes';
+import { problemSchema, type RouteDef, routes as routeTable, usedModelSchema } from './routes';
 
-const TAGS = {
-  service: 'Service',
-  accounts: 'Accounts',
-  summaries: 'Summaries',
-  docs: 'Documentation',
-} as const;
+export interface OpenApiOptions {
+  /** The model names this deployment offers: `used_model` is documented as their enum. */
+  models: readonly string[];
+  /** The routes, by operationId; the whole route table by default. */
+  routes?: Readonly<Record<string, RouteDef>>;
+}
+
+const TAGS: Record<RouteDef['tag'], { name: string; description: string }> = {
+  service: { name: 'Service', description: 'Whether the service runs' },
+  accounts: { name: 'Accounts', description: 'Registration and log-in (bearer tokens)' },
+  summaries: { name: 'Summaries', description: 'Summaries of YouTube videos' },
+  docs: { name: 'Documentation', description: 'This document and the interactive docs' },
+};
+
+const HEADERS = {
+  'X-Request-Id': {
+    description: "Identifies the request: the same as a problem's request_id and in every log line",
+    required: true,
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'WWW-Authenticate': {
+    description: 'The bearer challenge of RFC 6750 (error="invalid_token" for a bad token)',
+    required: true,
+    schema: { type: 'string' },
+  },
+  Allow: {
+    description: 'The methods the path takes',
+    required: true,
+    schema: { type: 'string' },
+  },
+} satisfies Record<string, HeaderObject>;
+
+type HeaderName = keyof typeof HEADERS;
+
+/** The headers a response of this status always carries. */
+function headerNames(status: number): HeaderName[] {
+  const names: HeaderName[] = ['X-Request-Id'];
+  if (status === 401) names.push('WWW-Authenticate');
+  if (status === 405) names.push('Allow');
+  if (status === 429 || status === 503) names.push('Retry-After');
+  return names;
+}
 
 /** Path parameters of an API Gateway style path, e.g. `{file}` in `/docs/{file}`. */
 export function pathParameters(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
 }
 
-function responseContent(status: number, response: RouteDef['responses'][number]) {
-  if (status >= 400) {
-    return { 'application/problem+json': { schema: problemSchema } };
-  }
-  if (response.schema) return { 'application/json': { schema: response.schema } };
-  return { [response.contentType ?? 'application/json']: { schema: z.string() } };
+/**
+ * Turns zod schemas into the document's schemas, collecting every schema with an `id` into
+ * components (zod puts them in `$defs`; here they are referenced as `#/components/schemas/<id>`).
+ */
+function schemaCollector(models: readonly string[]) {
+  const components: Record<string, SchemaObject> = {};
+
+  const override = (io: 'input' | 'output') => (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
+    const { zodSchema, jsonSchema } = ctx;
+    if (zodSchema === usedModelSchema) jsonSchema.enum = [...models];
+    // A field with a default is optional to send. openapi-typescript (by default) and others
+    // make any field with a `default` required in the types they generate, so in request
+    // schemas the default is stated in words instead.
+    if (io === 'input' && 'default' in jsonSchema) {
+      const value = JSON.stringify(jsonSchema.default);
+      delete jsonSchema.default;
+      const said = jsonSchema.description ? `${jsonSchema.description.replace(/\.?$/, '.')} ` : '';
+      jsonSchema.description = `${said}Defaults to ${value}.`;
+    }
+  };
+
+  return {
+    components,
+    /** The document schema of `schema` (a $ref when it has an id). */
+    schema(schema: z.ZodType, io: 'input' | 'output'): SchemaObject | ReferenceObject {
+      const {
+        $defs = {},
+        $schema: _,
+        ...root
+      } = z.toJSONSchema(schema, {
+        io,
+        target: 'draft-2020-12',
+        override: override(io),
+      }) as Json;
+      const refs = (value: unknown) =>
+        JSON.parse(
+          JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'),
+        ) as SchemaObject;
+      for (const [id, definition] of Object.entries($defs as Record<string, unknown>)) {
+        const converted = refs(definition);
+        // One id, one schema: a schema used in both directions must look the same in both.
+        if (components[id] && !isDeepStrictEqual(components[id], converted)) {
+          throw new Error(`schema ${id} differs between requests and responses`);
+        }
+        components[id] = converted;
+      }
+      return refs(root);
+    },
+  };
 }
 
-function register(registry: OpenAPIRegistry, route: RouteDef) {
-  const params = pathParameters(route.path);
-  const responses = Object.fromEntries(
-    Object.entries(route.responses).map(([status, response]) => [
-      status,
-      { description: response.description, content: responseContent(Number(status), response) },
-    ]),
-  );
-  if (route.auth) {
-    responses['401'] ??= {
-      description: 'Missing, invalid or expired bearer token',
-      content: responseContent(401, { description: '' }),
+// biome-ignore lint/suspicious/noExplicitAny: JSON Schema objects are open-ended
+type Json = Record<string, any>;
+
+function operation(
+  operationId: string,
+  route: RouteDef,
+  schemas: ReturnType<typeof schemaCollector>,
+): OperationObject {
+  const problem = schemas.schema(problemSchema, 'output');
+  const responses: Record<string, ResponseObject> = {};
+  const statuses = { ...route.responses };
+  if (route.auth) statuses[401] ??= { description: 'Missing, invalid or expired bearer token' };
+  for (const [code, response] of Object.entries(statuses)) {
+    const status = Number(code);
+    let content: ResponseObject['content'];
+    if (status >= 400) content = { 'application/problem+json': { schema: problem } };
+    else if (response.schema)
+      content = { 'application/json': { schema: schemas.schema(response.schema, 'output') } };
+    else
+      content = Object.fromEntries(
+        (response.contentTypes ?? []).map((type) => [type, { schema: { type: 'string' } }]),
+      );
+    responses[code] = {
+      description: response.description,
+      headers: Object.fromEntries(
+        headerNames(status).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+      ),
+      content,
     };
   }
-  registry.registerPath({
-    method: route.method === 'GET' ? 'get' : 'post',
-    path: route.path,
+  const parameters: ParameterObject[] = pathParameters(route.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: route.params?.[name] ? schemas.schema(route.params[name], 'input') : { type: 'string' },
+  }));
+  return {
+    operationId,
     summary: route.summary,
     description: route.description,
-    tags: [TAGS[route.tag]],
+    tags: [TAGS[route.tag].name],
     security: route.auth ? [{ bearerAuth: [] }, { oauth2: [] }] : [],
-    request: {
-      ...(params.length > 0
-        ? { params: z.object(Object.fromEntries(params.map((name) => [name, z.string()]))) }
-        : {}),
-      ...(route.body
-        ? {
-            body: {
-              required: true,
-              content: Object.fromEntries(
-                route.body.contentTypes.map((type) => [type, { schema: route.body?.schema }]),
-              ),
-            },
-          }
-        : {}),
-    },
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(
+              route.body.contentTypes.map((type) => [
+                type,
+                { schema: schemas.schema(route.body?.schema as z.ZodType, 'input') },
+              ]),
+            ),
+          },
+        }
+      : {}),
     responses,
-  });
+  };
 }
 
-/** Builds the OpenAPI document for the given routes (all of the table by default). */
-export function buildOpenApiDocument(routes: readonly RouteDef[] = routeList) {
-  const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'bearerAuth', {
-    type: 'http',
-    scheme: 'bearer',
-    bearerFormat: 'JWT',
-    description: 'The access_token from POST /token',
-  });
-  // Lets Swagger UI's Authorize button log in with username (or email) and password.
-  registry.registerComponent('securitySchemes', 'oauth2', {
-    type: 'oauth2',
-    description: 'Username (or email) and password, exchanged at POST /token',
-    flows: { password: { tokenUrl: 'token', scopes: {} } },
-  });
-  for (const route of routes) register(registry, route);
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+/** Builds the OpenAPI document of the given routes (the whole route table by default). */
+export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
+  const routes = options.routes ?? routeTable;
+  const schemas = schemaCollector(options.models);
+  const paths: Record<string, Record<string, OperationObject>> = {};
+  for (const [operationId, route] of Object.entries(routes)) {
+    paths[route.path] = {
+      ...paths[route.path],
+      [route.method.toLowerCase()]: operation(operationId, route, schemas),
+    };
+  }
+  const tags = [...new Set(Object.values(routes).map((route) => route.tag))];
+  return {
     openapi: '3.1.0',
     info: {
       title: 'tubesum',
@@ -91,5 +202,25 @@ export function buildOpenApiDocument(routes: readonly RouteDef[] = routeList) {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/' }],
-  });
+    tags: tags.map((tag) => TAGS[tag]),
+    paths,
+    components: {
+      schemas: schemas.components,
+      headers: HEADERS,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'The access_token from POST /token',
+        },
+        // Lets Swagger UI's Authorize button log in with username (or email) and password.
+        oauth2: {
+          type: 'oauth2',
+          description: 'Username (or email) and password, exchanged at POST /token',
+          flows: { password: { tokenUrl: 'token', scopes: {} } },
+        },
+      },
+    },
+  };
 }

@@ -1,8 +1,12 @@
 // The route table: the single source of truth for the API. The local host serves it, the
 // OpenAPI document (and so /docs) is generated from it, and the CDK stack deploys it.
 import * as z from 'zod';
+import { newPasswordSchema } from './auth/password-policy';
+import { OAUTH2_ERRORS } from './http/problem';
 import { emailSchema, usernameSchema } from './users/identity';
+import { BLOCK_REASONS } from './youtube/errors';
 import { transcriptLanguageSchema, videoMetadataSchema } from './youtube/schema';
+import { MAX_VIDEO_URL_LENGTH, VIDEO_URL_PATTERN } from './youtube/url';
 
 /** Names of the Lambda handlers: each is `functions/<name>.ts` exporting `handler`. */
 export type HandlerName = 'health' | 'register' | 'token' | 'summarize' | 'docs';
@@ -11,9 +15,10 @@ export type ContentType = 'application/json' | 'application/x-www-form-urlencode
 
 export interface ResponseDef {
   description: string;
+  /** The JSON body; problems (4xx/5xx) always have the Problem schema. */
   schema?: z.ZodType;
-  /** Defaults to application/json (problem+json for 4xx/5xx). */
-  contentType?: string;
+  /** Media types of a body that is not JSON (HTML, scripts, styles), documented as text. */
+  contentTypes?: readonly string[];
 }
 
 export interface RouteDef<B extends z.ZodType = z.ZodType> {
@@ -24,27 +29,59 @@ export interface RouteDef<B extends z.ZodType = z.ZodType> {
   /** Needs `Authorization: Bearer <token>`. */
   auth: boolean;
   summary: string;
-  description?: string;
+  description: string;
   tag: 'service' | 'accounts' | 'summaries' | 'docs';
   body?: { schema: B; contentTypes: readonly ContentType[] };
+  /** Schemas of path parameters (plain strings when absent). */
+  params?: Record<string, z.ZodType>;
   responses: Record<number, ResponseDef>;
+  /**
+   * Problems also carry RFC 6749's `error` and `error_description` (an OAuth2 token endpoint's
+   * error shape), which Swagger UI's Authorize dialog shows.
+   */
+  oauth2Errors?: boolean;
 }
 
 const route = <B extends z.ZodType>(def: RouteDef<B>): RouteDef<B> => def;
 
 // ---- schemas -------------------------------------------------------------------------------
+// Request schemas validate the bodies and are documented in their input form; response schemas
+// are documented in their output form (lib/openapi.ts).
 
 export const problemSchema = z
   .object({
-    type: z.string().meta({ example: 'urn:tubesum:problem:validation-error' }),
+    type: z.string().meta({ examples: ['urn:tubesum:problem:validation-error'] }),
     title: z.string(),
-    status: z.number().int(),
+    status: z.number().int().min(400).max(599),
     detail: z.string(),
-    request_id: z.string(),
+    request_id: z.string().meta({ description: 'Also in the X-Request-Id header and the logs' }),
     errors: z
       .array(z.object({ field: z.string(), message: z.string() }))
       .optional()
-      .meta({ description: 'Field-level problems (422 only)' }),
+      .meta({ description: 'Field-level problems (422 validation-error)' }),
+    allowed_models: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'The models this deployment offers (422 for an unknown used_model)' }),
+    available_languages: z.array(z.string()).optional().meta({
+      description: 'Caption languages the video has (422 transcript-language-unavailable)',
+    }),
+    youtube_reason: z.string().optional().meta({
+      description:
+        "YouTube's own words (404 video-unavailable, 422 age-restricted or video-unplayable)",
+    }),
+    block_reason: z
+      .enum(BLOCK_REASONS)
+      .optional()
+      .meta({ description: 'Why YouTube refused this server (503 youtube-blocked)' }),
+    error: z
+      .enum(OAUTH2_ERRORS)
+      .optional()
+      .meta({ description: 'OAuth2 error code (POST /token only, RFC 6749 5.2)' }),
+    error_description: z
+      .string()
+      .optional()
+      .meta({ description: 'The detail again, for OAuth2 clients (POST /token only)' }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details' });
 
@@ -52,41 +89,25 @@ export const healthResponseSchema = z
   .object({ status: z.literal('healthy') })
   .meta({ id: 'Health' });
 
-const passwordSchema = z
-  .string()
-  .min(1)
-  .max(1_024)
-  .meta({ description: '8+ characters, at most 72 bytes in UTF-8, not a common password' });
-
 export const registerBodySchema = z
-  .object({ username: usernameSchema, email: emailSchema, password: passwordSchema })
+  .object({ username: usernameSchema, email: emailSchema, password: newPasswordSchema })
   .meta({ id: 'RegisterRequest' });
 
 export const registerResponseSchema = z
   .object({
-    message: z.string().meta({ example: 'User alice registered successfully.' }),
+    message: z.string().meta({ examples: ['User alice registered successfully.'] }),
     username: z.string(),
   })
   .meta({ id: 'RegisterResponse' });
 
 // Field names follow the OAuth2 password grant (RFC 6749 4.3), which Swagger UI's Authorize
 // button sends as a form; `username` may hold the username or the email.
+const identifierSchema = z.string().trim().min(1).max(256);
+
 export const tokenBodySchema = z
   .object({
-    username: z
-      .string()
-      .trim()
-      .min(1)
-      .max(256)
-      .optional()
-      .meta({ description: 'Username or email' }),
-    email: z
-      .string()
-      .trim()
-      .min(1)
-      .max(256)
-      .optional()
-      .meta({ description: 'Alternative to username' }),
+    username: identifierSchema.optional().meta({ description: 'Username or email' }),
+    email: identifierSchema.optional().meta({ description: 'Alternative to username' }),
     password: z.string().min(1).max(1_024),
     grant_type: z.literal('password').optional(),
   })
@@ -94,7 +115,8 @@ export const tokenBodySchema = z
     message: 'username (or email) is required',
     path: ['username'],
   })
-  .meta({ id: 'TokenRequest' });
+  // The refinement above in JSON Schema's words (zod cannot derive it from a function).
+  .meta({ id: 'TokenRequest', anyOf: [{ required: ['username'] }, { required: ['email'] }] });
 
 export const tokenResponseSchema = z
   .object({
@@ -106,24 +128,33 @@ export const tokenResponseSchema = z
 
 export const SUMMARY_LENGTH = { min: 25, max: 2_000, default: 200 } as const;
 
+/** `used_model`; lib/openapi.ts documents it as an enum of the models the deployment offers. */
+export const usedModelSchema = z.string().trim().min(1).max(64);
+
 export const summarizeBodySchema = z
   .object({
-    video_url: z.string().trim().min(1).max(4_096).meta({
-      description:
-        'A YouTube link (watch, youtu.be, shorts, embed, live...) or an 11-character video ID',
-      example: 'https://www.youtube.com/watch?v=GJLlxj_dtq8',
-    }),
+    // lib/youtube/url.ts parses it (and says why when it refuses); the pattern documents the
+    // forms it accepts.
+    video_url: z
+      .string()
+      .max(MAX_VIDEO_URL_LENGTH)
+      .meta({
+        description:
+          'A YouTube link (watch, youtu.be, shorts, embed, live...) or an 11-character video ID',
+        examples: ['https://www.youtube.com/watch?v=GJLlxj_dtq8'],
+        pattern: VIDEO_URL_PATTERN,
+      }),
     summary_length: z
       .number()
       .int()
       .min(SUMMARY_LENGTH.min)
       .max(SUMMARY_LENGTH.max)
       .default(SUMMARY_LENGTH.default)
-      .meta({ description: 'Target length of the summary, in words', example: 200 }),
-    used_model: z.string().trim().min(1).max(64).optional().meta({
+      .meta({ description: 'Target length of the summary, in words', examples: [200] }),
+    used_model: usedModelSchema.optional().meta({
       description:
-        'Model name: extractive (offline, default locally), nova-micro, nova-lite, nova-pro, claude-haiku, claude-sonnet, or as the operator configured. An unknown name gets a 422 listing the allowed ones.',
-      example: 'extractive',
+        'The model to summarise with (case-insensitive); the server default when absent. An unknown name gets a 422 listing the allowed ones in allowed_models.',
+      examples: ['extractive'],
     }),
     language: transcriptLanguageSchema.optional(),
   })
@@ -163,15 +194,44 @@ export const summarizeResponseSchema = z
   })
   .meta({ id: 'SummarizeResponse' });
 
+/** The files GET /docs/{file} serves (Swagger UI's, and the page's own script). */
+export const docsFileSchema = z
+  .enum(['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js'])
+  .meta({ description: 'A file of the documentation page' });
+
+/** What GET /openapi.json returns (described loosely: it is this very document). */
+export const openApiDocumentSchema = z
+  .looseObject({
+    openapi: z.string(),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' });
+
 // ---- routes --------------------------------------------------------------------------------
 
-const problems = {
-  400: { description: 'Malformed body (not JSON, not an object)' },
+// Problems every route can answer, whatever its handler: a wrong method on its path (with
+// Allow), and a body over the limit (413 is checked before anything else, even on GETs).
+const anyRoute = {
+  405: { description: 'The path does not take this method; Allow lists the ones it does' },
   413: { description: 'Body larger than the limit' },
+} satisfies Record<number, ResponseDef>;
+
+// ...and every route served through the shared HTTP layer (lib/http/handler.ts).
+const handled = {
+  ...anyRoute,
+  500: { description: 'Unexpected error (the log has it under request_id)' },
+  503: {
+    description: 'A dependency is unavailable or the server is misconfigured; see Retry-After',
+  },
+} satisfies Record<number, ResponseDef>;
+
+// ...and every route with a body.
+const withBody = {
+  ...handled,
+  400: { description: 'Malformed body (not JSON or a form, not an object, empty)' },
   415: { description: 'Unsupported Content-Type' },
-  422: { description: 'Invalid fields' },
-  500: { description: 'Unexpected error' },
-  503: { description: 'A dependency is unavailable; see Retry-After' },
+  422: { description: 'Invalid fields (see errors)' },
 } satisfies Record<number, ResponseDef>;
 
 export const routes = {
@@ -183,7 +243,10 @@ export const routes = {
     tag: 'service',
     summary: 'Liveness check',
     description: 'Touches no dependency: healthy whenever the function runs.',
-    responses: { 200: { description: 'The service runs', schema: healthResponseSchema } },
+    responses: {
+      200: { description: 'The service runs', schema: healthResponseSchema },
+      ...anyRoute,
+    },
   }),
   register: route({
     method: 'POST',
@@ -192,10 +255,12 @@ export const routes = {
     auth: false,
     tag: 'accounts',
     summary: 'Create an account',
+    description:
+      'The password is stored only as a bcrypt hash. Usernames and emails are unique, compared case-insensitively.',
     body: { schema: registerBodySchema, contentTypes: ['application/json'] },
     responses: {
       201: { description: 'Registered', schema: registerResponseSchema },
-      ...problems,
+      ...withBody,
       409: { description: 'Username or email already registered' },
     },
   }),
@@ -206,13 +271,16 @@ export const routes = {
     auth: false,
     tag: 'accounts',
     summary: 'Log in: exchange username (or email) and password for an access token',
+    description:
+      "Takes JSON or an OAuth2 password-grant form (what Swagger UI's Authorize button sends). Every failed login gets the same 401; after repeated failures for one account, logins are refused for a while (429).",
     body: {
       schema: tokenBodySchema,
       contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
     },
+    oauth2Errors: true,
     responses: {
       200: { description: 'A bearer token', schema: tokenResponseSchema },
-      ...problems,
+      ...withBody,
       401: { description: 'Wrong username, email or password (always the same answer)' },
       429: { description: 'Too many failed logins for this account; see Retry-After' },
     },
@@ -229,7 +297,7 @@ export const routes = {
     body: { schema: summarizeBodySchema, contentTypes: ['application/json'] },
     responses: {
       200: { description: 'The summary', schema: summarizeResponseSchema },
-      ...problems,
+      ...withBody,
       404: { description: 'Video unavailable or private' },
       422: { description: 'Invalid fields, unknown model, or a video without usable captions' },
       429: { description: 'Daily quota used up; see Retry-After' },
@@ -248,7 +316,12 @@ export const routes = {
     auth: false,
     tag: 'docs',
     summary: 'This OpenAPI 3.1 document',
-    responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
+    description:
+      'Generated from the route table; used_model lists the models this deployment offers.',
+    responses: {
+      200: { description: 'The OpenAPI document', schema: openApiDocumentSchema },
+      ...handled,
+    },
   }),
   docs: route({
     method: 'GET',
@@ -257,7 +330,11 @@ export const routes = {
     auth: false,
     tag: 'docs',
     summary: 'Interactive documentation (Swagger UI)',
-    responses: { 200: { description: 'An HTML page', contentType: 'text/html' } },
+    description: 'Swagger UI over this document, served by the service itself (no CDN).',
+    responses: {
+      200: { description: 'An HTML page', contentTypes: ['text/html'] },
+      ...handled,
+    },
   }),
   docsAsset: route({
     method: 'GET',
@@ -266,8 +343,14 @@ export const routes = {
     auth: false,
     tag: 'docs',
     summary: 'Swagger UI files (scripts and styles), served locally, no CDN',
+    description: 'The files the documentation page loads.',
+    params: { file: docsFileSchema },
     responses: {
-      200: { description: 'A static file', contentType: 'application/javascript' },
+      200: {
+        description: 'A static file',
+        contentTypes: ['application/javascript', 'text/css'],
+      },
+      ...handled,
       404: { description: 'No such file' },
     },
   }),

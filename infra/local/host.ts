@@ -8,7 +8,7 @@ import { type Config, getConfig, resetConfig } from '../../lib/config';
 import { routeList } from '../../lib/routes';
 import { getServices, resetServices } from '../../lib/services';
 import { type LocalDynamo, startDynamoDbLocal } from './dynamodb';
-import { concurrentInvokeStore, startLocalServer } from './server';
+import { concurrentInvokeStore, type LocalServerOptions, startLocalServer } from './server';
 import { ensureTable } from './table';
 
 export interface LocalHost {
@@ -38,6 +38,7 @@ function generatedSecret(dataDir: string): string {
  */
 export async function startLocalHost(
   log: (line: string) => void = (line) => console.log(line),
+  options: Pick<LocalServerOptions, 'accessLog'> = {},
 ): Promise<LocalHost> {
   await concurrentInvokeStore();
   resetConfig();
@@ -70,6 +71,7 @@ export async function startLocalHost(
       routes: routeList,
       maxBodyBytes: config.MAX_BODY_BYTES,
       corsOrigins: config.CORS_ORIGINS,
+      accessLog: options.accessLog,
     });
     return {
       url: server.url,

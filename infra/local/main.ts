@@ -9,7 +9,11 @@ import { JavaMissingError } from './dynamodb';
 import { startLocalHost } from './host';
 
 try {
-  const host = await startLocalHost();
+  // One access line per request, beside the handlers' own JSON log lines.
+  const host = await startLocalHost(undefined, {
+    accessLog: (entry) =>
+      console.log(JSON.stringify({ level: 'INFO', message: 'access', ...entry })),
+  });
   console.log(`listening on ${host.url}`);
   console.log(`docs: ${host.url}/docs`);
   let stopping = false;

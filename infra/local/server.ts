@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { InvokeStore } from '@aws/lambda-invoke-store';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { AccessLogEntry } from '../../lib/http/access-log';
 import { corsPreflightHeaders, corsResponseHeaders, originAllowed } from '../../lib/http/cors';
 import { PayloadTooLargeError } from '../../lib/http/errors';
 import { problemReply } from '../../lib/http/problem';
@@ -27,6 +28,8 @@ export interface LocalServerOptions {
   corsOrigins: readonly string[];
   /** Loads `functions/<name>.ts`; injectable for tests. */
   loadHandler?: (name: HandlerName) => Promise<LambdaHandler>;
+  /** Receives one access line per request (as API Gateway's access log would); none if unset. */
+  accessLog?: (entry: AccessLogEntry) => void;
 }
 
 export interface LocalServer {
@@ -196,8 +199,47 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const handlers = new Map<HandlerName, Promise<LambdaHandler>>();
   const loaded = new Map<HandlerName, LambdaHandler>();
 
+  /** What the access line needs to know about a request besides the response itself. */
+  interface Served {
+    routeKey: string;
+    integrationMs?: number;
+    integrationStatus?: number;
+  }
+
+  const logAccess = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    startedAt: number,
+    served: Served,
+  ) => {
+    const finished = response.writableFinished;
+    options.accessLog?.({
+      requestId,
+      time: new Date().toISOString(),
+      ip: request.socket.remoteAddress ?? '-',
+      userAgent: request.headers['user-agent'] ?? '-',
+      method: request.method ?? '-',
+      routeKey: served.routeKey,
+      status: response.headersSent ? response.statusCode : '-',
+      protocol: `HTTP/${request.httpVersion}`,
+      responseLength: Number(response.getHeader('content-length') ?? 0),
+      latencyMs: Math.round(performance.now() - startedAt),
+      integrationLatencyMs: served.integrationMs ?? '-',
+      integrationStatus: served.integrationStatus ?? '-',
+      integrationError: '-',
+      error: finished ? '-' : 'The client closed the connection before the response was sent',
+    });
+  };
+
   const server = createServer(async (request, response) => {
+    const startedAt = performance.now();
     const requestId = randomUUID();
+    // Requests no route takes go to $default, as on API Gateway.
+    const served: Served = { routeKey: '$default' };
+    if (options.accessLog) {
+      response.once('close', () => logAccess(request, response, requestId, startedAt, served));
+    }
     const origin = request.headers.origin;
     const cors = originAllowed(origin, options.corsOrigins)
       ? corsResponseHeaders(origin, options.corsOrigins)
@@ -221,6 +263,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         send(response, problemReply(unroutedError(match, path), requestId), requestId, cors);
         return;
       }
+      const { route, pathParameters } = match;
+      served.routeKey = `${route.method} ${route.path}`;
       const pending = readBody(request, options.maxBodyBytes);
       const body = pending instanceof Buffer ? pending : await pending;
       if (body === 'too-large') {
@@ -230,14 +274,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         response.on('finish', () => request.destroy());
         return;
       }
-      const { route, pathParameters } = match;
-      const event = apiGatewayEvent(
-        request,
-        body,
-        `${route.method} ${route.path}`,
-        pathParameters,
-        requestId,
-      );
+      const event = apiGatewayEvent(request, body, served.routeKey, pathParameters, requestId);
       let invoke = loaded.get(route.handler);
       if (!invoke) {
         let loading = handlers.get(route.handler);
@@ -248,9 +285,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         invoke = await loading;
         loaded.set(route.handler, invoke);
       }
+      const invokedAt = performance.now();
       const reply = await invokeStore.run({}, () =>
         invoke(event, lambdaContext(route.handler, requestId)),
       );
+      served.integrationMs = Math.round(performance.now() - invokedAt);
+      served.integrationStatus = reply.statusCode;
       send(response, reply, requestId, cors);
     } catch (error) {
       // What API Gateway does when a Lambda crashes, in our error shape.

@@ -2,10 +2,12 @@
 import bcrypt from 'bcryptjs';
 import type { FieldError } from '../http/errors';
 import { COMMON_PASSWORDS } from './common-passwords';
-
-export const PASSWORD_MIN_CHARS = 8;
-/** bcrypt only reads the first 72 bytes; longer passwords are refused rather than truncated. */
-export const PASSWORD_MAX_BYTES = 72;
+import {
+  PASSWORD_MAX_BYTES,
+  PASSWORD_MIN_CHARS,
+  PASSWORD_TOO_LONG,
+  PASSWORD_TOO_SHORT,
+} from './password-policy';
 
 let common: Set<string> | undefined;
 function commonPasswords(): Set<string> {
@@ -19,11 +21,11 @@ export function passwordProblem(password: string): FieldError | undefined {
   if (bytes > PASSWORD_MAX_BYTES) {
     return {
       field: 'password',
-      message: `must be at most ${PASSWORD_MAX_BYTES} bytes in UTF-8 (this one is ${bytes}; accented letters, non-Latin scripts and emoji take 2-4 bytes each); it is never truncated`,
+      message: `${PASSWORD_TOO_LONG} (this one is ${bytes} bytes)`,
     };
   }
   if ([...password].length < PASSWORD_MIN_CHARS) {
-    return { field: 'password', message: `must be at least ${PASSWORD_MIN_CHARS} characters long` };
+    return { field: 'password', message: PASSWORD_TOO_SHORT };
   }
   if (commonPasswords().has(password.toLowerCase())) {
     return {

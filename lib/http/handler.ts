@@ -86,7 +86,9 @@ function problemsAndAccessLog(route: RouteDef): MiddlewareObj<APIGatewayProxyEve
     after: (request) => finish(request as HttpRequest),
     onError: (request) => {
       const error = asHttpError(request.error);
-      request.response = problemReply(error, requestIdOf(request.event));
+      request.response = problemReply(error, requestIdOf(request.event), {
+        oauth2: route.oauth2Errors,
+      });
       finish(request as HttpRequest, error);
     },
   };

@@ -4,6 +4,19 @@ import { baseHeaders, type Reply } from './reply';
 
 export const PROBLEM_TYPE_PREFIX = 'urn:tubesum:problem:';
 
+/** The error codes of RFC 6749 5.2 that an OAuth2 token endpoint's problems carry. */
+export const OAUTH2_ERRORS = [
+  'invalid_request',
+  'invalid_grant',
+  'temporarily_unavailable',
+] as const;
+
+/** RFC 6749's code for a problem of the token endpoint (temporarily_unavailable: 4.1.2.1). */
+function oauth2Error(status: number): (typeof OAUTH2_ERRORS)[number] {
+  if (status === 401) return 'invalid_grant';
+  return status === 429 || status >= 500 ? 'temporarily_unavailable' : 'invalid_request';
+}
+
 export interface Problem {
   type: string;
   title: string;
@@ -38,9 +51,21 @@ export function toProblem(error: unknown, requestId: string): Problem {
   };
 }
 
-/** A problem+json response for any thrown value. */
-export function problemReply(error: unknown, requestId: string): Reply {
+/**
+ * A problem+json response for any thrown value. With `oauth2`, the problem also carries the
+ * `error` and `error_description` an OAuth2 client reads (Swagger UI's Authorize dialog shows
+ * them instead of a bare "Unauthorized").
+ */
+export function problemReply(
+  error: unknown,
+  requestId: string,
+  options: { oauth2?: boolean } = {},
+): Reply {
   const problem = toProblem(error, requestId);
+  if (options.oauth2) {
+    problem.error = oauth2Error(problem.status);
+    problem.error_description = problem.detail;
+  }
   return {
     statusCode: problem.status,
     headers: {

@@ -1,30 +1,34 @@
 // How usernames and emails are normalised, validated and compared.
 import * as z from 'zod';
 
-export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{1,30}[a-z0-9]$/;
+/** 3-32 characters of a small ASCII alphabet, starting and ending with a letter or digit. */
+export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9]$/;
 
 /**
  * Usernames: NFKC-normalised (so fullwidth "ａｌｉｃｅ" is "alice"), then a small ASCII alphabet,
- * 3-32 characters. Look-alike scripts, zero-width and control characters and "@" never pass.
+ * 3-32 characters, compared case-insensitively. Look-alike scripts, zero-width and control
+ * characters and "@" never pass. The normalisation is an overwrite, not a transform, so the
+ * pattern stays in the OpenAPI document.
  */
 export const usernameSchema = z
   .string()
   .max(256)
-  .transform((value) => value.normalize('NFKC'))
-  .pipe(
-    z.string().refine((value) => USERNAME_PATTERN.test(value.toLowerCase()), {
-      message:
-        'must be 3-32 characters of a-z, 0-9, ".", "_" or "-", starting and ending with a letter or digit',
-    }),
-  )
-  .meta({ description: 'Login name: 3-32 of a-z 0-9 . _ - (case-insensitive)', example: 'alice' });
+  .overwrite((value) => value.normalize('NFKC'))
+  .regex(USERNAME_PATTERN, {
+    message:
+      'must be 3-32 characters of a-z, 0-9, ".", "_" or "-", starting and ending with a letter or digit',
+  })
+  .meta({
+    description: 'Login name: 3-32 of a-z 0-9 . _ - (case-insensitive)',
+    examples: ['alice'],
+  });
 
 export const emailSchema = z
   .string()
   .trim()
   .max(254)
-  .pipe(z.email({ message: 'must be a valid email address' }))
-  .meta({ description: 'Email address (case-insensitive)', example: 'alice@example.com' });
+  .check(z.email({ message: 'must be a valid email address' }))
+  .meta({ description: 'Email address (case-insensitive)', examples: ['alice@example.com'] });
 
 /** The key that makes usernames unique case-insensitively. */
 export function usernameKey(username: string): string {

@@ -8,13 +8,15 @@ import {
   UnprocessableError,
 } from '../http/errors';
 
-/** Why YouTube refused to serve us: each calls for the same operator fix (a proxy). */
-export type BlockReason =
-  | 'bot-check'
-  | 'captcha'
-  | 'rate-limited'
-  | 'po-token-required'
-  | 'consent-required';
+/** Why YouTube refused to serve us (a 503 problem's `block_reason`). */
+export const BLOCK_REASONS = [
+  'bot-check',
+  'captcha',
+  'rate-limited',
+  'po-token-required',
+  'consent-required',
+] as const;
+export type BlockReason = (typeof BLOCK_REASONS)[number];
 
 const BLOCK_EXPLANATIONS: Record<BlockReason, string> = {
   'bot-check': 'YouTube asked this server to "confirm you\'re not a bot"',

@@ -11,7 +11,7 @@ export const videoMetadataSchema = z
     video_id: z
       .string()
       .regex(/^[A-Za-z0-9_-]{11}$/)
-      .meta({ description: 'The 11-character YouTube video ID.', example: 'GJLlxj_dtq8' }),
+      .meta({ description: 'The 11-character YouTube video ID.', examples: ['GJLlxj_dtq8'] }),
     title: z.string().meta({ description: 'Video title.' }),
     channel_title: z.string().meta({ description: 'Name of the channel that uploaded the video.' }),
     channel_id: z.string().meta({ description: 'YouTube channel ID (starts with "UC").' }),
@@ -42,7 +42,7 @@ export const transcriptLanguageSchema = z
   .meta({
     description:
       'Caption language to summarise (BCP 47, e.g. "en", "pt-BR"). By default manual captions beat automatic ones and English is preferred.',
-    example: 'en',
+    examples: ['en'],
   });
 
 // Fails to compile when the schema and the VideoMetadata interface drift apart.

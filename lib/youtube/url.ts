@@ -23,6 +23,23 @@ const ID_PATHS = new Set(['embed', 'shorts', 'live', 'v']);
 // Links pasted without a scheme are common; only the known hosts get one added.
 const SCHEMELESS = /^(?:(?:www|m|music)\.)?(?:youtube\.com|youtu\.be|youtube-nocookie\.com)\//i;
 
+// The accepted forms as one regular expression, for the OpenAPI document (JSON Schema patterns
+// are ECMA-262 regexes without flags). Every string it matches is accepted by parseVideoId (a
+// test generates thousands to check); it is stricter than the parser on purpose where a regex
+// would turn unreadable: lower-case scheme and host, no surrounding spaces, at most one `v`.
+const ID_SOURCE = '[A-Za-z0-9_-]{11}';
+/** A query parameter other than `v` (its name never is "v", so the ID is never ambiguous). */
+const PARAM = "(?:[A-Za-uw-z0-9_.~-][A-Za-z0-9_.~-]*|v[A-Za-z0-9_.~-]+)(?:=[!$%'-~]*)?";
+const QUERY = '(?:\\?[!-"$-~]*)?';
+const FRAGMENT = '(?:#[!-~]*)?';
+const WATCH = `watch\\?(?:${PARAM}&)*v=${ID_SOURCE}(?:&${PARAM})*`;
+const ON_YOUTUBE = `(?:www\\.|m\\.|music\\.)?youtube\\.com/(?:${WATCH}|(?:embed|shorts|live|v)/${ID_SOURCE}/?${QUERY})`;
+const ON_SHORT = `youtu\\.be/${ID_SOURCE}/?${QUERY}`;
+const ON_NOCOOKIE = `(?:www\\.)?youtube-nocookie\\.com/embed/${ID_SOURCE}/?${QUERY}`;
+
+/** The accepted forms of `video_url` as a JSON Schema pattern (a subset of what is accepted). */
+export const VIDEO_URL_PATTERN = `^(?:${ID_SOURCE}|(?:https?://)?(?:${ON_YOUTUBE}|${ON_SHORT}|${ON_NOCOOKIE})${FRAGMENT})$`;
+
 const FORMS_HINT =
   'Use a YouTube video link (youtube.com/watch?v=…, youtu.be/…, /shorts/…, /embed/…, /live/…) or an 11-character video ID.';
 

@@ -1,17 +1,21 @@
-// Starts one real DynamoDB Local (in memory) for the whole test run and hands its endpoint
-// to the test files through vitest's provide/inject.
+// Starts one real DynamoDB Local (in memory) for the whole test run and hands its endpoint to
+// the test files through vitest's provide/inject, with how long it took to be ready (tests
+// that start a host process derive their wait from it, see budget.ts).
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
+    dynamoStartMs: number;
   }
 }
 
 export default async function setup(project: TestProject) {
+  const started = performance.now();
   const dynamo = await startDynamoDbLocal({ dataDir: 'memory' });
   project.provide('dynamoEndpoint', dynamo.endpoint);
+  project.provide('dynamoStartMs', performance.now() - started);
   return async () => {
     await dynamo.stop();
   };

@@ -3,6 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import type { LocalHost } from '../../infra/local/host';
+import { fetchContract } from './contract';
 
 export interface TestHost extends LocalHost {
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
@@ -60,6 +61,8 @@ export async function startTestHost(env: Record<string, string> = {}): Promise<T
   });
   const { startLocalHost } = await import('../../infra/local/host');
   const host = await startLocalHost(() => undefined);
+  // Every response a test sees must be one the OpenAPI document describes.
+  const contract = await fetchContract(host.url);
 
   const request: TestHost['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -75,6 +78,7 @@ export async function startTestHost(env: Record<string, string> = {}): Promise<T
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     const response = await fetch(host.url + path, { method, headers, body });
     const text = await response.text();
+    contract.check(method, path, { status: response.status, headers: response.headers, text });
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

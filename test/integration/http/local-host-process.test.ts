@@ -4,6 +4,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ACCESS_LOG_FIELDS } from '../../../lib/http/access-log';
+import { readinessBudget } from '../../support/budget';
 import { newUser } from '../../support/host';
 
 const secret = randomBytes(48).toString('base64url');
@@ -11,7 +13,12 @@ let child: ChildProcess;
 let output = '';
 let url = '';
 
-function waitFor(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
+// Derived from how long DynamoDB Local took to start on this machine in this run.
+const READY_MS = readinessBudget();
+/** Requests sent to the host, each of which must leave exactly one access line. */
+let requestsSent = 0;
+
+function waitFor(pattern: RegExp, timeoutMs = READY_MS): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`timed out waiting for ${pattern}; output:\n${output}`)),
@@ -49,16 +56,21 @@ beforeAll(async () => {
     output += chunk;
   });
   url = (await waitFor(/^listening on (http:\/\/127\.0\.0\.1:\d+)$/m))[1] ?? '';
-});
+}, READY_MS + 5_000);
 afterAll(() => {
   if (child.exitCode === null) child.kill('SIGKILL');
 });
 
+const send = (path: string, init: RequestInit = {}) => {
+  requestsSent += 1;
+  return fetch(url + path, init);
+};
+
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url + path, {
+  send(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
 describe('the local host process', () => {
@@ -83,7 +95,13 @@ describe('the local host process', () => {
       { authorization: `Bearer ${token}` },
     );
     expect(protectedCall.status).not.toBe(401);
-    expect(await fetch(`${url}/health`).then((r) => r.status)).toBe(200);
+    // Answered without the shared HTTP layer (/health) or by the host itself (404, 405, 413).
+    const unlayered = {
+      200: await send('/health'),
+      404: await send('/no-such-path'),
+      405: await send('/health', { method: 'DELETE' }),
+      413: await post('/register', 'x'.repeat(20_000)),
+    };
     // Requests served side by side must keep their own request_id in the logs.
     const parallel = await Promise.all(
       Array.from({ length: 6 }, () => post('/register', newUser())),
@@ -111,5 +129,20 @@ describe('the local host process', () => {
       .map((entry) => entry.request_id);
     for (const id of parallelIds)
       expect(registeredIds.filter((logged) => logged === id)).toHaveLength(1);
+
+    // One access line per request, in API Gateway's access log fields, whatever answered it.
+    const access = lines.map((line) => JSON.parse(line)).filter((e) => e.message === 'access');
+    expect(access).toHaveLength(requestsSent);
+    for (const entry of access) {
+      expect(Object.keys(entry).sort()).toEqual(
+        ['level', 'message', ...Object.keys(ACCESS_LOG_FIELDS)].sort(),
+      );
+    }
+    for (const [status, response] of Object.entries(unlayered)) {
+      const id = response.headers.get('x-request-id');
+      const lines = access.filter((entry) => entry.requestId === id);
+      expect(lines, status).toEqual([expect.objectContaining({ status: Number(status) })]);
+      expect(response.status).toBe(Number(status));
+    }
   });
 });

@@ -11,6 +11,7 @@ const boom: RouteDef = {
   auth: false,
   tag: 'service',
   summary: 'always fails',
+  description: 'A route whose handler throws.',
   responses: {},
 };
 

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS } from '../../../lib/auth/password-policy';
 import { buildOpenApiDocument } from '../../../lib/openapi';
-import { routeList } from '../../../lib/routes';
+import { routeList, routes, SUMMARY_LENGTH } from '../../../lib/routes';
+import { USERNAME_PATTERN } from '../../../lib/users/identity';
+import { BLOCK_REASONS } from '../../../lib/youtube/errors';
+import { MAX_VIDEO_URL_LENGTH, VIDEO_URL_PATTERN } from '../../../lib/youtube/url';
+
+// biome-ignore lint/suspicious/noExplicitAny: the document is JSON; the assertions give it shape
+type Json = any;
 
 describe('the OpenAPI document', () => {
-  const document = buildOpenApiDocument();
+  const document = buildOpenApiDocument({ models: ['extractive', 'nova-micro'] });
 
   it('is OpenAPI 3.1', () => {
     expect(document.openapi).toBe('3.1.0');
@@ -54,5 +61,115 @@ describe('the OpenAPI document', () => {
       'application/json',
       'application/x-www-form-urlencoded',
     ]);
+  });
+});
+
+describe('the OpenAPI document says what the service does', () => {
+  const models = ['extractive', 'nova-micro'];
+  const document = buildOpenApiDocument({ models });
+  const schemas = document.components?.schemas as Record<string, Json>;
+  const operations = Object.values(document.paths ?? {}).flatMap((item) =>
+    Object.values(item as Record<string, Json>),
+  );
+
+  it('names every operation after its route in the table (operationId)', () => {
+    expect(operations.map((operation) => operation.operationId).sort()).toEqual(
+      Object.keys(routes).sort(),
+    );
+  });
+
+  it('declares every tag it uses, with a description', () => {
+    const declared = new Map(document.tags?.map((tag) => [tag.name, tag.description]));
+    for (const operation of operations) {
+      for (const tag of operation.tags) expect(declared.get(tag), tag).toMatch(/\w/);
+    }
+  });
+
+  it('offers exactly the deployment’s models as used_model', () => {
+    expect(schemas.SummarizeRequest.properties.used_model.enum).toEqual(models);
+    expect(
+      buildOpenApiDocument({ models: ['extractive'] }).components?.schemas?.SummarizeRequest,
+    ).toMatchObject({ properties: { used_model: { enum: ['extractive'] } } });
+  });
+
+  it('leaves summary_length optional, stating its default in words (no `default` keyword)', () => {
+    const request = schemas.SummarizeRequest;
+
+    expect(request.required).toEqual(['video_url']);
+    expect(request.properties.summary_length).not.toHaveProperty('default');
+    expect(request.properties.summary_length).toMatchObject({
+      type: 'integer',
+      minimum: SUMMARY_LENGTH.min,
+      maximum: SUMMARY_LENGTH.max,
+    });
+    expect(request.properties.summary_length.description).toContain(
+      `Defaults to ${SUMMARY_LENGTH.default}.`,
+    );
+  });
+
+  it('gives request fields the rules the server applies', () => {
+    const register = schemas.RegisterRequest.properties;
+    const summarize = schemas.SummarizeRequest.properties;
+
+    expect(register.username.pattern).toBe(USERNAME_PATTERN.source);
+    expect(register.email).toMatchObject({ format: 'email', maxLength: 254 });
+    expect(register.password).toMatchObject({
+      minLength: PASSWORD_MIN_CHARS,
+      maxLength: PASSWORD_MAX_BYTES,
+    });
+    expect(summarize.video_url).toMatchObject({
+      maxLength: MAX_VIDEO_URL_LENGTH,
+      pattern: VIDEO_URL_PATTERN,
+    });
+    expect(schemas.TokenRequest.anyOf).toEqual([
+      { required: ['username'] },
+      { required: ['email'] },
+    ]);
+  });
+
+  it('declares the problem extensions the service sends', () => {
+    expect(Object.keys(schemas.Problem.properties)).toEqual(
+      expect.arrayContaining([
+        'errors',
+        'allowed_models',
+        'available_languages',
+        'youtube_reason',
+        'block_reason',
+        'error',
+        'error_description',
+      ]),
+    );
+    expect(schemas.Problem.properties.block_reason.enum).toEqual([...BLOCK_REASONS]);
+  });
+
+  it('documents the headers each status carries', () => {
+    for (const operation of operations) {
+      for (const [status, response] of Object.entries(operation.responses as Json)) {
+        const headers = Object.keys((response as Json).headers);
+        const where = `${operation.operationId} ${status}`;
+        expect(headers, where).toContain('X-Request-Id');
+        if (status === '401') expect(headers, where).toContain('WWW-Authenticate');
+        if (status === '405') expect(headers, where).toContain('Allow');
+        if (status === '429' || status === '503') expect(headers, where).toContain('Retry-After');
+      }
+    }
+    for (const name of ['X-Request-Id', 'WWW-Authenticate', 'Allow', 'Retry-After']) {
+      expect(document.components?.headers?.[name], name).toMatchObject({ required: true });
+    }
+  });
+
+  it('documents /openapi.json as a JSON object, the docs page as HTML', () => {
+    const paths = document.paths as Json;
+    const openapi = paths['/openapi.json'].get.responses['200'];
+    const docs = paths['/docs'].get.responses['200'];
+
+    expect(openapi.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/OpenApiDocument',
+    });
+    expect(schemas.OpenApiDocument).toMatchObject({
+      type: 'object',
+      required: ['openapi', 'info', 'paths'],
+    });
+    expect(Object.keys(docs.content)).toEqual(['text/html']);
   });
 });

@@ -1,0 +1,25 @@
+// The password rules a client can know before sending (lengths), apart from lib/auth/passwords.ts
+// so that the route table and the OpenAPI document do not bundle bcrypt or the common-password
+// list. passwordProblem() applies these and the rules a schema cannot say (bytes, common words).
+import * as z from 'zod';
+
+export const PASSWORD_MIN_CHARS = 8;
+/** bcrypt only reads the first 72 bytes; longer passwords are refused rather than truncated. */
+export const PASSWORD_MAX_BYTES = 72;
+
+export const PASSWORD_TOO_LONG = `must be at most ${PASSWORD_MAX_BYTES} bytes in UTF-8 (accented letters, non-Latin scripts and emoji take 2-4 bytes each); it is never truncated`;
+export const PASSWORD_TOO_SHORT = `must be at least ${PASSWORD_MIN_CHARS} characters long`;
+
+/**
+ * A new password as the schema can state it: 8 to 72 characters. The byte limit (72 bytes in
+ * UTF-8, so fewer characters outside ASCII) and the common-password check follow in
+ * passwordProblem(); the description says so for clients.
+ */
+export const newPasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN_CHARS, PASSWORD_TOO_SHORT)
+  .max(PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG)
+  .meta({
+    description: `${PASSWORD_MIN_CHARS}+ characters and at most ${PASSWORD_MAX_BYTES} bytes in UTF-8 (never truncated); not one of the 10,000 most common passwords`,
+    examples: ['correct horse battery staple'],
+  });
