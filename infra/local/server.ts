@@ -157,6 +157,9 @@ export function lambdaContext(name: HandlerName, requestId: string): Context {
   };
 }
 
+/** Body bytes of each response sent (headers passed to writeHead are not readable back). */
+const bodyBytes = new WeakMap<ServerResponse, number>();
+
 function send(
   response: ServerResponse,
   reply: Reply,
@@ -177,6 +180,7 @@ function send(
   headers['Content-Length'] = String(body.length);
   response.writeHead(reply.statusCode, headers);
   response.end(body);
+  bodyBytes.set(response, body.length);
 }
 
 /**
@@ -223,7 +227,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       routeKey: served.routeKey,
       status: response.headersSent ? response.statusCode : '-',
       protocol: `HTTP/${request.httpVersion}`,
-      responseLength: Number(response.getHeader('content-length') ?? 0),
+      responseLength: bodyBytes.get(response) ?? 0,
       latencyMs: Math.round(performance.now() - startedAt),
       integrationLatencyMs: served.integrationMs ?? '-',
       integrationStatus: served.integrationStatus ?? '-',

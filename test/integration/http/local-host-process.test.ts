@@ -141,7 +141,11 @@ describe('the local host process', () => {
     for (const [status, response] of Object.entries(unlayered)) {
       const id = response.headers.get('x-request-id');
       const lines = access.filter((entry) => entry.requestId === id);
-      expect(lines, status).toEqual([expect.objectContaining({ status: Number(status) })]);
+      const length = Number(response.headers.get('content-length'));
+      expect(length).toBeGreaterThan(0);
+      expect(lines, status).toEqual([
+        expect.objectContaining({ status: Number(status), responseLength: length }),
+      ]);
       expect(response.status).toBe(Number(status));
     }
   });
