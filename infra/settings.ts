@@ -14,6 +14,8 @@ export const CONTEXT = {
   summarizeReservedConcurrency: 'summarizeReservedConcurrency',
   youtubeProxyUrl: 'youtubeProxyUrl',
   youtubeApiKey: 'youtubeApiKey',
+  youtubeClients: 'youtubeClients',
+  youtubeProxyRetries: 'youtubeProxyRetries',
   allowedModels: 'allowedModels',
   defaultModel: 'defaultModel',
   summaryDailyQuota: 'summaryDailyQuota',
@@ -24,6 +26,8 @@ export const CONTEXT = {
 export const SUMMARIZE_CONTEXT = {
   youtubeProxyUrl: 'YOUTUBE_PROXY_URL',
   youtubeApiKey: 'YOUTUBE_API_KEY',
+  youtubeClients: 'YOUTUBE_CLIENTS',
+  youtubeProxyRetries: 'YOUTUBE_PROXY_RETRIES',
   allowedModels: 'ALLOWED_MODELS',
   defaultModel: 'DEFAULT_MODEL',
   summaryDailyQuota: 'SUMMARY_DAILY_QUOTA',
@@ -127,7 +131,8 @@ export function readSettings(node: Node): StackSettings {
   const summarize: Record<string, string> = {};
   for (const [key, variable] of Object.entries(SUMMARIZE_CONTEXT)) {
     // Lists may come as JSON arrays from cdk.json; the variable is comma-separated.
-    const value = key === CONTEXT.allowedModels ? list(node, key).join(',') : text(node, key);
+    const isList = key === CONTEXT.allowedModels || key === CONTEXT.youtubeClients;
+    const value = isList ? list(node, key).join(',') : text(node, key);
     if (value) summarize[variable] = value;
   }
 

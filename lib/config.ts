@@ -1,6 +1,7 @@
 // The only module that reads process.env. Every setting is validated once (at cold start or
 // when the local host boots), typed and frozen; a bad value fails fast naming the variable.
 import * as z from 'zod';
+import { ClientSpecError, parseClientOrder } from './youtube/clients';
 
 const int = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -60,6 +61,21 @@ const envSchema = z.object({
   YOUTUBE_API_KEY: optionalString,
   YOUTUBE_API_BASE_URL: url('https://www.googleapis.com'),
   YOUTUBE_TIMEOUT_MS: int(500, 30_000, 8_000),
+  /**
+   * InnerTube clients asked for a video's caption list, in order: comma-separated names, each
+   * optionally NAME@VERSION (a retired version is a config change). Empty: ANDROID,IOS,VISIONOS.
+   */
+  YOUTUBE_CLIENTS: list.transform((items, context) => {
+    try {
+      return parseClientOrder(items);
+    } catch (error) {
+      if (!(error instanceof ClientSpecError)) throw error;
+      context.addIssue({ code: 'custom', message: error.message });
+      return z.NEVER;
+    }
+  }),
+  /** Retries on a fresh proxy connection after YouTube blocks one (rotating proxies). */
+  YOUTUBE_PROXY_RETRIES: int(0, 10, 2),
   YOUTUBE_MAX_RESPONSE_BYTES: int(65_536, 67_108_864, 8_388_608),
 
   /** Summaries per user per UTC day; 0 means unlimited. Cache hits do not count. */

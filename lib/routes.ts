@@ -173,6 +173,11 @@ export const summarizeResponseSchema = z
           .boolean()
           .meta({ description: "YouTube's speech recognition track" }),
         transcript_word_count: z.number().int(),
+        transcript_client: z.string().meta({
+          description:
+            'The InnerTube client whose caption list gave the transcript (see YOUTUBE_CLIENTS)',
+          examples: ['ANDROID'],
+        }),
         model: z.string().meta({ description: 'The model name asked for (or the default)' }),
         model_id: z
           .string()

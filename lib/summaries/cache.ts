@@ -14,6 +14,12 @@ export interface Cache<T> {
   put(key: string, value: T): Promise<void>;
 }
 
+/**
+ * Part of every key: raise it when the shape of what is cached changes, so that entries made by
+ * an older version are not served (they expire by their TTL). 2: `transcript_client`.
+ */
+const SHAPE_VERSION = 2;
+
 /** The key of a finished summary. */
 export function summaryKey(key: {
   videoId: string;
@@ -22,12 +28,12 @@ export function summaryKey(key: {
   model: string;
   length: number;
 }): string {
-  return `SUMMARY#${key.videoId}#${key.language?.toLowerCase() ?? '*'}#${key.model}#${key.length}`;
+  return `SUMMARY#v${SHAPE_VERSION}#${key.videoId}#${key.language?.toLowerCase() ?? '*'}#${key.model}#${key.length}`;
 }
 
 /** The key of a fetched video (transcript and metadata). */
 export function videoKey(videoId: string, language: string | undefined): string {
-  return `VIDEO#${videoId}#${language?.toLowerCase() ?? '*'}`;
+  return `VIDEO#v${SHAPE_VERSION}#${videoId}#${language?.toLowerCase() ?? '*'}`;
 }
 
 /** A stored value, or undefined for one this version cannot read (it is then made anew). */

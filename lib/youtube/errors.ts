@@ -20,11 +20,27 @@ export type BlockReason = (typeof BLOCK_REASONS)[number];
 
 const BLOCK_EXPLANATIONS: Record<BlockReason, string> = {
   'bot-check': 'YouTube asked this server to "confirm you\'re not a bot"',
-  captcha: 'YouTube answered with a captcha page instead of the video',
-  'rate-limited': 'YouTube answered HTTP 429 (too many requests)',
+  captcha: 'YouTube asked this server to solve a captcha instead of serving the video',
+  'rate-limited':
+    'YouTube is rationing this server\'s requests (HTTP 429, or "this content isn\'t available, try again later")',
   'po-token-required':
-    'YouTube only serves this caption track to clients holding a proof-of-origin (PO) token',
+    "YouTube serves this video's captions only to clients holding a proof-of-origin (PO) token",
   'consent-required': 'YouTube answered with its cookie-consent page (typical of EU IP addresses)',
+};
+
+const ADDRESS_REMEDY =
+  "This is not a problem with the video: YouTube routinely blocks cloud IP addresses such as AWS Lambda's. " +
+  'Operators can route YouTube traffic through a proxy by setting YOUTUBE_PROXY_URL.';
+
+/** What an operator can do about each block. */
+const BLOCK_REMEDIES: Record<BlockReason, string> = {
+  'bot-check': ADDRESS_REMEDY,
+  captcha: ADDRESS_REMEDY,
+  'rate-limited': ADDRESS_REMEDY,
+  'consent-required': ADDRESS_REMEDY,
+  // A PO token proves the client, not the address: a proxy changes nothing here.
+  'po-token-required':
+    'This is not a problem with the video, and a proxy does not help: operators can try other InnerTube clients (YOUTUBE_CLIENTS); the captions may also come back without a token later.',
 };
 
 /** Default Retry-After for blocks: they rarely clear within minutes. */
@@ -38,11 +54,22 @@ export function youTubeBlocked(
 ): ServiceUnavailableError {
   return new ServiceUnavailableError(
     'youtube-blocked',
-    `${BLOCK_EXPLANATIONS[reason]}. This is not a problem with the video: YouTube routinely ` +
-      "blocks cloud IP addresses such as AWS Lambda's. Operators can route YouTube traffic " +
-      'through a proxy by setting YOUTUBE_PROXY_URL. Try again later.',
+    `${BLOCK_EXPLANATIONS[reason]}. ${BLOCK_REMEDIES[reason]} Try again later.`,
     retryAfterSeconds,
     { cause, extensions: { block_reason: reason } },
+  );
+}
+
+/**
+ * 502: YouTube refused every InnerTube client (typically HTTP 400 FAILED_PRECONDITION for a
+ * client version it retired). Says which answered what; never blames the video or a PO token.
+ */
+export function clientsRefused(refusals: readonly string[]): BadGatewayError {
+  return new BadGatewayError(
+    'youtube-bad-response',
+    `YouTube refused every InnerTube client this service tried (${refusals.join('; ')}). ` +
+      'Operators: update YOUTUBE_CLIENTS (a newer version as NAME@VERSION, or other clients); ' +
+      '`npm run canary` shows which clients work.',
   );
 }
 

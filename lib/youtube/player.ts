@@ -1,14 +1,7 @@
-// Reads YouTube's player response (from InnerTube or a watch page) and decides whether the
-// video can give us a transcript. youtube-transcript cannot be trusted with this: it swallows
+// Reads YouTube's player response (from InnerTube or a watch page) and judges what it says
+// about getting a transcript. youtube-transcript cannot be trusted with this: it swallows
 // InnerTube failures and reports a bot check as "transcript disabled".
-import {
-  ageRestricted,
-  type BlockReason,
-  captionsDisabled,
-  videoUnavailable,
-  videoUnplayable,
-  youTubeBlocked,
-} from './errors';
+import { ageRestricted, type BlockReason, videoUnavailable, videoUnplayable } from './errors';
 
 /** The parts of YouTube's player response this service reads; everything is optional. */
 export interface PlayerResponse {
@@ -16,7 +9,8 @@ export interface PlayerResponse {
     status?: string;
     reason?: string;
     errorScreen?: {
-      playerErrorMessageRenderer?: { subreason?: TextRuns };
+      playerErrorMessageRenderer?: { subreason?: TextRuns; playerCaptchaViewModel?: unknown };
+      playerCaptchaViewModel?: unknown;
     };
   };
   captions?: {
@@ -95,46 +89,78 @@ export function isConsentPage(html: string): boolean {
   return html.includes('action="https://consent.youtube.com/s"');
 }
 
+/** What a player response says about getting a transcript from the client that asked. */
+export type PlayerVerdict =
+  | { kind: 'captions'; tracks: CaptionTrack[] }
+  /** Playable, but no caption list: no captions, or none for this client. */
+  | { kind: 'no-captions' }
+  /** YouTube refused this client or this address, not the video. */
+  | { kind: 'blocked'; reason: BlockReason }
+  /** The answer is about another video (yt-dlp reads this as a block). */
+  | { kind: 'other-video'; videoId: string };
+
 /**
- * Throws unless YouTube says the video is playable here.
- * @throws ServiceUnavailableError (bot check), NotFoundError (unavailable, private),
- * UnprocessableError (age-restricted, unplayable with YouTube's reason).
+ * Judges a player response. `expectedVideoId` is checked against `videoDetails.videoId` (a
+ * response for another video is never summarised).
+ * @throws NotFoundError (unavailable, private) or UnprocessableError (age-restricted,
+ * unplayable): verdicts on the video itself, which no other client would change.
  */
-export function assertPlayable(player: PlayerResponse, blockedRetryAfterSeconds: number): void {
+export function judgePlayer(player: PlayerResponse, expectedVideoId?: string): PlayerVerdict {
+  const answered = player.videoDetails?.videoId;
+  if (expectedVideoId !== undefined && typeof answered === 'string' && answered !== expectedVideoId)
+    return { kind: 'other-video', videoId: answered.slice(0, 20) };
   const status = player.playabilityStatus?.status ?? 'OK';
-  if (status === 'OK') return;
   const reason = text(player.playabilityStatus?.reason);
   const subreason = runsText(
     player.playabilityStatus?.errorScreen?.playerErrorMessageRenderer?.subreason,
   );
-  const fullReason = reason && subreason ? `${reason} (${subreason})` : (reason ?? subreason);
-  const block = blockReason(status, reason);
-  if (block) throw youTubeBlocked(block, blockedRetryAfterSeconds);
-  if (
-    status === 'AGE_CHECK_REQUIRED' ||
-    status === 'AGE_VERIFICATION_REQUIRED' ||
-    /confirm your age|inappropriate for some users|age-restricted/i.test(reason ?? '')
-  ) {
-    throw ageRestricted(reason);
+  const block = blockReason(player, status, `${reason ?? ''} ${subreason ?? ''}`);
+  if (block) return { kind: 'blocked', reason: block };
+  if (status !== 'OK') {
+    const fullReason = reason && subreason ? `${reason} (${subreason})` : (reason ?? subreason);
+    if (
+      status === 'AGE_CHECK_REQUIRED' ||
+      status === 'AGE_VERIFICATION_REQUIRED' ||
+      /confirm your age|inappropriate for some users|age-restricted/i.test(reason ?? '')
+    ) {
+      throw ageRestricted(reason);
+    }
+    if (status === 'ERROR' || /\bprivate\b/i.test(reason ?? '')) throw videoUnavailable(reason);
+    // UNPLAYABLE, CUSTOM, LIVE_STREAM_OFFLINE, LOGIN_REQUIRED for members-only content...
+    throw videoUnplayable(fullReason);
   }
-  if (status === 'ERROR' || /\bprivate\b/i.test(reason ?? '')) throw videoUnavailable(reason);
-  // UNPLAYABLE, CUSTOM, LIVE_STREAM_OFFLINE, LOGIN_REQUIRED for members-only content...
-  throw videoUnplayable(fullReason);
-}
-
-function blockReason(status: string, reason: string | undefined): BlockReason | undefined {
-  // Matched on the reason because CUSTOM/UNPLAYABLE error screens may reuse the same wording.
-  if (status === 'LOGIN_REQUIRED' && /not a bot/i.test(reason ?? '')) return 'bot-check';
-  return undefined;
+  const tracks = listCaptionTracks(player);
+  return tracks.length > 0 ? { kind: 'captions', tracks } : { kind: 'no-captions' };
 }
 
 /**
- * The caption tracks of a playable video.
- * @throws UnprocessableError captions-disabled when YouTube lists none.
+ * Why YouTube refused to serve this client, if it did. yt-dlp reads the same three signals
+ * (yt_dlp/extractor/youtube/_video.py): the bot check, a captcha view model (found both right
+ * under errorScreen and inside its playerErrorMessageRenderer), and "This content isn't
+ * available, try again later" (a session's rate limit, for up to an hour), in the reason or the
+ * subreason, whatever the status.
  */
-export function captionTracks(player: PlayerResponse): CaptionTrack[] {
+function blockReason(
+  player: PlayerResponse,
+  status: string,
+  words: string,
+): BlockReason | undefined {
+  if (status === 'LOGIN_REQUIRED' && /not a bot/i.test(words)) return 'bot-check';
+  const screen = player.playabilityStatus?.errorScreen;
+  if (
+    isRecord(screen?.playerCaptchaViewModel) ||
+    isRecord(screen?.playerErrorMessageRenderer?.playerCaptchaViewModel)
+  ) {
+    return 'captcha';
+  }
+  if (/try again later/i.test(words)) return 'rate-limited';
+  return undefined;
+}
+
+/** The caption tracks a player response lists (possibly none). */
+export function listCaptionTracks(player: PlayerResponse): CaptionTrack[] {
   const raw = player.captions?.playerCaptionsTracklistRenderer?.captionTracks;
-  const tracks = Array.isArray(raw)
+  return Array.isArray(raw)
     ? raw.filter(
         (track): track is CaptionTrack =>
           isRecord(track) &&
@@ -143,8 +169,6 @@ export function captionTracks(player: PlayerResponse): CaptionTrack[] {
           track.languageCode !== '',
       )
     : [];
-  if (tracks.length === 0) throw captionsDisabled();
-  return tracks;
 }
 
 /** True when the track's URL belongs to an experiment that withholds captions without a PO token. */

@@ -39,4 +39,6 @@ export interface VideoMetadata {
 export interface Video {
   metadata: VideoMetadata;
   transcript: Transcript;
+  /** The InnerTube client whose caption list gave the transcript (e.g. "ANDROID"). */
+  client: string;
 }

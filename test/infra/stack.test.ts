@@ -179,12 +179,16 @@ describe('functions', () => {
   it('passes the summarize settings from context to /summarize only', () => {
     const s = synth({
       youtubeProxyUrl: 'http://proxy.example.com:8080',
+      youtubeClients: ['IOS@99.1.0', 'ANDROID'],
+      youtubeProxyRetries: 3,
       allowedModels: 'extractive,nova-micro',
       defaultModel: 'nova-micro',
       summaryDailyQuota: 7,
     });
     expect(environment(s, 'summarize')).toMatchObject({
       YOUTUBE_PROXY_URL: 'http://proxy.example.com:8080',
+      YOUTUBE_CLIENTS: 'IOS@99.1.0,ANDROID',
+      YOUTUBE_PROXY_RETRIES: '3',
       ALLOWED_MODELS: 'extractive,nova-micro',
       DEFAULT_MODEL: 'nova-micro',
       SUMMARY_DAILY_QUOTA: '7',
@@ -203,6 +207,7 @@ describe('functions', () => {
   it('refuses bad context values at synth time, naming the setting', () => {
     expect(() => synth({ youtubeProxyUrl: 'ftp://proxy' })).toThrow(/YOUTUBE_PROXY_URL/);
     expect(() => synth({ allowedModels: 'no-such-model' })).toThrow(/ALLOWED_MODELS/);
+    expect(() => synth({ youtubeClients: 'ANDROID,NOKIA' })).toThrow(/YOUTUBE_CLIENTS/);
     expect(() => synth({ throttleRateLimit: 'fast' })).toThrow(/throttleRateLimit/);
     expect(() => synth({ logRetentionDays: 42 })).toThrow(/logRetentionDays/);
     expect(() => synth({ corsOrigins: 'https://app.example.com/' })).toThrow(/corsOrigins/);

@@ -1,97 +1,328 @@
 // A local node:http server that plays YouTube's origin (and the Data API) from the recorded
-// responses in test/fixtures/youtube (MIT, recorded by youtube-transcript-api), plus a tiny CONNECT proxy. Point YOUTUBE_BASE_URL
-// (and YOUTUBE_API_BASE_URL) at `baseUrl`. Nothing here reaches the internet.
+// responses in test/fixtures/youtube (MIT, recorded by youtube-transcript-api), plus a CONNECT
+// proxy with rotating exits. Point YOUTUBE_BASE_URL (and YOUTUBE_API_BASE_URL) at `baseUrl`.
+// Nothing here reaches the internet.
 //
-// The video ID picks the scenario (`useScenario` can force one for every ID):
+// Every scenario is data (SCENARIOS below): what the player endpoint answers to each InnerTube
+// client (read from `context.client.clientName` of the request), what the watch page and the
+// caption track answer, and what the service must make of it. The video ID picks the scenario;
+// `useScenario` forces one for every ID; other IDs answer like `unavailable`.
 //
-// | scenario           | video ID      | InnerTube POST /youtubei/v1/player | GET /watch                   | expected     |
-// |--------------------|---------------|------------------------------------|------------------------------|--------------|
-// | normal             | GJLlxj_dtq8   | youtube.innertube.json             | youtube.html                 | 200, English |
-// | blocked            | blocked_bot   | youtube_request_blocked.innertube  | youtube_request_blocked.html | 503 blocked  |
-// | captcha            | captchapage   | 400 FAILED_PRECONDITION            | youtube_too_many_requests    | 503 blocked  |
-// | too-many-requests  | toomany_429   | 429, Retry-After: 120              | 429                          | 503 blocked  |
-// | po-token           | potokenpage   | 400                                | youtube.html (exp=xpe URLs)  | 503 blocked  |
-// | empty-track        | emptytrack0   | normal, caption answers empty 200  | -                            | 503 blocked  |
-// | consent            | consentpage   | 400                                | youtube_consent_page.html    | 503 blocked  |
-// | disabled           | no_captions   | youtube_transcripts_disabled       | youtube_transcripts_disabled | 422          |
-// | no-transcript      | notrackpage   | 400                                | youtube_no_transcript_avail. | 422          |
-// | unplayable         | unplayable_   | youtube_unplayable.innertube.json  | youtube_unplayable.html      | 422          |
-// | unavailable        | unavailable   | youtube_video_unavailable.innertube| youtube_video_unavailable    | 404          |
-// | unavailable-page   | unavailpage   | 400                                | youtube_video_unavailable    | 404          |
-// | age-restricted     | agerestrict   | 400                                | youtube_video_login_required | 422          |
-// | hang               | hangforever   | never answers                      | never answers                | 504          |
-// | garbage            | garbagebody   | 200, not JSON                      | 200, not HTML                | 502          |
-// | server-error       | servererror   | 500                                | 500                          | 502          |
-// | huge-body          | hugebodyxxl   | endless 200 body (up to 256 MiB)   | same                         | 502          |
-// | redirect           | redirectout   | 302 to another origin (a canary)   | same                         | 502          |
-// | srv3               | srv3_format   | normal, caption track in srv3      | -                            | 200          |
-// | music-only         | musiconly00   | normal, caption track only cues    | -                            | 422          |
-// | slow-captions      | slowcaption   | normal, caption track never answers| -                            | 504          |
-// Any other ID answers like `unavailable` (YouTube says ERROR for IDs that do not exist).
+// Recordings are served for whichever video is asked about: the recording's own video ID is
+// replaced by the requested one. Caption tracks (GET /api/timedtext) are chosen by `v`, `lang`
+// and `kind`, and rendered in the format `fmt` asks for (srv3, json3, or the classic format
+// without it), all from the same cues: the recorded transcript.xml is the manual English track;
+// other languages and the automatic English track are small synthesized tracks. URLs carrying
+// `exp=xpe` get the empty 200 real YouTube gives clients without a PO token. The Data API
+// (GET /youtube/v3/videos) is synthesized and wants `X-Goog-Api-Key: FAKE_API_KEY`.
 //
-// Caption tracks (GET /api/timedtext) are chosen by their `v`, `lang` and `kind` parameters:
-// manual English is the recorded transcript.xml; the other languages and the automatic English
-// track are small synthesized tracks (Chinese text for zh) so tests can tell which was chosen.
-// URLs carrying `exp=xpe` get the empty 200 real YouTube gives clients without a PO token.
-// The Data API (GET /youtube/v3/videos) is synthesized and wants `X-Goog-Api-Key: FAKE_API_KEY`.
+// Shapes the recordings do not show are built from public evidence, each with its source:
+// - HTTP 400 FAILED_PRECONDITION for a retired client version: the error body quoted in
+//   lavalink-devs/youtube-source#236 and LuanRT/YouTube.js#926 (2025-2026).
+// - playerCaptchaViewModel: yt-dlp looks for it under playabilityStatus.errorScreen
+//   (yt_dlp/extractor/youtube/_video.py, PR yt-dlp#12939); FreeTube#7097 shows the UNPLAYABLE
+//   "Video unavailable" status that comes with it and the view model's fields.
+// - "This content isn't available, try again later": the reason yt-dlp matches (PR
+//   yt-dlp#12958); users' logs (e.g. toolforge/video2commons#288) show it as the reason.
+// - exp=xpe caption URLs answering an empty 200: youtube-transcript-api#592 (2026) and its
+//   ANDROID recording youtube_po_token_required.innertube.json.
+// - json3: the {"wireMagic":"pb3","events":[...]} shape of YouTube's json3 tracks, with window
+//   events without segs and "aAppend" line-break events between lines.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ClientName } from '../../lib/youtube/clients';
+import type { BlockReason } from '../../lib/youtube/errors';
 
 const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 export const FIXTURES_DIR = resolve(REPO_ROOT, 'test/fixtures/youtube');
 
-export const FAKE_VIDEO_IDS = {
-  normal: 'GJLlxj_dtq8',
-  blocked: 'blocked_bot',
-  captcha: 'captchapage',
-  'too-many-requests': 'toomany_429',
-  'po-token': 'potokenpage',
-  'empty-track': 'emptytrack0',
-  consent: 'consentpage',
-  disabled: 'no_captions',
-  'no-transcript': 'notrackpage',
-  unplayable: 'unplayable_',
-  unavailable: 'unavailable',
-  'unavailable-page': 'unavailpage',
-  'age-restricted': 'agerestrict',
-  hang: 'hangforever',
-  garbage: 'garbagebody',
-  'server-error': 'servererror',
-  'huge-body': 'hugebodyxxl',
-  redirect: 'redirectout',
-  srv3: 'srv3_format',
-  'music-only': 'musiconly00',
-  'slow-captions': 'slowcaption',
-} as const;
+/** Failures of the connection or the HTTP exchange itself, the same on every endpoint. */
+type Transport =
+  | 'hang'
+  | 'garbage'
+  | 'server-error'
+  | 'huge-body'
+  | 'redirect'
+  | 'too-many-requests';
 
-export type FakeScenario = keyof typeof FAKE_VIDEO_IDS;
+/** What the player endpoint answers one client. */
+type PlayerAnswer =
+  /** 200 with a recorded player response, optionally edited. */
+  | { recording: string; edit?: RecordingEdit }
+  /** 200 with a player response that holds only this playability status. */
+  | { playabilityStatus: Record<string, unknown> }
+  /** HTTP 400 FAILED_PRECONDITION: this client (version) is refused. */
+  | 'refused'
+  | Transport;
 
-/** The problem each failing scenario must produce (status and problem type). */
-export const EXPECTED_PROBLEMS = {
-  blocked: { status: 503, type: 'youtube-blocked' },
-  captcha: { status: 503, type: 'youtube-blocked' },
-  'too-many-requests': { status: 503, type: 'youtube-blocked' },
-  'po-token': { status: 503, type: 'youtube-blocked' },
-  'empty-track': { status: 503, type: 'youtube-blocked' },
-  consent: { status: 503, type: 'youtube-blocked' },
-  disabled: { status: 422, type: 'captions-disabled' },
-  'no-transcript': { status: 422, type: 'captions-disabled' },
-  unplayable: { status: 422, type: 'video-unplayable' },
-  unavailable: { status: 404, type: 'video-unavailable' },
-  'unavailable-page': { status: 404, type: 'video-unavailable' },
-  'age-restricted': { status: 422, type: 'age-restricted' },
-  hang: { status: 504, type: 'youtube-timeout' },
-  garbage: { status: 502, type: 'youtube-bad-response' },
-  'server-error': { status: 502, type: 'youtube-bad-response' },
-  'huge-body': { status: 502, type: 'youtube-bad-response' },
-  redirect: { status: 502, type: 'youtube-bad-response' },
-  'music-only': { status: 422, type: 'transcript-empty' },
-  'slow-captions': { status: 504, type: 'youtube-timeout' },
-} as const satisfies Partial<Record<FakeScenario, { status: number; type: string }>>;
+interface RecordingEdit {
+  /** Added to every caption track URL as `exp=` (the PO-token experiment markers). */
+  trackExp?: string;
+  /** The caption format every track URL asks for (`fmt=`); null removes it (classic). */
+  fmt?: 'srv3' | 'json3' | null;
+  /** `videoDetails.videoId` replaced: an answer about another video. */
+  videoId?: string;
+}
+
+type WatchAnswer = { page: string; consentUnlessCookie?: true } | Transport;
+
+/** What the caption track answers; `by-format` renders the track in the format asked for. */
+type CaptionAnswer = 'by-format' | 'empty' | 'music-only' | 'hang';
+
+export type ScenarioExpectation =
+  | { status: 200; client: ClientName }
+  | {
+      status: 404 | 422 | 502 | 503 | 504;
+      type: string;
+      blockReason?: BlockReason;
+      detail?: RegExp;
+    };
+
+export interface ScenarioSpec {
+  /** The video ID that selects it. */
+  id: string;
+  /** By InnerTube clientName; `*` answers the clients not named. */
+  player: Partial<Record<ClientName | '*', PlayerAnswer>>;
+  watch?: WatchAnswer;
+  captions?: CaptionAnswer;
+  /** What the service must make of it. */
+  expect: ScenarioExpectation;
+}
+
+const NORMAL = { recording: 'youtube.innertube.json' } as const;
+const NORMAL_PAGE = { page: 'youtube.html' } as const;
+const VIDEO_UNAVAILABLE_PAGE = { page: 'youtube_video_unavailable.html' } as const;
+const FAILED_PRECONDITION = {
+  error: {
+    code: 400,
+    message: 'Precondition check failed.',
+    errors: [
+      { message: 'Precondition check failed.', domain: 'global', reason: 'failedPrecondition' },
+    ],
+    status: 'FAILED_PRECONDITION',
+  },
+};
+
+export const SCENARIOS = {
+  normal: {
+    id: 'GJLlxj_dtq8',
+    player: { '*': NORMAL },
+    expect: { status: 200, client: 'ANDROID' },
+  },
+  // The recorded ANDROID track URLs ask for srv3; these ask for the other two formats.
+  'classic-format': {
+    id: 'classic_fmt',
+    player: { '*': { ...NORMAL, edit: { fmt: null } } },
+    expect: { status: 200, client: 'ANDROID' },
+  },
+  'json3-format': {
+    id: 'json3format',
+    player: { '*': { ...NORMAL, edit: { fmt: 'json3' } } },
+    expect: { status: 200, client: 'ANDROID' },
+  },
+  'retired-android': {
+    id: 'retiredandr',
+    player: { ANDROID: 'refused', '*': NORMAL },
+    watch: NORMAL_PAGE,
+    expect: { status: 200, client: 'IOS' },
+  },
+  'android-po-token': {
+    id: 'androidxpe0',
+    player: { ANDROID: { ...NORMAL, edit: { trackExp: 'xpe' } }, '*': NORMAL },
+    watch: NORMAL_PAGE,
+    expect: { status: 200, client: 'IOS' },
+  },
+  'android-no-captions': {
+    id: 'androidnocc',
+    player: { ANDROID: { recording: 'youtube_transcripts_disabled.innertube.json' }, '*': NORMAL },
+    watch: NORMAL_PAGE,
+    expect: { status: 200, client: 'IOS' },
+  },
+  blocked: {
+    id: 'blocked_bot',
+    player: { '*': { recording: 'youtube_request_blocked.innertube.json' } },
+    watch: { page: 'youtube_request_blocked.html' },
+    expect: { status: 503, type: 'youtube-blocked', blockReason: 'bot-check' },
+  },
+  'captcha-view-model': {
+    id: 'captcha_vm0',
+    player: {
+      '*': {
+        playabilityStatus: {
+          status: 'UNPLAYABLE',
+          reason: 'Video unavailable',
+          errorScreen: {
+            playerCaptchaViewModel: {
+              challengeReason: { content: "To continue, confirm you're not a robot" },
+              captchaLoadingMessage: { content: 'Loading...' },
+            },
+          },
+        },
+      },
+    },
+    expect: { status: 503, type: 'youtube-blocked', blockReason: 'captcha' },
+  },
+  'try-again-later': {
+    id: 'tryagainlat',
+    player: {
+      '*': {
+        playabilityStatus: {
+          status: 'UNPLAYABLE',
+          reason: "This content isn't available, try again later.",
+        },
+      },
+    },
+    expect: { status: 503, type: 'youtube-blocked', blockReason: 'rate-limited' },
+  },
+  captcha: {
+    id: 'captchapage',
+    player: { '*': 'refused' },
+    watch: { page: 'youtube_too_many_requests.html' },
+    expect: { status: 503, type: 'youtube-blocked', blockReason: 'captcha' },
+  },
+  'too-many-requests': {
+    id: 'toomany_429',
+    player: { '*': 'too-many-requests' },
+    watch: 'too-many-requests',
+    expect: { status: 503, type: 'youtube-blocked', blockReason: 'rate-limited' },
+  },
+  'po-token': {
+    id: 'potokenpage',
+    player: { '*': { ...NORMAL, edit: { trackExp: 'xpe' } } },
+    expect: { status: 503, type: 'youtube-blocked', blockReason: 'po-token-required' },
+  },
+  'empty-track': {
+    id: 'emptytrack0',
+    player: { '*': NORMAL },
+    captions: 'empty',
+    expect: { status: 503, type: 'youtube-blocked', blockReason: 'po-token-required' },
+  },
+  // The watch page insists on consent unless the request says it was given (the cookie).
+  consent: {
+    id: 'consentpage',
+    player: { '*': 'refused' },
+    watch: { ...VIDEO_UNAVAILABLE_PAGE, consentUnlessCookie: true },
+    expect: { status: 404, type: 'video-unavailable' },
+  },
+  'consent-stuck': {
+    id: 'consentstck',
+    player: { '*': 'refused' },
+    watch: { page: 'youtube_consent_page.html' },
+    expect: { status: 503, type: 'youtube-blocked', blockReason: 'consent-required' },
+  },
+  'all-refused': {
+    id: 'allrefused0',
+    player: { '*': 'refused' },
+    watch: NORMAL_PAGE,
+    expect: {
+      status: 502,
+      type: 'youtube-bad-response',
+      detail:
+        /ANDROID [\d.]+: HTTP 400; IOS [\d.]+: HTTP 400; VISIONOS [\d.]+: HTTP 400.*YOUTUBE_CLIENTS/,
+    },
+  },
+  'other-video': {
+    id: 'othervideo0',
+    player: { '*': { ...NORMAL, edit: { videoId: 'dQw4w9WgXcQ' } } },
+    expect: { status: 502, type: 'youtube-bad-response', detail: /another video \(dQw4w9WgXcQ\)/ },
+  },
+  disabled: {
+    id: 'no_captions',
+    player: { '*': { recording: 'youtube_transcripts_disabled.innertube.json' } },
+    watch: { page: 'youtube_transcripts_disabled.html' },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
+  'no-transcript': {
+    id: 'notrackpage',
+    player: { '*': 'refused' },
+    watch: { page: 'youtube_no_transcript_available.html' },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
+  unplayable: {
+    id: 'unplayable_',
+    player: { '*': { recording: 'youtube_unplayable.innertube.json' } },
+    watch: { page: 'youtube_unplayable.html' },
+    expect: { status: 422, type: 'video-unplayable' },
+  },
+  unavailable: {
+    id: 'unavailable',
+    player: { '*': { recording: 'youtube_video_unavailable.innertube.json' } },
+    watch: VIDEO_UNAVAILABLE_PAGE,
+    expect: { status: 404, type: 'video-unavailable' },
+  },
+  'unavailable-page': {
+    id: 'unavailpage',
+    player: { '*': 'refused' },
+    watch: VIDEO_UNAVAILABLE_PAGE,
+    expect: { status: 404, type: 'video-unavailable' },
+  },
+  'age-restricted': {
+    id: 'agerestrict',
+    player: { '*': 'refused' },
+    watch: { page: 'youtube_video_login_required.html' },
+    expect: { status: 422, type: 'age-restricted' },
+  },
+  hang: {
+    id: 'hangforever',
+    player: { '*': 'hang' },
+    watch: 'hang',
+    expect: { status: 504, type: 'youtube-timeout' },
+  },
+  garbage: {
+    id: 'garbagebody',
+    player: { '*': 'garbage' },
+    watch: 'garbage',
+    expect: { status: 502, type: 'youtube-bad-response' },
+  },
+  'server-error': {
+    id: 'servererror',
+    player: { '*': 'server-error' },
+    watch: 'server-error',
+    expect: { status: 502, type: 'youtube-bad-response' },
+  },
+  'huge-body': {
+    id: 'hugebodyxxl',
+    player: { '*': 'huge-body' },
+    watch: 'huge-body',
+    expect: { status: 502, type: 'youtube-bad-response' },
+  },
+  redirect: {
+    id: 'redirectout',
+    player: { '*': 'redirect' },
+    watch: 'redirect',
+    expect: { status: 502, type: 'youtube-bad-response' },
+  },
+  'music-only': {
+    id: 'musiconly00',
+    player: { '*': NORMAL },
+    captions: 'music-only',
+    expect: { status: 422, type: 'transcript-empty' },
+  },
+  'slow-captions': {
+    id: 'slowcaption',
+    player: { '*': NORMAL },
+    captions: 'hang',
+    expect: { status: 504, type: 'youtube-timeout' },
+  },
+} as const satisfies Record<string, ScenarioSpec>;
+
+export type FakeScenario = keyof typeof SCENARIOS;
+
+/** The video ID of each scenario. */
+export const FAKE_VIDEO_IDS = Object.fromEntries(
+  Object.entries(SCENARIOS).map(([name, spec]) => [name, spec.id]),
+) as { [name in FakeScenario]: (typeof SCENARIOS)[name]['id'] };
+
+/** The scenarios that must end in a problem, with its status and type. */
+export const EXPECTED_PROBLEMS = Object.fromEntries(
+  Object.entries(SCENARIOS as Record<FakeScenario, ScenarioSpec>).flatMap(([name, spec]) =>
+    spec.expect.status === 200 ? [] : [[name, spec.expect]],
+  ),
+) as Partial<Record<FakeScenario, Exclude<ScenarioExpectation, { status: 200 }>>>;
 
 export const FAKE_API_KEY = 'fake-data-api-key';
 
@@ -103,6 +334,9 @@ export interface FakeRequest {
   /** Path and query as received. */
   url: string;
   scenario: FakeScenario | undefined;
+  /** For player requests: the client as the body and the headers name it. */
+  client?: { name: string; version: string; headerName?: string; headerVersion?: string };
+  cookie?: string;
 }
 
 export interface FakeYouTube {
@@ -120,69 +354,33 @@ export interface FakeYouTube {
   /** Zeroes the counters and the log. */
   reset(): void;
   /**
-   * Replaces the manual English caption track of the normal video with a classic-format track
-   * (e.g. a prompt-injection or a 3-hour transcript); `undefined` restores the recording.
+   * Replaces the manual English caption track (of every scenario) with a classic-format track
+   * (e.g. a prompt injection or a 3-hour transcript); `undefined` restores the recording.
    */
   setEnglishTrack(xml: string | undefined): void;
   close(): Promise<void>;
 }
 
-const files = new Map<string, Buffer>();
-function fixture(name: string): Buffer {
+const files = new Map<string, string>();
+function fixture(name: string): string {
   let content = files.get(name);
-  if (!content) {
-    content = readFileSync(resolve(FIXTURES_DIR, name));
+  if (content === undefined) {
+    content = readFileSync(resolve(FIXTURES_DIR, name), 'utf8');
     files.set(name, content);
   }
   return content;
 }
 
 const SCENARIO_BY_ID = new Map<string, FakeScenario>(
-  Object.entries(FAKE_VIDEO_IDS).map(([scenario, id]) => [id, scenario as FakeScenario]),
+  Object.entries(SCENARIOS).map(([name, spec]) => [spec.id, name as FakeScenario]),
 );
 
-// Scenarios that differ from `normal` only in their caption track.
-const CAPTION_SCENARIOS = new Set<FakeScenario>([
-  'srv3',
-  'music-only',
-  'empty-track',
-  'slow-captions',
-]);
-
-const INNERTUBE_FILES: Partial<Record<FakeScenario, string>> = {
-  normal: 'youtube.innertube.json',
-  blocked: 'youtube_request_blocked.innertube.json',
-  disabled: 'youtube_transcripts_disabled.innertube.json',
-  unplayable: 'youtube_unplayable.innertube.json',
-  unavailable: 'youtube_video_unavailable.innertube.json',
-  srv3: 'youtube.innertube.json',
-  'music-only': 'youtube.innertube.json',
-  'empty-track': 'youtube.innertube.json',
-  'slow-captions': 'youtube.innertube.json',
-};
-
-const WATCH_FILES: Partial<Record<FakeScenario, string>> = {
-  normal: 'youtube.html',
-  blocked: 'youtube_request_blocked.html',
-  captcha: 'youtube_too_many_requests.html',
-  'po-token': 'youtube.html',
-  consent: 'youtube_consent_page.html',
-  disabled: 'youtube_transcripts_disabled.html',
-  'no-transcript': 'youtube_no_transcript_available.html',
-  unplayable: 'youtube_unplayable.html',
-  unavailable: 'youtube_video_unavailable.html',
-  'unavailable-page': 'youtube_video_unavailable.html',
-  'age-restricted': 'youtube_video_login_required.html',
-  srv3: 'youtube.html',
-  'music-only': 'youtube.html',
-  'empty-track': 'youtube.html',
-  'slow-captions': 'youtube.html',
-};
-
-// What InnerTube answers when it refuses a client: sends the caller to the watch page.
-const INNERTUBE_REFUSAL = JSON.stringify({
-  error: { code: 400, message: 'Precondition check failed.', status: 'FAILED_PRECONDITION' },
-});
+/** A cue of a caption track: times in milliseconds, text as XML content (escaped). */
+interface Cue {
+  startMs: number;
+  durationMs: number;
+  xml: string;
+}
 
 const SYNTHETIC_TRACKS: Record<string, string> = {
   'en/asr':
@@ -191,24 +389,99 @@ const SYNTHETIC_TRACKS: Record<string, string> = {
   de: '<text start="0" dur="1.54">Hallo, das ist nur ein Test</text>',
 };
 
-const SRV3_TRACK =
-  '<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body>' +
-  '<p t="0" d="1540">Hey, this is just a test</p>' +
-  '<p t="1540" d="4160"><s ac="0">this</s><s t="300" ac="0"> is</s><s t="600"> srv3</s></p>' +
-  '<p t="5700" d="3239">[Applause] with &amp;amp; entities</p>' +
-  '</body></timedtext>';
+/** Status, content type and body of the transport failures that answer at all. */
+const TRANSPORT_ANSWERS: Record<
+  Exclude<Transport, 'hang' | 'huge-body'>,
+  [number, string, string]
+> = {
+  'too-many-requests': [429, 'text/html', '<html><body>Too Many Requests</body></html>'],
+  garbage: [200, 'application/json', '\u0000\u00ff<<garbage>> {"unterminated": ['],
+  'server-error': [500, 'text/html', '<html><body>Internal Server Error</body></html>'],
+  redirect: [302, 'text/plain', 'moved'],
+};
 
-const MUSIC_ONLY_TRACK =
-  '<?xml version="1.0" encoding="utf-8" ?><transcript>' +
-  '<text start="0" dur="5">[Music]</text><text start="5" dur="5">♪ ♪</text></transcript>';
+const MUSIC_ONLY = '<text start="0" dur="5">[Music]</text><text start="5" dur="5">♪ ♪</text>';
 
-function classicTrack(lines: string): string {
-  return `<?xml version="1.0" encoding="utf-8" ?><transcript>${lines}</transcript>`;
+/** The cues of a classic-format track. */
+function cuesOf(classic: string): Cue[] {
+  return [...classic.matchAll(/<text start="([^"]*)" dur="([^"]*)"[^>]*>([\s\S]*?)<\/text>/g)].map(
+    ([, start, dur, xml]) => ({
+      startMs: Math.round(Number(start) * 1000),
+      durationMs: Math.round(Number(dur) * 1000),
+      xml: xml ?? '',
+    }),
+  );
+}
+
+const unescapeXml = (xml: string) =>
+  xml
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&');
+
+/** A track in the format its URL asks for; the classic one as given when it is a recording. */
+function render(classic: string, fmt: string | null): string {
+  if (fmt === 'srv3') {
+    const paragraphs = cuesOf(classic).map(
+      (c) => `<p t="${c.startMs}" d="${c.durationMs}">${c.xml}</p>`,
+    );
+    return `<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body>${paragraphs.join('')}</body></timedtext>`;
+  }
+  if (fmt === 'json3') {
+    const events: unknown[] = [
+      { tStartMs: 0, dDurationMs: 3_600_000, id: 1, wpWinPosId: 1, wsWinStyleId: 1 },
+    ];
+    for (const cue of cuesOf(classic)) {
+      if (events.length > 1)
+        events.push({ tStartMs: cue.startMs, aAppend: 1, wWinId: 1, segs: [{ utf8: '\n' }] });
+      events.push({
+        tStartMs: cue.startMs,
+        dDurationMs: cue.durationMs,
+        wWinId: 1,
+        segs: [{ utf8: unescapeXml(cue.xml) }],
+      });
+    }
+    return JSON.stringify({
+      wireMagic: 'pb3',
+      pens: [{}],
+      wsWinStyles: [{}],
+      wpWinPositions: [{}],
+      events,
+    });
+  }
+  return classic.includes('<transcript')
+    ? classic
+    : `<?xml version="1.0" encoding="utf-8" ?><transcript>${classic}</transcript>`;
+}
+
+/** A recorded player response for `videoId`, edited as the scenario says. */
+function playerResponse(answer: { recording: string; edit?: RecordingEdit }, videoId: string) {
+  const recording = fixture(answer.recording);
+  const recordedId = (JSON.parse(recording) as { videoDetails?: { videoId?: string } }).videoDetails
+    ?.videoId;
+  const json = JSON.parse(
+    recordedId ? recording.replaceAll(recordedId, videoId) : recording,
+  ) as Record<string, unknown> & {
+    videoDetails?: { videoId?: string };
+    captions?: { playerCaptionsTracklistRenderer?: { captionTracks?: { baseUrl: string }[] } };
+  };
+  const edit = answer.edit ?? {};
+  for (const track of json.captions?.playerCaptionsTracklistRenderer?.captionTracks ?? []) {
+    const url = new URL(track.baseUrl);
+    if (edit.trackExp) url.searchParams.set('exp', edit.trackExp);
+    if (edit.fmt === null) url.searchParams.delete('fmt');
+    else if (edit.fmt) url.searchParams.set('fmt', edit.fmt);
+    track.baseUrl = url.href;
+  }
+  if (edit.videoId && json.videoDetails) json.videoDetails.videoId = edit.videoId;
+  return JSON.stringify(json);
 }
 
 /**
  * Starts the fake YouTube on 127.0.0.1 (random port) and an off-site canary for redirects.
- * `defaultScenario` answers IDs missing from FAKE_VIDEO_IDS (default `unavailable`).
+ * `defaultScenario` answers IDs missing from SCENARIOS (default `unavailable`).
  */
 export async function startFakeYouTube(
   options: { defaultScenario?: FakeScenario } = {},
@@ -250,41 +523,55 @@ export async function startFakeYouTube(
       method: request.method ?? 'GET',
       url: url.pathname + url.search,
       scenario: undefined,
+      cookie: request.headers.cookie,
     };
     log.push(entry);
 
     if (request.method === 'POST' && url.pathname === '/youtubei/v1/player') {
-      const videoId = videoIdOf(body);
+      const { videoId, client } = playerRequestOf(body);
+      entry.client = {
+        ...client,
+        headerName: header(request, 'x-youtube-client-name'),
+        headerVersion: header(request, 'x-youtube-client-version'),
+      };
       const scenario = scenarioOf(videoId);
       entry.scenario = scenario;
-      if (common(scenario, response)) return;
-      const file = INNERTUBE_FILES[scenario];
-      if (!file) return send(response, 400, 'application/json', INNERTUBE_REFUSAL);
-      let json = fixture(file).toString('utf8');
-      // Caption-level scenarios reuse the normal recording; their tracks name their own ID.
-      if (CAPTION_SCENARIOS.has(scenario)) {
-        json = json.replaceAll('v=GJLlxj_dtq8', `v=${FAKE_VIDEO_IDS[scenario]}`);
+      const spec: ScenarioSpec = SCENARIOS[scenario];
+      const answer = spec.player[client.name as ClientName] ?? spec.player['*'] ?? 'refused';
+      if (typeof answer === 'string') {
+        if (answer === 'refused') {
+          return send(response, 400, 'application/json', JSON.stringify(FAILED_PRECONDITION));
+        }
+        return transport(answer, response);
       }
+      const json =
+        'recording' in answer
+          ? playerResponse(answer, videoId ?? '')
+          : JSON.stringify({ playabilityStatus: answer.playabilityStatus });
       return send(response, 200, 'application/json; charset=UTF-8', json);
     }
     if (request.method === 'GET' && url.pathname === '/watch') {
       const scenario = scenarioOf(url.searchParams.get('v'));
       entry.scenario = scenario;
-      if (common(scenario, response)) return;
-      const file = WATCH_FILES[scenario] ?? WATCH_FILES.unavailable ?? '';
-      return send(response, 200, 'text/html; charset=utf-8', fixture(file));
+      const watch: WatchAnswer =
+        (SCENARIOS[scenario] as ScenarioSpec).watch ?? VIDEO_UNAVAILABLE_PAGE;
+      if (typeof watch === 'string') return transport(watch, response);
+      const consented = /\b(SOCS|CONSENT)=/.test(request.headers.cookie ?? '');
+      const page =
+        watch.consentUnlessCookie && !consented ? 'youtube_consent_page.html' : watch.page;
+      return send(response, 200, 'text/html; charset=utf-8', fixture(page));
     }
     if (request.method === 'GET' && url.pathname === '/api/timedtext') {
       const scenario = scenarioOf(url.searchParams.get('v'));
       entry.scenario = scenario;
-      if (common(scenario, response)) return;
-      // Left unanswered: youtube-transcript swallows this failure, the client must not.
-      if (scenario === 'slow-captions') return;
+      const captions = (SCENARIOS[scenario] as ScenarioSpec).captions ?? 'by-format';
+      // Left unanswered: the client's own deadline must end it.
+      if (captions === 'hang') return;
       return send(
         response,
         200,
         'text/xml; charset=UTF-8',
-        captionTrack(scenario, url, englishTrack),
+        captionTrack(captions, url, englishTrack),
       );
     }
     if (request.method === 'GET' && url.pathname === '/youtube/v3/videos') {
@@ -293,32 +580,19 @@ export async function startFakeYouTube(
     send(response, 404, 'text/plain', 'not found');
   }
 
-  /** Behaviours shared by every endpoint; true when the scenario answered. */
-  function common(scenario: FakeScenario, response: ServerResponse): boolean {
-    switch (scenario) {
-      case 'too-many-requests':
-        response.setHeader('Retry-After', String(FAKE_RETRY_AFTER_SECONDS));
-        send(response, 429, 'text/html', '<html><body>Too Many Requests</body></html>');
-        return true;
-      case 'hang':
-        // Headers never come; the socket is destroyed by close().
-        return true;
-      case 'garbage':
-        send(response, 200, 'application/json', '\u0000\u00ff<<garbage>> {"unterminated": [');
-        return true;
-      case 'server-error':
-        send(response, 500, 'text/html', '<html><body>Internal Server Error</body></html>');
-        return true;
-      case 'huge-body':
-        streamHugeBody(response);
-        return true;
-      case 'redirect':
-        response.setHeader('Location', `${canaryUrl}/steal?from=fake-youtube`);
-        send(response, 302, 'text/plain', 'moved');
-        return true;
-      default:
-        return false;
+  /** Transport failures, alike on every endpoint. */
+  function transport(kind: Transport, response: ServerResponse): void {
+    if (kind === 'hang') return; // headers never come; the socket is destroyed by close()
+    if (kind === 'huge-body') {
+      streamHugeBody(response);
+      return;
     }
+    if (kind === 'too-many-requests') {
+      response.setHeader('Retry-After', String(FAKE_RETRY_AFTER_SECONDS));
+    }
+    if (kind === 'redirect') response.setHeader('Location', `${canaryUrl}/steal?from=fake-youtube`);
+    const [status, type, body] = TRANSPORT_ANSWERS[kind];
+    send(response, status, type, body);
   }
 
   const baseUrl = await listen(server);
@@ -352,19 +626,19 @@ export async function startFakeYouTube(
   };
 }
 
-function captionTrack(scenario: FakeScenario, url: URL, englishTrack?: string): string {
+function captionTrack(answer: CaptionAnswer, url: URL, englishTrack?: string): string {
   // Real YouTube answers PO-token-gated URLs with an empty 200.
   if (url.searchParams.getAll('exp').some((value) => value.split(',').includes('xpe'))) return '';
-  if (scenario === 'empty-track') return '';
-  if (scenario === 'srv3') return SRV3_TRACK;
-  if (scenario === 'music-only') return MUSIC_ONLY_TRACK;
+  if (answer === 'empty') return '';
+  const fmt = url.searchParams.get('fmt');
+  if (answer === 'music-only') return render(MUSIC_ONLY, fmt);
   const lang = url.searchParams.get('lang') ?? '';
-  if (lang === 'en' && url.searchParams.get('kind') !== 'asr') {
-    return englishTrack ?? fixture('transcript.xml').toString('utf8');
-  }
-  const key = url.searchParams.get('kind') === 'asr' ? `${lang}/asr` : lang;
-  return classicTrack(
+  const asr = url.searchParams.get('kind') === 'asr';
+  if (lang === 'en' && !asr) return render(englishTrack ?? fixture('transcript.xml'), fmt);
+  const key = asr ? `${lang}/asr` : lang;
+  return render(
     SYNTHETIC_TRACKS[key] ?? `<text start="0" dur="2">synthetic ${lang} caption track</text>`,
+    fmt,
   );
 }
 
@@ -412,13 +686,31 @@ function streamHugeBody(response: ServerResponse): void {
   pump();
 }
 
-function videoIdOf(body: string): string | null {
+/** The video and the client a player request names. */
+function playerRequestOf(body: string): {
+  videoId: string | null;
+  client: { name: string; version: string };
+} {
   try {
-    const parsed = JSON.parse(body) as { videoId?: unknown };
-    return typeof parsed.videoId === 'string' ? parsed.videoId : null;
+    const parsed = JSON.parse(body) as {
+      videoId?: unknown;
+      context?: { client?: { clientName?: unknown; clientVersion?: unknown } };
+    };
+    return {
+      videoId: typeof parsed.videoId === 'string' ? parsed.videoId : null,
+      client: {
+        name: String(parsed.context?.client?.clientName ?? ''),
+        version: String(parsed.context?.client?.clientVersion ?? ''),
+      },
+    };
   } catch {
-    return null;
+    return { videoId: null, client: { name: '', version: '' } };
   }
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
 }
 
 function send(
@@ -451,17 +743,19 @@ async function stop(server: Server): Promise<void> {
 export interface FakeProxy {
   /** Use as YOUTUBE_PROXY_URL. */
   url: string;
-  /** `host:port` of every CONNECT tunnel opened, in order. */
+  /** `host:port` of every CONNECT tunnel asked for, in order. */
   readonly tunnels: readonly string[];
   close(): Promise<void>;
 }
 
 /**
  * Starts a minimal HTTP CONNECT proxy (what undici's ProxyAgent speaks). With `credentials`,
- * tunnels without the matching Proxy-Authorization get a 407, as real proxies answer.
+ * tunnels without the matching Proxy-Authorization get a 407, as real proxies answer. With
+ * `exits`, it behaves like a rotating residential proxy: each new connection leaves through the
+ * next exit (tunnel n goes to exits[n], the last exit once they run out), whatever was asked.
  */
 export async function startConnectProxy(
-  options: { credentials?: { username: string; password: string } } = {},
+  options: { credentials?: { username: string; password: string }; exits?: readonly string[] } = {},
 ): Promise<FakeProxy> {
   const tunnels: string[] = [];
   const sockets = new Set<Socket>();
@@ -479,8 +773,11 @@ export async function startConnectProxy(
       client.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    const target = request.url ?? '';
-    tunnels.push(target);
+    const asked = request.url ?? '';
+    const exits = options.exits ?? [];
+    const target =
+      exits.length > 0 ? (exits[Math.min(tunnels.length, exits.length - 1)] ?? asked) : asked;
+    tunnels.push(asked);
     const [host, port] = target.split(':');
     const upstream = connect(Number(port), host ?? '127.0.0.1', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');

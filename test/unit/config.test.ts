@@ -32,6 +32,10 @@ describe('loadConfig', () => {
     ['TOKEN_TTL_SECONDS', '-5'],
     ['PORT', '70000'],
     ['YOUTUBE_BASE_URL', 'ftp://example.com'],
+    ['YOUTUBE_CLIENTS', 'ANDROID,NOKIA'],
+    ['YOUTUBE_CLIENTS', 'IOS@latest'],
+    ['YOUTUBE_CLIENTS', 'IOS@1.2@3'],
+    ['YOUTUBE_PROXY_RETRIES', '11'],
   ])('fails fast naming %s when it is %s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
@@ -45,5 +49,33 @@ describe('loadConfig', () => {
 
   it('treats an empty JWT_SECRET as unset', () => {
     expect(loadConfig({ JWT_SECRET: '  ' }).JWT_SECRET).toBeUndefined();
+  });
+
+  it('asks ANDROID, IOS and VISIONOS, in that order, when YOUTUBE_CLIENTS is unset', () => {
+    const config = loadConfig({});
+
+    expect(config.YOUTUBE_CLIENTS.map((client) => client.name)).toEqual([
+      'ANDROID',
+      'IOS',
+      'VISIONOS',
+    ]);
+    expect(config.YOUTUBE_PROXY_RETRIES).toBe(2);
+  });
+
+  it('reads YOUTUBE_CLIENTS in its order, with versions overridden by NAME@VERSION', () => {
+    const clients = loadConfig({ YOUTUBE_CLIENTS: ' ios@99.1.0 , ANDROID_VR' }).YOUTUBE_CLIENTS;
+
+    expect(clients.map((client) => [client.name, client.version])).toEqual([
+      ['IOS', '99.1.0'],
+      ['ANDROID_VR', '1.65.10'],
+    ]);
+    // The user agent carries the version, as the real app's does.
+    expect(clients[0]?.userAgent).toContain('com.google.ios.youtube/99.1.0 ');
+  });
+
+  it('names the unknown client and the known ones', () => {
+    expect(() => loadConfig({ YOUTUBE_CLIENTS: 'NOKIA' })).toThrow(
+      /YOUTUBE_CLIENTS: unknown InnerTube client "NOKIA" \(known: ANDROID, IOS, VISIONOS, ANDROID_VR\)/,
+    );
   });
 });

@@ -150,3 +150,31 @@ describe('the local host process', () => {
     }
   });
 });
+
+describe('the local host process with a bad setting', () => {
+  it(
+    'stops at start, naming YOUTUBE_CLIENTS, for a client it does not know',
+    async () => {
+      const bad = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
+        env: { ...process.env, YOUTUBE_CLIENTS: 'ANDROID,NOKIA', PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let said = '';
+      bad.stdout?.on('data', (chunk) => {
+        said += chunk;
+      });
+      bad.stderr?.on('data', (chunk) => {
+        said += chunk;
+      });
+
+      const code = await new Promise((resolve) => bad.once('exit', resolve));
+
+      expect(code).toBe(1);
+      expect(said).toMatch(
+        /^error: invalid configuration: YOUTUBE_CLIENTS: unknown InnerTube client "NOKIA"/m,
+      );
+      expect(said).not.toMatch(/listening on/);
+    },
+    READY_MS,
+  );
+});

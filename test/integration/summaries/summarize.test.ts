@@ -1,7 +1,12 @@
 // POST /summarize over HTTP: real handler stack, DynamoDB Local, recorded YouTube, Bedrock stub.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { summarizeResponseSchema } from '../../../lib/routes';
-import { EXPECTED_PROBLEMS, FAKE_VIDEO_IDS } from '../../support/fake-youtube';
+import {
+  FAKE_VIDEO_IDS,
+  type FakeScenario,
+  SCENARIOS,
+  type ScenarioSpec,
+} from '../../support/fake-youtube';
 import { type SummarizeEnv, startSummarizeEnv, TINY_MODEL } from '../../support/summarize-env';
 import { buildLongTranscript, loadSharedTranscript, toCaptionXml } from '../../support/transcripts';
 
@@ -43,6 +48,7 @@ describe('POST /summarize with the offline summarizer', () => {
       duration_seconds: 316,
       transcript_language: 'en',
       transcript_auto_generated: false,
+      transcript_client: 'ANDROID',
       model: 'extractive',
       model_id: 'extractive',
       summary_length_requested: length,
@@ -286,22 +292,32 @@ describe('POST /summarize input validation', () => {
   });
 });
 
-describe('POST /summarize when YouTube fails', () => {
-  it.each(Object.entries(EXPECTED_PROBLEMS))(
-    'maps the %s scenario to its status and problem type',
-    async (scenario, expected) => {
-      const videoId = FAKE_VIDEO_IDS[scenario as keyof typeof FAKE_VIDEO_IDS];
+describe('POST /summarize in every scenario of the fake YouTube', () => {
+  it.each(
+    Object.entries(SCENARIOS as Record<FakeScenario, ScenarioSpec>).map(([name, spec]) => ({
+      name,
+      ...spec,
+    })),
+  )('$name: $expect.status', async ({ id, expect: expected }) => {
+    const response = await summarize({ video_url: id, summary_length: freshLength() });
 
-      const response = await summarize({ video_url: videoId, summary_length: freshLength() });
-
-      expect(response.status).toBe(expected.status);
-      expect(response.body.type).toBe(`urn:tubesum:problem:${expected.type}`);
-      if (expected.type === 'youtube-blocked') {
-        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
-        expect(response.body.detail).toContain('YOUTUBE_PROXY_URL');
-      }
-    },
-  );
+    expect(response.status).toBe(expected.status);
+    if (expected.status === 200) {
+      expect(response.body.metadata.transcript_client).toBe(expected.client);
+      return;
+    }
+    expect(response.body.type).toBe(`urn:tubesum:problem:${expected.type}`);
+    if (expected.blockReason) expect(response.body.block_reason).toBe(expected.blockReason);
+    if (expected.detail) expect(response.body.detail).toMatch(expected.detail);
+    if (expected.type === 'youtube-blocked') {
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Operators are told what helps: a proxy against address blocks, other clients against
+      // PO tokens (a proxy does not help there).
+      expect(response.body.detail).toContain(
+        expected.blockReason === 'po-token-required' ? 'YOUTUBE_CLIENTS' : 'YOUTUBE_PROXY_URL',
+      );
+    }
+  });
 
   it('never reports a bot check as "captions disabled"', async () => {
     const response = await summarize({ video_url: FAKE_VIDEO_IDS.blocked });

@@ -1,17 +1,20 @@
 // The YouTube module end to end over HTTP, against the fake YouTube serving real recordings.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ValidationError } from '../../../lib/http/errors';
+import { HttpError, ValidationError } from '../../../lib/http/errors';
 import { problemReply, toProblem } from '../../../lib/http/problem';
 import { createYouTubeClient, type YouTubeClient } from '../../../lib/youtube/client';
+import { parseClientOrder } from '../../../lib/youtube/clients';
+import type { Video } from '../../../lib/youtube/types';
 import { parseVideoId } from '../../../lib/youtube/url';
 import { failure } from '../../support/errors';
 import {
-  EXPECTED_PROBLEMS,
   FAKE_API_KEY,
   FAKE_RETRY_AFTER_SECONDS,
   FAKE_VIDEO_IDS,
   type FakeScenario,
   type FakeYouTube,
+  SCENARIOS,
+  type ScenarioSpec,
   startFakeYouTube,
 } from '../../support/fake-youtube';
 
@@ -129,27 +132,111 @@ describe('the recorded normal video', () => {
   });
 });
 
-describe('failure classification', () => {
-  it.each(
-    Object.entries(EXPECTED_PROBLEMS).map(([scenario, problem]) => ({ scenario, ...problem })),
-  )('answers $status $type for the $scenario scenario', async ({ scenario, status, type }) => {
-    const error = await failure(client.fetchVideo(FAKE_VIDEO_IDS[scenario as FakeScenario]));
+const NORMAL_TEXT =
+  'Hey, this is just a test this is not the original transcript just something shorter, I made up for testing';
 
-    expect(error.status).toBe(status);
-    expect(error.type).toBe(type);
-    const problem = toProblem(error, 'request-1');
-    expect(problem).toMatchObject({ status, type: `urn:tubesum:problem:${type}` });
+describe('every scenario of the fake YouTube', () => {
+  it.each(
+    Object.entries(SCENARIOS as Record<FakeScenario, ScenarioSpec>).map(([name, spec]) => ({
+      name,
+      ...spec,
+    })),
+  )('$name: $expect.status', async ({ id, expect: expected }) => {
+    const result = await client.fetchVideo(id).catch((error: unknown) => error);
+
+    if (expected.status === 200) {
+      if (result instanceof Error) throw result;
+      const video = result as Video;
+      expect(video.client).toBe(expected.client);
+      // Whatever the client and the caption format, the same recorded track.
+      expect(video.transcript.text).toBe(NORMAL_TEXT);
+      expect(video.transcript.segments.map((s) => [s.offsetMs, s.durationMs])).toEqual([
+        [0, 1540],
+        [1540, 4160],
+        [5700, 3239],
+      ]);
+      return;
+    }
+    if (!(result instanceof HttpError))
+      throw new Error(`expected a problem, got ${String(result)}`);
+    expect({ status: result.status, type: result.type }).toEqual({
+      status: expected.status,
+      type: expected.type,
+    });
+    if (expected.blockReason) expect(result.extensions.block_reason).toBe(expected.blockReason);
+    if (expected.detail) expect(result.message).toMatch(expected.detail);
+    const problem = toProblem(result, 'request-1');
     expect(problem.detail).not.toBe('The server could not complete the request.');
   });
+});
 
-  it.each([
-    'blocked',
-    'captcha',
-    'too-many-requests',
-    'po-token',
-    'empty-track',
-    'consent',
-  ] as const)(
+describe('asking the InnerTube clients in turn', () => {
+  const playerRequests = () =>
+    fake.log.filter((request) => request.url.startsWith('/youtubei/v1/player'));
+
+  it('sends each client’s name and version in the body and the X-YouTube-Client headers', async () => {
+    await client.fetchVideo(FAKE_VIDEO_IDS['retired-android']);
+
+    expect(playerRequests().map((request) => request.client)).toEqual([
+      { name: 'ANDROID', version: '21.26.364', headerName: '3', headerVersion: '21.26.364' },
+      { name: 'IOS', version: '21.26.4', headerName: '5', headerVersion: '21.26.4' },
+    ]);
+  });
+
+  it('asks the clients of YOUTUBE_CLIENTS, at the versions it gives', async () => {
+    const ios = createYouTubeClient({
+      baseUrl: fake.baseUrl,
+      timeoutMs: TIMEOUT_MS,
+      clients: parseClientOrder(['IOS@99.1.0', 'ANDROID']),
+    });
+
+    const video = await ios.fetchVideo(FAKE_VIDEO_IDS.normal);
+
+    await ios.close();
+    expect(video.client).toBe('IOS');
+    expect(playerRequests()[0]?.client).toMatchObject({
+      name: 'IOS',
+      version: '99.1.0',
+      headerVersion: '99.1.0',
+    });
+    expect(playerRequests()).toHaveLength(1);
+  });
+
+  it('tries every client before giving up, and reads the watch page only when all were refused', async () => {
+    await failure(client.fetchVideo(FAKE_VIDEO_IDS['all-refused']));
+    const refused = fake.log.map((request) => request.url.split('?')[0]);
+    fake.reset();
+    await failure(client.fetchVideo(FAKE_VIDEO_IDS.blocked));
+    const blocked = fake.log.map((request) => request.url.split('?')[0]);
+
+    expect(refused).toEqual([...Array(3).fill('/youtubei/v1/player'), '/watch']);
+    expect(blocked).toEqual(Array(3).fill('/youtubei/v1/player'));
+  });
+
+  it('never blames a PO token when every client was refused', async () => {
+    const error = await failure(client.fetchVideo(FAKE_VIDEO_IDS['all-refused']));
+
+    expect(error.message).not.toMatch(/PO token|proof-of-origin/i);
+    expect(error.message).toMatch(/update YOUTUBE_CLIENTS/);
+  });
+
+  it('never downloads a caption track that needs a PO token', async () => {
+    await failure(client.fetchVideo(FAKE_VIDEO_IDS['po-token']));
+
+    expect(fake.log.some((request) => request.url.startsWith('/api/timedtext'))).toBe(false);
+  });
+
+  it('sends the consent cookies with the watch page', async () => {
+    await failure(client.fetchVideo(FAKE_VIDEO_IDS.consent));
+
+    const watch = fake.log.find((request) => request.url.startsWith('/watch'));
+    expect(watch?.cookie).toMatch(/\bSOCS=CAI\b/);
+    expect(watch?.cookie).toMatch(/\bCONSENT=YES\+/);
+  });
+});
+
+describe('failure details', () => {
+  it.each(['blocked', 'captcha', 'too-many-requests', 'consent-stuck'] as const)(
     'tells operators about YOUTUBE_PROXY_URL and sends Retry-After when %s',
     async (scenario) => {
       const error = await failure(client.fetchVideo(FAKE_VIDEO_IDS[scenario]));
@@ -161,42 +248,18 @@ describe('failure classification', () => {
     },
   );
 
-  it('names each kind of block distinctly', async () => {
-    const reasons: Record<string, unknown> = {};
-    for (const scenario of [
-      'blocked',
-      'captcha',
-      'too-many-requests',
-      'po-token',
-      'consent',
-    ] as const) {
-      reasons[scenario] = (
-        await failure(client.fetchVideo(FAKE_VIDEO_IDS[scenario]))
-      ).extensions.block_reason;
-    }
+  it('does not pretend a proxy helps against a PO token', async () => {
+    const error = await failure(client.fetchVideo(FAKE_VIDEO_IDS['po-token']));
 
-    expect(reasons).toEqual({
-      blocked: 'bot-check',
-      captcha: 'captcha',
-      'too-many-requests': 'rate-limited',
-      'po-token': 'po-token-required',
-      consent: 'consent-required',
-    });
+    expect(error.message).toMatch(/a proxy does not help/);
+    expect(error.message).not.toContain('setting YOUTUBE_PROXY_URL');
+    expect(error.message).toContain('YOUTUBE_CLIENTS');
   });
 
   it('passes on the Retry-After YouTube sent with a 429', async () => {
     const error = await failure(client.fetchVideo(FAKE_VIDEO_IDS['too-many-requests']));
 
     expect(error.headers['Retry-After']).toBe(String(FAKE_RETRY_AFTER_SECONDS));
-  });
-
-  it('never downloads a caption track that needs a PO token', async () => {
-    await failure(client.fetchVideo(FAKE_VIDEO_IDS['po-token']));
-
-    expect(fake.log.map((request) => request.url.split('?')[0])).toEqual([
-      '/youtubei/v1/player',
-      '/watch',
-    ]);
   });
 
   it('gives YouTube’s reason for an unplayable video', async () => {
@@ -238,13 +301,6 @@ describe('failure classification', () => {
     const error = await failure(client.fetchVideo(FAKE_VIDEO_IDS['huge-body']));
 
     expect(error.message).toContain(`larger than ${2 * 1024 * 1024} bytes`);
-  });
-
-  it('reads srv3 caption offsets as milliseconds', async () => {
-    const { transcript } = await client.fetchVideo(FAKE_VIDEO_IDS.srv3);
-
-    expect(transcript.text).toBe('Hey, this is just a test this is srv3 with & entities');
-    expect(transcript.segments.map((segment) => segment.offsetMs)).toEqual([0, 1540, 5700]);
   });
 });
 

@@ -1,7 +1,8 @@
 // YOUTUBE_PROXY_URL: every YouTube request goes through the proxy (an HTTP CONNECT tunnel).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../lib/http/errors';
 import { createYouTubeClient } from '../../../lib/youtube/client';
+import { parseClientOrder } from '../../../lib/youtube/clients';
 import {
   FAKE_VIDEO_IDS,
   type FakeProxy,
@@ -70,5 +71,64 @@ describe('YOUTUBE_PROXY_URL', () => {
     await client.close();
     expect((error as HttpError).status).toBe(503);
     expect((error as HttpError).type).toBe('youtube-unreachable');
+  });
+});
+
+describe('a rotating proxy (YOUTUBE_PROXY_RETRIES)', () => {
+  // Two exits: the first connection leaves through an address YouTube blocks, later ones
+  // through an address it serves, as with a rotating residential proxy.
+  let blockedExit: FakeYouTube;
+  let rotating: FakeProxy;
+
+  beforeEach(async () => {
+    blockedExit = await startFakeYouTube();
+    blockedExit.useScenario('blocked');
+    rotating = await startConnectProxy({
+      exits: [new URL(blockedExit.baseUrl).host, new URL(fake.baseUrl).host],
+    });
+    fake.reset();
+  });
+
+  afterEach(async () => {
+    await rotating.close();
+    await blockedExit.close();
+  });
+
+  // One client, so that only a retry can reach the second exit.
+  const fetchThroughRotatingProxy = async (proxyRetries: number) => {
+    const client = createYouTubeClient({
+      baseUrl: fake.baseUrl,
+      proxyUrl: rotating.url,
+      proxyRetries,
+      clients: parseClientOrder(['ANDROID']),
+    });
+    try {
+      return await client.fetchVideo(FAKE_VIDEO_IDS.normal).catch((caught: unknown) => caught);
+    } finally {
+      await client.close();
+    }
+  };
+
+  it('retries on a fresh connection after a block, and gets the transcript from the next exit', async () => {
+    const video = await fetchThroughRotatingProxy(2);
+
+    expect(video).toMatchObject({
+      client: 'ANDROID',
+      metadata: { video_id: FAKE_VIDEO_IDS.normal },
+    });
+    // ANDROID was asked on the blocked exit first, then again on the next one.
+    expect(blockedExit.log.map((request) => request.client?.name)).toEqual(['ANDROID']);
+    expect(fake.log.map((request) => request.client?.name ?? request.url.split('?')[0])).toEqual([
+      'ANDROID',
+      '/api/timedtext',
+    ]);
+  });
+
+  it('reports the block when no retry is allowed', async () => {
+    const error = await fetchThroughRotatingProxy(0);
+
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).extensions.block_reason).toBe('bot-check');
+    expect(fake.requests).toBe(0);
   });
 });

@@ -4,12 +4,12 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../../lib/http/errors';
 import {
-  assertPlayable,
-  captionTracks,
   extractPlayerResponse,
   isCaptchaPage,
   isConsentPage,
+  judgePlayer,
   legacyUnavailableMessage,
+  listCaptionTracks,
   type PlayerResponse,
   parsePlayerJson,
   requiresPoToken,
@@ -38,44 +38,46 @@ function thrownBy(action: () => unknown): HttpError {
   throw new Error('nothing was thrown');
 }
 
-describe('assertPlayable on recorded answers', () => {
-  it.each([
-    ['youtube.innertube.json', innertube],
-    ['youtube_transcripts_disabled.innertube.json', innertube],
-    ['youtube.html', page],
-    ['youtube_no_transcript_available.html', page],
-  ])('accepts the playable %s', (name, load) => {
-    expect(() => assertPlayable(load(name), 300)).not.toThrow();
+describe('judgePlayer on recorded answers', () => {
+  it('lists the nine recorded tracks of the normal video', () => {
+    const verdict = judgePlayer(innertube('youtube.innertube.json'), 'GJLlxj_dtq8');
+
+    expect(verdict.kind).toBe('captions');
+    const tracks = verdict.kind === 'captions' ? verdict.tracks : [];
+    expect(
+      tracks.map((track) => `${track.languageCode}${track.kind ? `/${track.kind}` : ''}`),
+    ).toEqual(['zh', 'cs', 'en', 'en/asr', 'de', 'hi', 'ja', 'ko', 'es']);
   });
 
   it.each([
-    ['youtube_request_blocked.innertube.json', innertube, 503, 'youtube-blocked'],
-    ['youtube_request_blocked.html', page, 503, 'youtube-blocked'],
+    ['youtube_transcripts_disabled.innertube.json', innertube],
+    ['youtube_no_transcript_available.html', page],
+  ])('says %s is playable without captions', (name, load) => {
+    expect(judgePlayer(load(name))).toEqual({ kind: 'no-captions' });
+  });
+
+  it.each([
+    ['youtube_request_blocked.innertube.json', innertube],
+    ['youtube_request_blocked.html', page],
+  ])('reads the bot check of %s as a block, never as "no captions"', (name, load) => {
+    expect(judgePlayer(load(name))).toEqual({ kind: 'blocked', reason: 'bot-check' });
+  });
+
+  it.each([
     ['youtube_unplayable.innertube.json', innertube, 422, 'video-unplayable'],
     ['youtube_unplayable.html', page, 422, 'video-unplayable'],
     ['youtube_video_unavailable.innertube.json', innertube, 404, 'video-unavailable'],
     ['youtube_transcripts_disabled.html', page, 404, 'video-unavailable'],
     ['youtube_video_login_required.html', page, 422, 'age-restricted'],
-  ] as const)('classifies %s as %s %s', (name, load, status, type) => {
-    const error = thrownBy(() => assertPlayable(load(name), 300));
+  ] as const)('gives the verdict on %s: %s %s', (name, load, status, type) => {
+    const error = thrownBy(() => judgePlayer(load(name)));
 
     expect(error.status).toBe(status);
     expect(error.type).toBe(type);
   });
 
-  it('reports a bot check as blocked, with the proxy advice and Retry-After', () => {
-    const error = thrownBy(() =>
-      assertPlayable(innertube('youtube_request_blocked.innertube.json'), 300),
-    );
-
-    expect(error.type).not.toBe('captions-disabled');
-    expect(error.message).toContain('YOUTUBE_PROXY_URL');
-    expect(error.headers['Retry-After']).toBe('300');
-    expect(error.extensions.block_reason).toBe('bot-check');
-  });
-
   it('passes on the reason and sub-reasons YouTube gave for an unplayable video', () => {
-    const error = thrownBy(() => assertPlayable(innertube('youtube_unplayable.innertube.json'), 1));
+    const error = thrownBy(() => judgePlayer(innertube('youtube_unplayable.innertube.json')));
 
     expect(error.extensions.youtube_reason).toBe('Custom Reason (Sub Reason 1 Sub Reason 2)');
     expect(error.message).toContain('Custom Reason');
@@ -85,49 +87,86 @@ describe('assertPlayable on recorded answers', () => {
     const player = innertube('youtube_unplayable.innertube.json');
 
     expect(JSON.stringify(player.playabilityStatus)).toContain('not a bot');
-    expect(thrownBy(() => assertPlayable(player, 1)).type).toBe('video-unplayable');
+    expect(thrownBy(() => judgePlayer(player)).type).toBe('video-unplayable');
   });
 
-  it.each([
-    ['LOGIN_REQUIRED', 'This video is private', 'video-unavailable'],
-    ['AGE_CHECK_REQUIRED', undefined, 'age-restricted'],
-    ['LOGIN_REQUIRED', 'Sign in to confirm you’re not a bot', 'youtube-blocked'],
-    ['LIVE_STREAM_OFFLINE', 'This live event will begin in 3 hours.', 'video-unplayable'],
-    ['UNPLAYABLE', 'Join this channel to get access to members-only content', 'video-unplayable'],
-  ])('classifies status %s with reason %j as %s', (status, reason, type) => {
-    const player: PlayerResponse = { playabilityStatus: { status, reason } };
+  it('refuses the answer about another video (never summarised), but not on a watch page', () => {
+    const player = innertube('youtube.innertube.json');
 
-    expect(thrownBy(() => assertPlayable(player, 1)).type).toBe(type);
+    expect(judgePlayer(player, 'dQw4w9WgXcQ')).toEqual({
+      kind: 'other-video',
+      videoId: 'GJLlxj_dtq8',
+    });
+    expect(judgePlayer(player).kind).toBe('captions');
   });
 });
 
-describe('captionTracks', () => {
-  it('lists the nine recorded tracks of the normal video', () => {
-    const tracks = captionTracks(innertube('youtube.innertube.json'));
+describe('judgePlayer on the statuses YouTube documents only by example', () => {
+  it.each([
+    ['LOGIN_REQUIRED', 'This video is private', 'video-unavailable'],
+    ['AGE_CHECK_REQUIRED', undefined, 'age-restricted'],
+    ['LIVE_STREAM_OFFLINE', 'This live event will begin in 3 hours.', 'video-unplayable'],
+    ['UNPLAYABLE', 'Join this channel to get access to members-only content', 'video-unplayable'],
+  ])('gives status %s with reason %j the verdict %s', (status, reason, type) => {
+    const player: PlayerResponse = { playabilityStatus: { status, reason } };
 
-    expect(
-      tracks.map((track) => `${track.languageCode}${track.kind ? `/${track.kind}` : ''}`),
-    ).toEqual(['zh', 'cs', 'en', 'en/asr', 'de', 'hi', 'ja', 'ko', 'es']);
+    expect(thrownBy(() => judgePlayer(player)).type).toBe(type);
   });
 
-  it.each(['youtube_transcripts_disabled.innertube.json'])(
-    'says captions are disabled for %s',
-    (name) => {
-      expect(thrownBy(() => captionTracks(innertube(name))).type).toBe('captions-disabled');
-    },
-  );
-
-  it('says captions are disabled for the old page without a transcript', () => {
-    expect(thrownBy(() => captionTracks(page('youtube_no_transcript_available.html'))).type).toBe(
-      'captions-disabled',
-    );
+  // yt-dlp (yt_dlp/extractor/youtube/_video.py) reads these as session blocks.
+  it.each([
+    [
+      'a captcha view model under errorScreen',
+      {
+        status: 'UNPLAYABLE',
+        reason: 'Video unavailable',
+        errorScreen: { playerCaptchaViewModel: {} },
+      },
+      'captcha',
+    ],
+    [
+      'a captcha view model inside playerErrorMessageRenderer',
+      {
+        status: 'UNPLAYABLE',
+        errorScreen: { playerErrorMessageRenderer: { playerCaptchaViewModel: {} } },
+      },
+      'captcha',
+    ],
+    [
+      '"try again later" as the reason',
+      { status: 'UNPLAYABLE', reason: "This content isn't available, try again later." },
+      'rate-limited',
+    ],
+    [
+      '"try again later" as the sub-reason of an ERROR',
+      {
+        status: 'ERROR',
+        reason: 'Video unavailable',
+        errorScreen: {
+          playerErrorMessageRenderer: {
+            subreason: { runs: [{ text: "This content isn't available, try again later." }] },
+          },
+        },
+      },
+      'rate-limited',
+    ],
+    [
+      'the bot check',
+      { status: 'LOGIN_REQUIRED', reason: 'Sign in to confirm you’re not a bot' },
+      'bot-check',
+    ],
+  ])('reads %s as a block (%s)', (_label, playabilityStatus, reason) => {
+    expect(judgePlayer({ playabilityStatus } as PlayerResponse)).toEqual({
+      kind: 'blocked',
+      reason,
+    });
   });
 });
 
 describe('requiresPoToken', () => {
   it('flags the watch page tracks (exp=xpe) and not the InnerTube ones', () => {
-    const watch = captionTracks(page('youtube.html'));
-    const android = captionTracks(innertube('youtube.innertube.json'));
+    const watch = listCaptionTracks(page('youtube.html'));
+    const android = listCaptionTracks(innertube('youtube.innertube.json'));
 
     expect(watch.length).toBeGreaterThan(0);
     expect(watch.every(requiresPoToken)).toBe(true);

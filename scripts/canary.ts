@@ -1,0 +1,137 @@
+// `npm run canary [videoId ...]`, for operators: asks each InnerTube client of YOUTUBE_CLIENTS,
+// one at a time, for the transcripts of a few long-lived public videos, through the code and the
+// settings the service uses (YOUTUBE_PROXY_URL included), and prints a table: client, video,
+// HTTP status, caption tracks, tracks that need a PO token, words, time, outcome. The exit code
+// is 1 when no client yields a transcript. Run it after a deploy, and when summaries start
+// failing: it shows which clients still work, and so what to put in YOUTUBE_CLIENTS.
+import { ConfigError, loadConfig } from '../lib/config';
+import { HttpError } from '../lib/http/errors';
+import type { Attempt } from '../lib/youtube/acquisition';
+import { youTubeClientFromConfig } from '../lib/youtube/client';
+import { isVideoId } from '../lib/youtube/url';
+
+/**
+ * Public videos with manual English captions that have stayed up for years (as of 2026):
+ * Rick Astley's "Never Gonna Give You Up" (2009), Computerphile's "CNN: Convolutional Neural
+ * Networks Explained" (2016) and 3Blue1Brown's "But what is a neural network?" (2017).
+ */
+const DEFAULT_VIDEOS = ['dQw4w9WgXcQ', 'py5byOOHZM8', 'aircAruvnKk'];
+
+interface Row {
+  client: string;
+  video: string;
+  status: string;
+  tracks: string;
+  poToken: string;
+  words: string;
+  ms: string;
+  outcome: string;
+}
+
+const HEADINGS: Row = {
+  client: 'client',
+  video: 'video',
+  status: 'HTTP',
+  tracks: 'tracks',
+  poToken: 'PO-token tracks',
+  words: 'words',
+  ms: 'ms',
+  outcome: 'outcome',
+};
+
+async function main(): Promise<number> {
+  const videos = process.argv.slice(2);
+  const ids = videos.length > 0 ? videos : DEFAULT_VIDEOS;
+  const invalid = ids.filter((id) => !isVideoId(id));
+  if (invalid.length > 0) {
+    console.error(`error: not 11-character video IDs: ${invalid.join(', ')}`);
+    return 2;
+  }
+  const config = loadConfig();
+  console.log(
+    `asking ${config.YOUTUBE_CLIENTS.map((c) => `${c.name}@${c.version}`).join(', ')} ` +
+      `at ${config.YOUTUBE_BASE_URL}${config.YOUTUBE_PROXY_URL ? ' through the proxy' : ''}`,
+  );
+  const rows: Row[] = [];
+  for (const client of config.YOUTUBE_CLIENTS) {
+    // One client at a time: the service's fallback to the next client would hide this one.
+    const youtube = youTubeClientFromConfig({ ...config, YOUTUBE_CLIENTS: [client] });
+    try {
+      for (const video of ids)
+        rows.push(await probe(youtube, `${client.name}@${client.version}`, video));
+    } finally {
+      await youtube.close();
+    }
+  }
+  printTable(rows);
+  const working = [
+    ...new Set(rows.filter((row) => row.outcome === 'transcript').map((r) => r.client)),
+  ];
+  console.log(
+    working.length > 0
+      ? `\nclients that yield transcripts: ${working.join(', ')}`
+      : '\nno client yields a transcript: see the outcomes above, and the README ("YouTube")',
+  );
+  return working.length > 0 ? 0 : 1;
+}
+
+async function probe(
+  youtube: ReturnType<typeof youTubeClientFromConfig>,
+  client: string,
+  video: string,
+): Promise<Row> {
+  let last: Attempt | undefined;
+  const started = Date.now();
+  let outcome: string;
+  try {
+    await youtube.fetchVideo(video, {
+      onAttempt: (attempt) => {
+        last = attempt;
+      },
+      signal: AbortSignal.timeout(30_000),
+    });
+    outcome = 'transcript';
+  } catch (error) {
+    outcome = describe(error, last);
+  }
+  return {
+    client,
+    video,
+    status: last?.status === undefined ? '-' : String(last.status),
+    tracks: last ? String(last.tracks) : '-',
+    poToken: last ? String(last.poTokenTracks) : '-',
+    words: last?.words === undefined ? '-' : String(last.words),
+    ms: String(Date.now() - started),
+    outcome,
+  };
+}
+
+/** What a failure says, briefly: the attempt's own outcome, then the problem it became. */
+function describe(error: unknown, attempt: Attempt | undefined): string {
+  if (!(error instanceof HttpError)) return `error: ${String(error)}`;
+  const reason = error.extensions.block_reason;
+  const problem = `${error.status} ${error.type}${reason ? ` (${String(reason)})` : ''}`;
+  return attempt && attempt.outcome !== 'transcript' ? `${attempt.outcome}: ${problem}` : problem;
+}
+
+function printTable(rows: readonly Row[]): void {
+  const columns = Object.keys(HEADINGS) as (keyof Row)[];
+  const widths = columns.map((column) =>
+    Math.max(HEADINGS[column].length, ...rows.map((row) => row[column].length)),
+  );
+  const line = (row: Row) =>
+    columns
+      .map((column, i) => row[column].padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  console.log(line(HEADINGS));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(`error: ${error instanceof ConfigError ? error.message : String(error)}`);
+  process.exitCode = 2;
+}

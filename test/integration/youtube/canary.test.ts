@@ -1,0 +1,95 @@
+// `npm run canary` against the fake YouTube (it cannot reach the real one here): a table of
+// what each configured client answers, and an exit code that says whether any client works.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_VIDEO_IDS, type FakeYouTube, startFakeYouTube } from '../../support/fake-youtube';
+
+let fake: FakeYouTube;
+beforeAll(async () => {
+  fake = await startFakeYouTube();
+});
+afterAll(() => fake?.close());
+
+async function canary(videos: string[], env: Record<string, string> = {}) {
+  const run = promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/canary.ts', ...videos],
+    { env: { ...process.env, YOUTUBE_BASE_URL: fake.baseUrl, YOUTUBE_TIMEOUT_MS: '2000', ...env } },
+  );
+  try {
+    const { stdout } = await run;
+    return { code: 0, stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout + failed.stderr };
+  }
+}
+
+/** The table's rows, as objects keyed by the heading line. */
+function rows(stdout: string): Record<string, string>[] {
+  const lines = stdout.split('\n');
+  const heading = lines.findIndex((line) => line.startsWith('client'));
+  const body = lines.slice(heading + 2).filter((line) => /^[A-Z_]+@/.test(line));
+  return body.map((line) => {
+    const [client, video, status, tracks, poToken, words, ms, ...outcome] = line.split(/\s{2,}/);
+    return {
+      client,
+      video,
+      status,
+      tracks,
+      poToken,
+      words,
+      ms,
+      outcome: outcome.join(' '),
+    } as Record<string, string>;
+  });
+}
+
+describe('npm run canary', () => {
+  it('prints a row per client and video, and exits 0 when a client yields a transcript', async () => {
+    const { code, stdout } = await canary([
+      FAKE_VIDEO_IDS['retired-android'],
+      FAKE_VIDEO_IDS['android-po-token'],
+    ]);
+
+    expect(code).toBe(0);
+    const table = rows(stdout);
+    expect(table.map((row) => `${row.client?.split('@')[0]} ${row.video}`)).toEqual([
+      'ANDROID retiredandr',
+      'ANDROID androidxpe0',
+      'IOS retiredandr',
+      'IOS androidxpe0',
+      'VISIONOS retiredandr',
+      'VISIONOS androidxpe0',
+    ]);
+    expect(table[0]).toMatchObject({
+      status: '400',
+      outcome: expect.stringMatching(/^refused: 502/),
+    });
+    // The recorded normal video lists nine tracks; ANDROID's all need a PO token here.
+    expect(table[1]).toMatchObject({ status: '200', tracks: '9', poToken: '9' });
+    expect(table[1]?.outcome).toMatch(/^po-token: 503 youtube-blocked \(po-token-required\)/);
+    expect(table[2]).toMatchObject({
+      status: '200',
+      tracks: '9',
+      poToken: '0',
+      words: '20',
+      outcome: 'transcript',
+    });
+    expect(stdout).toContain('clients that yield transcripts: IOS@21.26.4, VISIONOS@1.02');
+  });
+
+  it('exits 1 when no client yields a transcript', async () => {
+    const { code, stdout } = await canary([FAKE_VIDEO_IDS.blocked], {
+      YOUTUBE_CLIENTS: 'IOS,ANDROID_VR',
+    });
+
+    expect(code).toBe(1);
+    expect(rows(stdout).map((row) => row.outcome)).toEqual([
+      'blocked: 503 youtube-blocked (bot-check)',
+      'blocked: 503 youtube-blocked (bot-check)',
+    ]);
+    expect(stdout).toContain('no client yields a transcript');
+  });
+});
