@@ -1,8 +1,6 @@
-// The only way this service talks to YouTube. Whatever URL a caller (our code or the
-// youtube-transcript package) asks for, the request goes to one fixed origin, with a deadline,
-// a size cap and no redirect off that origin; the caller only chooses the path and query.
-// Responses are recorded so the caller can read what YouTube said (the player response,
-// the caption track) even when youtube-transcript hides it.
+// The only way this service talks to YouTube. Whatever URL a caller asks for, the request goes
+// to one fixed origin, with a deadline, a size cap and no redirect off that origin; the caller
+// only chooses the path and query.
 import type { Dispatcher, fetch as UndiciFetch } from 'undici';
 import { HttpError } from '../http/errors';
 import { requireShipped } from '../shipped';
@@ -47,23 +45,9 @@ export interface ControlledFetchOptions {
   blockedRetryAfterSeconds?: number;
 }
 
-/** One answer the fetch received and handed back to its caller. */
-export interface RecordedResponse {
-  method: string;
-  /** The URL actually requested (on the configured origin). */
-  url: URL;
-  status: number;
-  contentType: string;
-  body: string;
-}
-
 export interface ControlledFetch {
-  /** A `fetch` for youtube-transcript (and our own calls): same signature as the global one. */
+  /** Same signature as the global `fetch`. */
   fetch: typeof globalThis.fetch;
-  /** Every response returned so far, in order. */
-  readonly responses: readonly RecordedResponse[];
-  /** The first error thrown, kept because youtube-transcript swallows errors it gets. */
-  readonly failure: HttpError | undefined;
 }
 
 /**
@@ -77,8 +61,6 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
   const hosts = options.hosts ?? YOUTUBE_HOSTS;
   const maxRedirects = options.maxRedirects ?? 3;
   const retryAfterDefault = options.blockedRetryAfterSeconds ?? DEFAULT_BLOCKED_RETRY_AFTER_SECONDS;
-  const responses: RecordedResponse[] = [];
-  let failure: HttpError | undefined;
 
   const onOrigin = (target: URL): URL => {
     if (target.origin === origin) return new URL(target.pathname + target.search, origin);
@@ -157,14 +139,6 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
       } catch (error) {
         throw failed(error, 'read');
       }
-      const contentType = response.headers.get('content-type') ?? '';
-      responses.push({
-        method,
-        url,
-        status: response.status,
-        contentType,
-        body: new TextDecoder().decode(bytes),
-      });
       const responseHeaders = new Headers();
       for (const [name, value] of response.headers) {
         if (!WIRE_HEADERS.has(name)) responseHeaders.append(name, value);
@@ -181,26 +155,17 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
     try {
       return await send(input, init);
     } catch (error) {
-      const httpError =
-        error instanceof HttpError ? error : youTubeBadResponse('request failed', error);
-      failure ??= httpError;
-      throw httpError;
+      throw error instanceof HttpError ? error : youTubeBadResponse('request failed', error);
     }
   };
 
-  return {
-    fetch: controlled as typeof globalThis.fetch,
-    responses,
-    get failure() {
-      return failure;
-    },
-  };
+  return { fetch: controlled as typeof globalThis.fetch };
 }
 
 function bodyOf(body: RequestInit['body']): string | undefined {
   if (body === undefined || body === null) return undefined;
   if (typeof body === 'string') return body;
-  // youtube-transcript and our own calls only send JSON strings; anything else is a bug.
+  // Our calls only send JSON strings; anything else is a bug.
   throw new TypeError('the YouTube fetch only sends string bodies');
 }
 

@@ -214,20 +214,6 @@ describe('createControlledFetch', () => {
     expect(error.headers['Retry-After']).toBe('42');
   });
 
-  it('records the answers it returned and keeps the first failure', async () => {
-    const youtube = controlled();
-
-    await youtube.fetch('https://www.youtube.com/echo?first');
-    await failure(youtube.fetch('https://www.youtube.com/status-503'));
-    await failure(youtube.fetch('https://evil.tld/'));
-
-    expect(youtube.responses.map((response) => [response.url.pathname, response.status])).toEqual([
-      ['/echo', 200],
-    ]);
-    expect(youtube.responses[0]?.body).toContain('"method":"GET"');
-    expect(youtube.failure?.message).toContain('HTTP 503');
-  });
-
   it('answers 503 youtube-unreachable when nothing listens at the origin', async () => {
     const closed = createServer();
     await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
