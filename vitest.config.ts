@@ -4,10 +4,17 @@ export default defineConfig({
   test: {
     // One DynamoDB Local per project run; each test file's host uses a table of its own.
     globalSetup: ['test/support/dynamo-global-setup.ts'],
+    setupFiles: ['test/support/invoke-store.ts'],
     // Handlers log JSON lines to stdout; tests that read logs run the host in a child process.
     env: {
       POWERTOOLS_LOG_LEVEL: 'SILENT',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      // As infra/local/local.env does for `npm start`: the hosts the tests start keep each
+      // invocation's log keys apart.
+      AWS_LAMBDA_MAX_CONCURRENCY: '1000',
+      // The Bedrock stub checks that requests are signed; any key signs. Nothing reaches AWS.
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
     },
     // Two cores: bcrypt and DynamoDB Local compete with the workers for CPU.
     maxWorkers: 2,

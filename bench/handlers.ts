@@ -3,12 +3,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import bcrypt from 'bcryptjs';
 import type { LocalDynamo } from '../infra/local/dynamodb';
-import { apiGatewayEvent, lambdaContext } from '../infra/local/server';
+import { startLocalHost } from '../infra/local/host';
+import { apiGatewayEvent, functionLoader, lambdaContext } from '../infra/local/server';
+import { createDocumentClient } from '../lib/aws/dynamodb';
+import { loadConfig } from '../lib/config';
 import type { Reply } from '../lib/http/reply';
 import type { HandlerName } from '../lib/routes';
 import { type FakeYouTube, startFakeYouTube } from '../test/support/fake-youtube';
@@ -76,7 +79,7 @@ async function warmLatency(
   youtube: FakeYouTube,
   log: (line: string) => void,
 ): Promise<Row[]> {
-  Object.assign(process.env, {
+  const config = loadConfig({
     AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
     TABLE_NAME: 'bench-warm',
     JWT_SECRET: randomBytes(48).toString('base64url'),
@@ -85,11 +88,10 @@ async function warmLatency(
     LOCAL_DATA_DIR: 'memory',
     PORT: '0',
   });
-  const { startLocalHost } = await import('../infra/local/host');
-  const host = await startLocalHost(() => undefined); // creates the table and wires the services
-  const { getServices } = await import('../lib/services');
-  const load = async (name: HandlerName) =>
-    ((await import(`../functions/${name}.ts`)) as { handler: Handler }).handler;
+  const host = await startLocalHost(config, { log: () => undefined }); // creates the table
+  // The handlers as the local host builds them: from the Config, one each.
+  const load = functionLoader(host.config);
+  const db = createDocumentClient(host.config);
   const health = await load('health');
   const register = await load('register');
   const token = await load('token');
@@ -111,7 +113,7 @@ async function warmLatency(
     );
 
     await expectStatus(invoke(register, 'register', 'POST', '/register', user), 201);
-    const cost = getServices().config.BCRYPT_COST;
+    const cost = config.BCRYPT_COST;
     log(`warm latency: /token at bcrypt cost ${cost}, and bcrypt alone`);
     // Time bcrypt inside each login: wrap the very compare the handler calls (same module
     // instance), so "everything else" is measured per request, not as a difference of medians.
@@ -120,16 +122,19 @@ async function warmLatency(
     let dynamoMs = 0;
     let inFlight = 0;
     let since = 0n;
-    const db = getServices().db;
-    const send = db.send.bind(db);
-    db.send = (async (...args: Parameters<typeof send>) => {
+    // Every document client's calls (each function builds its own from the Config).
+    const send = DynamoDBDocumentClient.prototype.send;
+    DynamoDBDocumentClient.prototype.send = async function timed(
+      this: DynamoDBDocumentClient,
+      ...args: Parameters<typeof send>
+    ) {
       if (inFlight++ === 0) since = process.hrtime.bigint();
       try {
-        return await send(...args);
+        return await send.apply(this, args);
       } finally {
         if (--inFlight === 0) dynamoMs += Number(process.hrtime.bigint() - since) / 1e6;
       }
-    }) as typeof db.send;
+    } as typeof send;
     const compare = bcrypt.compare;
     bcrypt.compare = (async (password: string, hash: string) => {
       const start = process.hrtime.bigint();
@@ -164,7 +169,7 @@ async function warmLatency(
       dynamoTimes.push(dynamoMs);
     }
     bcrypt.compare = compare;
-    db.send = send;
+    DynamoDBDocumentClient.prototype.send = send;
     rows.push(...stats('warm', `/token (bcrypt cost ${cost})`, tokenTimes));
     rows.push(row('warm', '/token bcrypt part p50', median(bcryptTimes), 'ms'));
     rows.push(...stats('warm', '/token without bcrypt', restTimes, 5));
@@ -193,7 +198,6 @@ async function warmLatency(
       300,
       20,
     );
-    const { config } = getServices();
     // A read like the ones on the path: an existing item, strongly consistent.
     const readTimes = await timeRuns(
       () =>
@@ -234,6 +238,7 @@ async function warmLatency(
     );
     return rows;
   } finally {
+    db.destroy();
     await host.close();
   }
 }
@@ -291,7 +296,11 @@ async function throughput(
     POWERTOOLS_LOG_LEVEL: 'WARN',
     PORT: String(hostPort),
   };
-  const host = await startChild(['--import', 'tsx', 'infra/local/main.ts'], env, /listening on /);
+  const host = await startChild(
+    ['--env-file=infra/local/local.env', '--import', 'tsx', 'infra/local/main.ts'],
+    env,
+    /listening on /,
+  );
   const bare = await startChild(
     [
       '-e',

@@ -11,12 +11,8 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import model from 'wink-eng-lite-web-model';
-import {
-  countWords,
-  rankSentences,
-  splitTranscript,
-  summarizeSentences,
-} from '../lib/summaries/extractive';
+import { rankSentences, splitTranscript, summarizeSentences } from '../lib/summaries/extractive';
+import { countWords } from '../lib/words';
 import { loadSharedReferenceSummary, loadSharedTranscript } from '../test/support/transcripts';
 
 /** The team's machines keep the 40 dev videos beside the repository, in ../shared. */

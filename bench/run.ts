@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark of issue 6, printed as a table with its target and written
 // to bench/results.json. A missed target is reported, never a failure of the command.
 // Run on an otherwise idle machine for figures worth comparing; these machines are shared.
+// `npm run bench` loads bench/bench.env (no logs, and what the local host needs).
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { startDynamoDbLocal } from '../infra/local/dynamodb';
@@ -9,9 +10,6 @@ import { handlerBenchmarks } from './handlers';
 import { formatTable, type Row } from './measure';
 import { qualityBenchmarks } from './quality-rows';
 import { summarizerBenchmarks } from './summarizer';
-
-process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const log = (line: string) => console.error(`bench: ${line}`);
 const rows: Row[] = [];

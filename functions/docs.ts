@@ -1,24 +1,13 @@
 // GET /docs, GET /docs/{file}, GET /openapi.json: the interactive documentation; and API
 // Gateway's `$default` route: the 404/405 problem for requests no route of the table takes.
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { Config } from '../lib/config';
 import { docsAssetReply, docsPageReply, openApiReply } from '../lib/docs';
-import { createHandler } from '../lib/http/handler';
-import { logger } from '../lib/http/logger';
+import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/handler';
 import { problemReply } from '../lib/http/problem';
 import { createRouter, unroutedError } from '../lib/http/router';
+import { logger } from '../lib/logger';
 import { routeList, routes } from '../lib/routes';
-
-const page = createHandler(routes.docs, async () => docsPageReply());
-const asset = createHandler(routes.docsAsset, async ({ event, config }) =>
-  docsAssetReply(config, event.pathParameters?.file ?? '', event.headers?.['accept-encoding']),
-);
-const openapi = createHandler(routes.openapi, async ({ config }) => openApiReply(config));
-
-const byRouteKey: Record<string, typeof page> = {
-  [`${routes.docs.method} ${routes.docs.path}`]: page,
-  [`${routes.docsAsset.method} ${routes.docsAsset.path}`]: asset,
-  [`${routes.openapi.method} ${routes.openapi.path}`]: openapi,
-};
 
 const router = createRouter(routeList);
 
@@ -34,8 +23,35 @@ async function unrouted(event: APIGatewayProxyEventV2) {
   return problemReply(error, event.requestContext.requestId);
 }
 
-/** One function serves the documentation routes and `$default`; the routeKey tells which. */
-export const handler = (event: APIGatewayProxyEventV2, context: Context) => {
-  const route = byRouteKey[event.routeKey];
-  return route ? route(event, context) : unrouted(event);
-};
+/**
+ * One function serves the documentation routes and `$default`; the routeKey tells which.
+ * Built from a Config (the local host and tests pass their own).
+ */
+export function create(config: Config): LambdaHandler {
+  const byRouteKey: Record<string, LambdaHandler> = {
+    [`${routes.docs.method} ${routes.docs.path}`]: createHandler(routes.docs, config, async () =>
+      docsPageReply(),
+    ),
+    [`${routes.docsAsset.method} ${routes.docsAsset.path}`]: createHandler(
+      routes.docsAsset,
+      config,
+      async ({ event }) =>
+        docsAssetReply(
+          config,
+          event.pathParameters?.file ?? '',
+          event.headers?.['accept-encoding'],
+        ),
+    ),
+    [`${routes.openapi.method} ${routes.openapi.path}`]: createHandler(
+      routes.openapi,
+      config,
+      async () => openApiReply(config),
+    ),
+  };
+  return async (event, context) => {
+    const route = byRouteKey[event.routeKey];
+    return route ? route(event, context) : unrouted(event);
+  };
+}
+
+export const handler = lambdaEntry(create);

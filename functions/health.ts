@@ -5,3 +5,6 @@ import { json } from '../lib/http/reply';
 
 export const handler = async (event: APIGatewayProxyEventV2) =>
   json(200, { status: 'healthy' }, { 'X-Request-Id': event.requestContext.requestId });
+
+/** Like every function module's; /health needs no settings, so it imports no Config. */
+export const create = () => handler;

@@ -1,12 +1,33 @@
 // POST /token: log in with username or email and password (JSON or an OAuth2 password-grant form).
-import { createHandler } from '../lib/http/handler';
+import { tokenSettingsFrom } from '../lib/auth/settings';
+import { createDocumentClient } from '../lib/aws/dynamodb';
+import type { Config } from '../lib/config';
+import { createHandler, lambdaEntry } from '../lib/http/handler';
 import { json } from '../lib/http/reply';
+import { logger } from '../lib/logger';
 import { routes } from '../lib/routes';
-import { getServices } from '../lib/services';
 import { logIn } from '../lib/users/login';
+import { createLoginGuard } from '../lib/users/login-guard';
+import { createUserStore } from '../lib/users/store';
 
-export const handler = createHandler(routes.token, async ({ body }) => {
-  const identifier = body.username ?? body.email ?? '';
-  const { token, expiresIn } = await logIn(getServices(), { identifier, password: body.password });
-  return json(200, { access_token: token, token_type: 'bearer', expires_in: expiresIn });
-});
+/** The function's handler, built from a Config (the local host and tests pass their own). */
+export function create(config: Config) {
+  const db = createDocumentClient(config);
+  const login = {
+    users: createUserStore(db, config.TABLE_NAME),
+    guard: createLoginGuard(db, config.TABLE_NAME, {
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      windowSeconds: config.LOGIN_WINDOW_SECONDS,
+    }),
+    tokenSettings: tokenSettingsFrom(config),
+    bcryptCost: config.BCRYPT_COST,
+    logger,
+  };
+  return createHandler(routes.token, config, async ({ body }) => {
+    const identifier = body.username ?? body.email ?? '';
+    const { token, expiresIn } = await logIn(login, { identifier, password: body.password });
+    return json(200, { access_token: token, token_type: 'bearer', expires_in: expiresIn });
+  });
+}
+
+export const handler = lambdaEntry(create);

@@ -1,5 +1,6 @@
-// The only module that reads process.env. Every setting is validated once (at cold start or
-// when the local host boots), typed and frozen; a bad value fails fast naming the variable.
+// The only module that reads process.env. Every setting is validated once into a frozen Config
+// (by a function's entry point at cold start, or by the local host and the tests, which build
+// their own); a bad value fails fast naming the variable. The Config is then passed down.
 import * as z from 'zod';
 import { ClientSpecError, parseClientOrder } from './youtube/clients';
 
@@ -26,6 +27,14 @@ const url = (fallback?: string) => {
   const schema = z.url({ protocol: /^https?$/ });
   return fallback === undefined ? optionalString.pipe(schema.optional()) : schema.default(fallback);
 };
+
+/** /summarize's own deadline by default: answered (504) well before API Gateway's 30 s. */
+export const DEFAULT_SUMMARIZE_DEADLINE_MS = 25_000;
+/**
+ * Time kept between /summarize's deadline and the end of its Lambda (the function's timeout,
+ * set by the stack to the deadline plus this): enough to answer the 504 problem and log it.
+ */
+export const SUMMARIZE_MARGIN_MS = 3_000;
 
 const envSchema = z.object({
   /** DynamoDB table holding users, login counters, caches and quotas. */
@@ -91,7 +100,7 @@ const envSchema = z.object({
   MODEL_CATALOG_JSON: optionalString,
   AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url(),
   /** Our own deadline for one /summarize call, below API Gateway's 30 s. */
-  SUMMARIZE_DEADLINE_MS: int(1_000, 29_000, 25_000),
+  SUMMARIZE_DEADLINE_MS: int(1_000, 29_000, DEFAULT_SUMMARIZE_DEADLINE_MS),
   BEDROCK_MAX_ATTEMPTS: int(1, 10, 4),
   BEDROCK_CONCURRENCY: int(1, 16, 4),
 
@@ -128,15 +137,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze(parsed.data);
 }
 
-let current: Config | undefined;
-
-/** The process-wide configuration, validated on first use. */
-export function getConfig(): Config {
-  current ??= loadConfig();
-  return current;
-}
-
-/** Forgets the cached configuration so the next getConfig() re-reads process.env (tests, local host). */
-export function resetConfig(): void {
-  current = undefined;
+/**
+ * The same Config with some settings replaced (the local host adds the secret it generated and
+ * the DynamoDB Local it started). The values are not validated again: pass valid ones.
+ */
+export function withSettings(config: Config, changes: Partial<Config>): Config {
+  return Object.freeze({ ...config, ...changes });
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type * as z from 'zod';
 import type { Config } from './config';
-import { NotFoundError } from './http/errors';
+import { NotFoundError } from './errors';
 import { type Reply, text } from './http/reply';
 import { buildOpenApiDocument } from './openapi';
 import { docsFileSchema } from './routes';

@@ -42,7 +42,10 @@ export interface RouteDef<B extends z.ZodType = z.ZodType> {
   oauth2Errors?: boolean;
 }
 
-const route = <B extends z.ZodType>(def: RouteDef<B>): RouteDef<B> => def;
+/** A route, keeping its body schema and whether it needs a token in its type. */
+const route = <B extends z.ZodType, const A extends boolean>(
+  def: Omit<RouteDef<B>, 'auth'> & { auth: A },
+): RouteDef<B> & { auth: A } => def;
 
 // ---- schemas -------------------------------------------------------------------------------
 // Request schemas validate the bodies and are documented in their input form; response schemas

@@ -5,7 +5,7 @@
 // is 1 when no client yields a transcript. Run it after a deploy, and when summaries start
 // failing: it shows which clients still work, and so what to put in YOUTUBE_CLIENTS.
 import { ConfigError, loadConfig } from '../lib/config';
-import { HttpError } from '../lib/http/errors';
+import { HttpError } from '../lib/errors';
 import type { Attempt } from '../lib/youtube/acquisition';
 import { youTubeClientFromConfig } from '../lib/youtube/client';
 import { isVideoId } from '../lib/youtube/url';

@@ -1,20 +1,27 @@
-// The local host: DynamoDB Local (unless AWS_ENDPOINT_URL_DYNAMODB names another), the table,
-// a JWT secret, and the route table served over HTTP. Used by `npm start` and by the tests.
+// The local host: DynamoDB Local (unless the Config names another DynamoDB), the table, a JWT
+// secret, and the route table served over HTTP. Used by `npm start` and by the tests, each
+// with a Config of its own, which every handler is built from.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertStrongSecret } from '../../lib/auth/tokens';
-import { type Config, getConfig, resetConfig } from '../../lib/config';
+import { createDocumentClient } from '../../lib/aws/dynamodb';
+import { type Config, withSettings } from '../../lib/config';
 import { routeList } from '../../lib/routes';
-import { getServices, resetServices } from '../../lib/services';
 import { type LocalDynamo, startDynamoDbLocal } from './dynamodb';
-import { concurrentInvokeStore, type LocalServerOptions, startLocalServer } from './server';
+import { functionLoader, type LocalServerOptions, startLocalServer } from './server';
 import { ensureTable } from './table';
 
 export interface LocalHost {
   url: string;
+  /** The Config the handlers were built from (with the secret and endpoint the host added). */
   config: Config;
   close(): Promise<void>;
+}
+
+export interface LocalHostOptions extends Pick<LocalServerOptions, 'accessLog'> {
+  /** Where the host tells what it does (default: the console). */
+  log?: (line: string) => void;
 }
 
 /**
@@ -34,34 +41,29 @@ function generatedSecret(dataDir: string): string {
 
 /**
  * Boots everything `npm start` serves and resolves once it listens.
- * @throws ConfigError for invalid settings or a weak JWT_SECRET; JavaMissingError without Java.
+ * @throws ConfigError for a weak JWT_SECRET; JavaMissingError without Java.
  */
 export async function startLocalHost(
-  log: (line: string) => void = (line) => console.log(line),
-  options: Pick<LocalServerOptions, 'accessLog'> = {},
+  settings: Config,
+  options: LocalHostOptions = {},
 ): Promise<LocalHost> {
-  await concurrentInvokeStore();
-  resetConfig();
-  resetServices();
-  let config = getConfig();
+  const log = options.log ?? ((line: string) => console.log(line));
+  let config = settings;
   if (config.JWT_SECRET === undefined && config.JWT_SECRET_ARN === undefined) {
-    // The handlers read their settings from the environment, as on Lambda.
-    process.env.JWT_SECRET = generatedSecret(config.LOCAL_DATA_DIR);
+    config = withSettings(config, { JWT_SECRET: generatedSecret(config.LOCAL_DATA_DIR) });
   }
+  if (config.JWT_SECRET !== undefined) assertStrongSecret(config.JWT_SECRET, 'JWT_SECRET');
   let dynamo: LocalDynamo | undefined;
   if (config.AWS_ENDPOINT_URL_DYNAMODB === undefined) {
     log(
       `starting DynamoDB Local (data: ${config.LOCAL_DATA_DIR === 'memory' ? 'in memory' : config.LOCAL_DATA_DIR})`,
     );
     dynamo = await startDynamoDbLocal({ dataDir: config.LOCAL_DATA_DIR });
-    process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
+    config = withSettings(config, { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint });
   }
   try {
-    resetConfig();
-    config = getConfig();
-    if (config.JWT_SECRET !== undefined) assertStrongSecret(config.JWT_SECRET, 'JWT_SECRET');
-    const services = getServices();
-    const created = await ensureTable(services.db as never, config.TABLE_NAME);
+    const db = createDocumentClient(config);
+    const created = await ensureTable(db as never, config.TABLE_NAME).finally(() => db.destroy());
     log(
       `table ${config.TABLE_NAME} ${created === 'created' ? 'created' : 'found'} at ${config.AWS_ENDPOINT_URL_DYNAMODB}`,
     );
@@ -71,6 +73,7 @@ export async function startLocalHost(
       routes: routeList,
       maxBodyBytes: config.MAX_BODY_BYTES,
       corsOrigins: config.CORS_ORIGINS,
+      loadHandler: functionLoader(config),
       accessLog: options.accessLog,
     });
     return {
@@ -78,7 +81,6 @@ export async function startLocalHost(
       config,
       close: async () => {
         await server.close();
-        resetServices();
         await dynamo?.stop();
       },
     };

@@ -1,16 +1,13 @@
 // `npm start`: the API on this machine with embedded defaults (DynamoDB Local, the offline
-// summarizer, a generated JWT secret). Stops cleanly on SIGINT/SIGTERM.
-// The SDK versions are pinned to ones that support Node 20 (see README); its warning about
-// future releases is noise for someone running the API locally.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
-import { ConfigError } from '../../lib/config';
+// summarizer, a generated JWT secret), configured from the environment (plus
+// infra/local/local.env, which `npm start` loads). Stops cleanly on SIGINT/SIGTERM.
+import { ConfigError, loadConfig } from '../../lib/config';
 import { JavaMissingError } from './dynamodb';
 import { startLocalHost } from './host';
 
 try {
   // One access line per request, beside the handlers' own JSON log lines.
-  const host = await startLocalHost(undefined, {
+  const host = await startLocalHost(loadConfig(), {
     accessLog: (entry) =>
       console.log(JSON.stringify({ level: 'INFO', message: 'access', ...entry })),
   });

@@ -6,9 +6,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { InvokeStore } from '@aws/lambda-invoke-store';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Config } from '../../lib/config';
+import { PayloadTooLargeError } from '../../lib/errors';
 import type { AccessLogEntry } from '../../lib/http/access-log';
 import { corsPreflightHeaders, corsResponseHeaders, originAllowed } from '../../lib/http/cors';
-import { PayloadTooLargeError } from '../../lib/http/errors';
 import { problemReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
 import { createRouter, unroutedError } from '../../lib/http/router';
@@ -26,8 +27,8 @@ export interface LocalServerOptions {
   maxBodyBytes: number;
   /** Origins allowed by CORS (CORS_ORIGINS); empty means no CORS headers at all. */
   corsOrigins: readonly string[];
-  /** Loads `functions/<name>.ts`; injectable for tests. */
-  loadHandler?: (name: HandlerName) => Promise<LambdaHandler>;
+  /** Loads a route's handler (functionLoader builds those of functions/ from a Config). */
+  loadHandler: (name: HandlerName) => Promise<LambdaHandler>;
   /** Receives one access line per request (as API Gateway's access log would); none if unset. */
   accessLog?: (entry: AccessLogEntry) => void;
 }
@@ -38,10 +39,15 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-const defaultLoader = async (name: HandlerName): Promise<LambdaHandler> => {
-  const module = (await import(`../../functions/${name}.ts`)) as { handler: LambdaHandler };
-  return module.handler;
-};
+/** Builds each handler from `functions/<name>.ts` with `config`, as Lambda would from its own. */
+export function functionLoader(config: Config) {
+  return async (name: HandlerName): Promise<LambdaHandler> => {
+    const module = (await import(`../../functions/${name}.ts`)) as {
+      create: (config: Config) => LambdaHandler;
+    };
+    return module.create(config);
+  };
+}
 
 const EMPTY = Buffer.alloc(0);
 
@@ -185,13 +191,12 @@ function send(
 
 /**
  * Unlike one Lambda instance, the local host runs invocations side by side. It does what
- * Lambda's multi-concurrency runtime does: each invocation runs in its own invoke store, and
- * AWS_LAMBDA_MAX_CONCURRENCY says so, so that Powertools keeps per-request log keys
- * (request_id) apart. Call it before the first AWS SDK request: the SDK creates the
- * process-wide store on first use, and a store created without this cannot isolate.
+ * Lambda's multi-concurrency runtime does: each invocation runs in its own invoke store.
+ * Powertools keeps per-request log keys (request_id) apart only when AWS_LAMBDA_MAX_CONCURRENCY
+ * is set in the environment, as on such a runtime: `npm start` sets it (infra/local/local.env),
+ * and so do the tests (vitest.config.ts).
  */
 export function concurrentInvokeStore() {
-  process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '1000';
   return InvokeStore.getInstanceAsync(true);
 }
 
@@ -199,7 +204,7 @@ export function concurrentInvokeStore() {
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const invokeStore = await concurrentInvokeStore();
   const router = createRouter(options.routes);
-  const load = options.loadHandler ?? defaultLoader;
+  const load = options.loadHandler;
   const handlers = new Map<HandlerName, Promise<LambdaHandler>>();
   const loaded = new Map<HandlerName, LambdaHandler>();
 

@@ -1,6 +1,6 @@
 // Password policy and hashing with bcryptjs (pure JS, so it bundles into a Lambda).
 import bcrypt from 'bcryptjs';
-import type { FieldError } from '../http/errors';
+import type { FieldError } from '../errors';
 import { COMMON_PASSWORDS } from './common-passwords';
 import {
   PASSWORD_MAX_BYTES,

@@ -1,11 +1,8 @@
 // Where the signing key comes from: JWT_SECRET (local), or Secrets Manager (JWT_SECRET_ARN)
-// when deployed. Resolved once per process; the service never falls back to a default key.
-
+// when deployed. Resolved once per function instance; there is never a default key.
 import { readSecretString } from '../aws/secrets';
 import { type Config, ConfigError } from '../config';
 import { assertStrongSecret, keyIdOf, type TokenSettings } from './tokens';
-
-let settings: Promise<TokenSettings> | undefined;
 
 async function resolve(config: Config): Promise<TokenSettings> {
   let secret: Uint8Array;
@@ -27,18 +24,18 @@ async function resolve(config: Config): Promise<TokenSettings> {
 }
 
 /**
- * The token settings of this process, resolved on first use and then cached.
- * @throws ConfigError when the secret is missing or weak (a failed lookup is retried next call).
+ * The token settings of `config`, resolved on the first call (the secret may be read from
+ * Secrets Manager) and then kept by the returned function: one per function instance.
+ * The returned function throws ConfigError when the secret is missing or weak; a failed lookup
+ * is tried again on the next call.
  */
-export function getTokenSettings(config: Config): Promise<TokenSettings> {
-  settings ??= resolve(config).catch((error: unknown) => {
-    settings = undefined;
-    throw error;
-  });
-  return settings;
-}
-
-/** Forgets the cached settings (tests and the local host after changing the config). */
-export function resetTokenSettings(): void {
-  settings = undefined;
+export function tokenSettingsFrom(config: Config): () => Promise<TokenSettings> {
+  let settings: Promise<TokenSettings> | undefined;
+  return () => {
+    settings ??= resolve(config).catch((error: unknown) => {
+      settings = undefined;
+      throw error;
+    });
+    return settings;
+  };
 }

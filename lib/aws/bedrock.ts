@@ -13,13 +13,8 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import { isNetworkError } from './network';
-
-/** The logging surface we need; a Powertools Logger fits. */
-export interface BedrockLogger {
-  error(message: string, extra?: Record<string, unknown>): void;
-  warn(message: string, extra?: Record<string, unknown>): void;
-}
 
 export interface BedrockClientOptions {
   region: string;
@@ -39,7 +34,7 @@ export interface BedrockClientOptions {
 export interface ConverseOptions {
   /** Aborted when the caller's deadline passes: cancels the call in flight and any backoff. */
   signal: AbortSignal;
-  logger?: BedrockLogger;
+  logger?: Logger;
 }
 
 /** A Bedrock Runtime client whose Converse calls retry transient failures within a deadline. */

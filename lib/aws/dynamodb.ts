@@ -3,7 +3,7 @@ import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dy
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
-import { HttpError, ServiceUnavailableError } from '../http/errors';
+import { HttpError, ServiceUnavailableError } from '../errors';
 import { isNetworkError } from './network';
 
 function isLoopback(endpoint: string | undefined): boolean {
@@ -16,6 +16,9 @@ function isLoopback(endpoint: string | undefined): boolean {
 export function createDocumentClient(config: Config): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     region: config.AWS_REGION,
+    // From the Config, not from the SDK's own reading of the environment: the local host and
+    // the tests pass Configs of their own.
+    ...(config.AWS_ENDPOINT_URL_DYNAMODB ? { endpoint: config.AWS_ENDPOINT_URL_DYNAMODB } : {}),
     // DynamoDB Local accepts any key; a laptop without AWS credentials must still work.
     ...(isLoopback(config.AWS_ENDPOINT_URL_DYNAMODB)
       ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }

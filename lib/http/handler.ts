@@ -6,48 +6,49 @@ import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { output, ZodError, ZodType } from 'zod';
+import type { output, ZodError } from 'zod';
 import type { Authenticator } from '../auth/bearer';
-import { type Config, ConfigError, getConfig } from '../config';
-import type { RouteDef } from '../routes';
-import type { User } from '../users/store';
+import { type Config, ConfigError, loadConfig } from '../config';
 import {
   BadRequestError,
   type FieldError,
   HttpError,
   PayloadTooLargeError,
   ServiceUnavailableError,
-  UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
-} from './errors';
-import { logger } from './logger';
+} from '../errors';
+import { appendLogKeys, logger } from '../logger';
+import type { RouteDef } from '../routes';
+import type { User } from '../users/store';
 import { problemReply } from './problem';
 import type { Reply } from './reply';
 
-export interface RequestContext<Body> {
+/** A Lambda handler of an API Gateway HTTP API route (payload format 2.0). */
+export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Reply>;
+
+export interface RequestContext<Body, U extends User | undefined> {
   body: Body;
-  /** The authenticated user on routes with `auth: true`. */
-  user: User | undefined;
+  /** The authenticated user: a User on routes with `auth: true`, undefined on the others. */
+  user: U;
   requestId: string;
   event: APIGatewayProxyEventV2;
   lambda: Context;
   config: Config;
 }
 
-type Action<Body> = (context: RequestContext<Body>) => Promise<Reply>;
+type Action<Body, U extends User | undefined> = (
+  context: RequestContext<Body, U>,
+) => Promise<Reply>;
+
+/** The validated body of a route's requests. */
+type BodyOf<R> = R extends RouteDef<infer B> ? output<B> : never;
 
 // The user a request authenticated as, keyed by its event (middy hands the same object on).
 const authenticated = new WeakMap<APIGatewayProxyEventV2, User>();
 
 type Internal = Record<string, unknown> & { startedAt?: number };
 type HttpRequest = Request<APIGatewayProxyEventV2, Reply, Error, Context, Internal>;
-
-/** The authenticated user; for actions of routes with `auth: true`. */
-export function authenticatedUser(context: RequestContext<unknown>): User {
-  if (!context.user) throw new UnauthorizedError('missing_token');
-  return context.user;
-}
 
 const requestIdOf = (event: APIGatewayProxyEventV2) => event.requestContext?.requestId ?? 'unknown';
 
@@ -65,7 +66,7 @@ function problemsAndAccessLog(route: RouteDef): MiddlewareObj<APIGatewayProxyEve
     };
     if (status >= 500) {
       // The cause chain (SDK messages, stacks) goes to the log only, never to the client.
-      logger.error('request failed', { ...line, error: error as Error });
+      logger.error('request failed', { ...line, error });
     } else if (error) {
       logger.info('request refused', {
         ...line,
@@ -81,7 +82,7 @@ function problemsAndAccessLog(route: RouteDef): MiddlewareObj<APIGatewayProxyEve
     before: (request) => {
       const internal = request.internal as Internal;
       internal.startedAt = Date.now();
-      logger.appendKeys({ request_id: requestIdOf(request.event) });
+      appendLogKeys({ request_id: requestIdOf(request.event) });
     },
     after: (request) => finish(request as HttpRequest),
     onError: (request) => {
@@ -109,10 +110,9 @@ function asHttpError(error: unknown): unknown {
 }
 
 /** 413 before anything is parsed, whether or not the client sent Content-Length. */
-function bodyLimit(): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+function bodyLimit(config: Config): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
   return {
     before: ({ event }) => {
-      const config = getConfig();
       const declared = Number(event.headers?.['content-length'] ?? 0);
       const actual = event.body
         ? event.isBase64Encoded
@@ -191,35 +191,69 @@ function authentication(authenticate: Authenticator): MiddlewareObj<APIGatewayPr
 }
 
 /**
- * A Lambda handler for one route of the table: the shared HTTP layer around `action`.
- * The action receives the validated body and, on protected routes, the user.
+ * A Lambda handler for one route of the table: the shared HTTP layer around `action`, which
+ * receives the validated body and, on routes with `auth: true`, the authenticated user. A
+ * protected route needs an authenticator and a public one takes none: the types say so.
  */
-export function createHandler<B extends ZodType>(
-  route: RouteDef<B>,
-  action: Action<output<B>>,
-  options: { authenticate?: Authenticator } = {},
-) {
+export function createHandler<R extends RouteDef & { auth: false }>(
+  route: R,
+  config: Config,
+  action: Action<BodyOf<R>, undefined>,
+): LambdaHandler;
+export function createHandler<R extends RouteDef & { auth: true }>(
+  route: R,
+  config: Config,
+  action: Action<BodyOf<R>, User>,
   // Injected rather than imported, so that public routes do not bundle the user store.
-  if (route.auth && !options.authenticate) {
-    throw new Error(`${route.method} ${route.path} needs an authenticator`);
-  }
+  options: { authenticate: Authenticator },
+): LambdaHandler;
+export function createHandler(
+  route: RouteDef,
+  config: Config,
+  // Each overload narrows what the action is given; here it is whatever the route sends it.
+  action: Action<never, never>,
+  options?: { authenticate: Authenticator },
+): LambdaHandler {
+  const run = action as Action<unknown, User | undefined>;
   const stack = middy<APIGatewayProxyEventV2, Reply, Error, Context, Internal>();
   stack.use(problemsAndAccessLog(route));
-  stack.use(bodyLimit());
+  stack.use(bodyLimit(config));
   // Authentication comes before parsing: strangers learn nothing about the body's rules.
-  if (options.authenticate) stack.use(authentication(options.authenticate));
+  if (options) stack.use(authentication(options.authenticate));
   if (route.body) {
     stack.use(parseBody(route));
     stack.use(validateBody(route));
   }
   return stack.handler(async (event, lambda) =>
-    action({
-      body: event.body as output<B>,
+    run({
+      body: event.body,
       user: authenticated.get(event),
       requestId: requestIdOf(event),
       event,
       lambda,
-      config: getConfig(),
+      config,
     }),
-  );
+  ) as LambdaHandler;
+}
+
+/**
+ * The Lambda entry point of a function module: `create` builds its handler from the
+ * environment's Config on the instance's first event, and that handler serves every later one.
+ * (Importing a function module thus reads nothing: the local host and the tests call `create`
+ * with Configs of their own.) An invalid environment answers 503 server-misconfigured, and is
+ * read again on the next event.
+ */
+export function lambdaEntry(create: (config: Config) => LambdaHandler): LambdaHandler {
+  let handler: LambdaHandler | undefined;
+  return async (event, context) => {
+    if (!handler) {
+      try {
+        handler = create(loadConfig());
+      } catch (error) {
+        logger.error('the function cannot start: invalid configuration', { error });
+        return problemReply(asHttpError(error), requestIdOf(event));
+      }
+    }
+    return handler(event, context);
+  };
 }

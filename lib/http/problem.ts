@@ -1,5 +1,5 @@
 // RFC 9457 problem details: the one place that turns an error into what a client sees.
-import { HttpError } from './errors';
+import { HttpError } from '../errors';
 import { baseHeaders, type Reply } from './reply';
 
 export const PROBLEM_TYPE_PREFIX = 'urn:tubesum:problem:';

@@ -1,8 +1,9 @@
 // Matching a request against the route table, as API Gateway does: exact paths and `{param}`
 // segments. Shared by the local host and the deployed `$default` route, so unknown paths and
 // wrong methods get the same 404/405 problem everywhere.
+
+import { type HttpError, MethodNotAllowedError, NotFoundError } from '../errors';
 import type { RouteDef } from '../routes';
-import { type HttpError, MethodNotAllowedError, NotFoundError } from './errors';
 
 export type RouteMatch =
   | { kind: 'found'; route: RouteDef; pathParameters: Record<string, string> | undefined }

@@ -7,15 +7,15 @@ import type {
   ConverseCommandInput,
   ConverseCommandOutput,
 } from '@aws-sdk/client-bedrock-runtime';
-import { type BedrockClient, type BedrockLogger, classifyBedrockError } from '../aws/bedrock';
-import type { Config } from '../config';
+import { type BedrockClient, classifyBedrockError } from '../aws/bedrock';
 import {
   BadGatewayError,
   GatewayTimeoutError,
   HttpError,
   ServiceUnavailableError,
   UnprocessableError,
-} from '../http/errors';
+} from '../errors';
+import type { Logger } from '../logger';
 import type { Transcript, VideoMetadata } from '../youtube/types';
 import type { BedrockModel } from './catalog';
 import type { SummarizeInput, Summarizer, SummaryResult } from './types';
@@ -27,7 +27,7 @@ export interface BedrockSummarizerOptions {
   /** Parts summarised at the same time for long transcripts (BEDROCK_CONCURRENCY). */
   concurrency: number;
   /** Receives operator-facing lines (access denied, rejected requests, retries). */
-  logger?: BedrockLogger;
+  logger?: Logger;
   /** Retry-After sent with a 503, in seconds (defaults: throttled 5, unavailable 10). */
   retryAfterSeconds?: { throttled: number; unavailable: number };
 }
@@ -532,11 +532,4 @@ function groupConsecutive(
   });
   if (current.length > 0) groups.push({ first, last: items.length, items: current });
   return groups;
-}
-
-/** Summarizer settings from config: BEDROCK_CONCURRENCY (the client carries the attempts). */
-export function bedrockSummarizerOptionsFromConfig(
-  config: Config,
-): Pick<BedrockSummarizerOptions, 'concurrency'> {
-  return { concurrency: config.BEDROCK_CONCURRENCY };
 }

@@ -3,7 +3,7 @@
 // MODEL_CATALOG_JSON and restrict the offer with ALLOWED_MODELS.
 import * as z from 'zod';
 import { type Config, ConfigError } from '../config';
-import { ValidationError } from '../http/errors';
+import { ValidationError } from '../errors';
 
 /** A model served by Bedrock through the Converse API. */
 export interface BedrockModel {

@@ -4,9 +4,9 @@
 
 import winkNLP from 'wink-nlp';
 import { requireShipped } from '../shipped';
+import { countWords } from '../words';
 import type { Transcript, TranscriptSegment } from '../youtube/types';
 import type { SummarizeInput, Summarizer, SummaryResult } from './types';
-import { countWords } from './words';
 
 type Model = typeof import('wink-eng-lite-web-model');
 
@@ -93,8 +93,6 @@ const CLAUSE_END = /[.!?…,;:\-–—]["'”’)\]]*$/u;
 // Caption cues such as [Music], [offscreen], ♪ lyrics ♪ or *dog barks* are not speech; a single
 // word in asterisks is emphasis (*it*) and stays.
 const CUE = /\[[^\]]*\]|♪[^♪]*♪|\*[^*\s]+(?:\s+[^*\s]+)+\*/gu;
-
-export { countWords };
 
 function contentTerms(sentence: string, stems: Map<string, string>): string[] {
   const { stemWord } = english();
@@ -337,7 +335,7 @@ function trimSentence(sentence: string, words: number, least: number): string {
  * enough; never more words than the text) and joins them in their original order.
  */
 export function summarizeSentences(sentences: string[], targetWords: number): string {
-  const lengths = sentences.map(countWords);
+  const lengths = sentences.map((sentence) => countWords(sentence));
   const available = lengths.reduce((a, b) => a + b, 0);
   if (available <= targetWords) return sentences.join(' ');
 

@@ -4,7 +4,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { storeError } from '../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../aws/table';
-import { TooManyRequestsError } from '../http/errors';
+import { TooManyRequestsError } from '../errors';
 
 export interface Quota {
   /**

@@ -1,5 +1,9 @@
 // POST /summarize's logic: cache, quota, YouTube, the chosen summarizer, in that order.
+import type * as z from 'zod';
+import type { Logger } from '../logger';
+import type { summarizeBodySchema, summarizeResponseSchema } from '../routes';
 import type { User } from '../users/store';
+import { countWords } from '../words';
 import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
 import { parseVideoId } from '../youtube/url';
@@ -7,23 +11,12 @@ import { type Cache, summaryKey, videoKey } from './cache';
 import { type Catalog, type CatalogEntry, estimateCostUsd, resolveModel } from './catalog';
 import type { Quota } from './quota';
 import type { Summarizer } from './types';
-import { countWords } from './words';
 
-export interface SummarizeRequest {
-  video_url: string;
-  summary_length: number;
-  used_model?: string | undefined;
-  language?: string | undefined;
-}
+/** A validated request body of POST /summarize. */
+export type SummarizeRequest = z.output<typeof summarizeBodySchema>;
 
-/** The API's answer (see summarizeResponseSchema in lib/routes.ts). */
-export interface SummarizeResponse {
-  summary: string;
-  word_count: number;
-  metadata: Record<string, unknown> & { cached: boolean; elapsed_ms: number };
-}
-
-type Log = (message: string, extra?: Record<string, unknown>) => void;
+/** The API's answer. */
+export type SummarizeResponse = z.output<typeof summarizeResponseSchema>;
 
 export interface SummaryServiceDeps {
   /** Resolved on the first cache miss: cache hits never load the YouTube client. */
@@ -36,7 +29,7 @@ export interface SummaryServiceDeps {
   /** Fetched videos: another length or model for the same video needs no YouTube call. */
   videos: Cache<Video>;
   quota: Quota;
-  logger: { info: Log; warn: Log };
+  logger: Logger;
 }
 
 export interface SummaryService {
@@ -100,7 +93,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
         });
         const response: SummarizeResponse = {
           summary: result.summary,
-          word_count: countWords(result.summary),
+          word_count: countWords(result.summary, transcript.language),
           metadata: {
             ...metadata,
             transcript_language: transcript.language,

@@ -1,10 +1,10 @@
-// Wires the summarize flow to the process's config and clients, once per process. Kept apart
-// from lib/services.ts so the register and token functions do not bundle YouTube or Bedrock.
-// The YouTube client, the offline model and the Bedrock client are imported on the first cache
-// miss: a cold start that is answered from the cache never loads them.
-import { getConfig } from '../config';
-import { appLogger as logger } from '../http/logger';
-import { getServices } from '../services';
+// The summary service of a Config: its stores over the given DynamoDB client, the catalog, and
+// the summarizers. Kept apart from the account functions so that they do not bundle YouTube or
+// Bedrock. The YouTube client, the offline model and the Bedrock client are loaded on the first
+// cache miss: a cold start that is answered from the cache never loads them.
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
 import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
 import { createCache } from './cache';
@@ -12,8 +12,6 @@ import { catalogFromConfig } from './catalog';
 import { createQuota } from './quota';
 import { createSummaryService, type SummarizeResponse, type SummaryService } from './service';
 import type { Summarizer } from './types';
-
-let service: SummaryService | undefined;
 
 /** Calls `load` once and hands every caller the same promise (retried after a failure). */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -28,13 +26,14 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * The process-wide summary service, created on first use.
+ * The summary service of `config`, with its caches and quota in `db`.
  * @throws ConfigError for an invalid model catalog or DEFAULT_MODEL.
  */
-export function getSummaryService(): SummaryService {
-  if (service) return service;
-  const config = getConfig();
-  const { db } = getServices();
+export function summaryServiceFrom(
+  config: Config,
+  db: DynamoDBDocumentClient,
+  logger: Logger,
+): SummaryService {
   const youtube = once<YouTubeClient>(async () =>
     (await import('../youtube/client')).youTubeClientFromConfig(config, {
       onWarning: (message, error) => logger.warn(message, { error: String(error) }),
@@ -46,7 +45,7 @@ export function getSummaryService(): SummaryService {
   const bedrock = once(async () =>
     (await import('../aws/bedrock')).createBedrockClientFromConfig(config),
   );
-  service = createSummaryService({
+  return createSummaryService({
     youtube,
     catalog: catalogFromConfig(config),
     defaultModel: config.DEFAULT_MODEL,
@@ -69,5 +68,4 @@ export function getSummaryService(): SummaryService {
     quota: createQuota(db, config.TABLE_NAME, config.SUMMARY_DAILY_QUOTA),
     logger,
   });
-  return service;
 }

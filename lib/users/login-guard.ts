@@ -10,7 +10,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { storeError } from '../aws/dynamodb';
-import { TooManyRequestsError } from '../http/errors';
+import { TooManyRequestsError } from '../errors';
 import { loginKey } from './identity';
 
 export interface LoginGuardSettings {

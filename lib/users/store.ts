@@ -12,7 +12,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, storeError } from '../aws/dynamodb';
-import { ConflictError, ServiceUnavailableError } from '../http/errors';
+import { ConflictError, ServiceUnavailableError } from '../errors';
 import { emailKey, loginKey, usernameKey } from './identity';
 
 export interface User {

@@ -10,7 +10,7 @@
 // unplayable, no track in the language, nothing spoken) end the search at once. When every
 // client fails, the most telling failure is reported; when InnerTube said nothing about the
 // video (every client refused), the watch page is read for what it says.
-import { HttpError } from '../http/errors';
+import { HttpError } from '../errors';
 import { parseCaptions } from './captions';
 import type { ClientName, InnerTubeClient } from './clients';
 import { playerRequest } from './clients';

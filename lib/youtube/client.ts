@@ -5,7 +5,7 @@
 // createControlledFetch (fixed origin, proxy, deadline, size cap).
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config';
-import { ValidationError } from '../http/errors';
+import { ValidationError } from '../errors';
 import { requireShipped } from '../shipped';
 import { type AcquisitionContext, type Attempt, acquireTranscript } from './acquisition';
 import { type InnerTubeClient, parseClientOrder } from './clients';

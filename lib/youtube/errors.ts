@@ -6,7 +6,7 @@ import {
   NotFoundError,
   ServiceUnavailableError,
   UnprocessableError,
-} from '../http/errors';
+} from '../errors';
 
 /** Why YouTube refused to serve us (a 503 problem's `block_reason`). */
 export const BLOCK_REASONS = [

@@ -2,7 +2,7 @@
 // to one fixed origin, with a deadline, a size cap and no redirect off that origin; the caller
 // only chooses the path and query.
 import type { Dispatcher, fetch as UndiciFetch } from 'undici';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../errors';
 import { requireShipped } from '../shipped';
 import {
   DEFAULT_BLOCKED_RETRY_AFTER_SECONDS,

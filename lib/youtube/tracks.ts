@@ -1,6 +1,6 @@
 // Chooses the caption track to summarise. youtube-transcript would take the first track
 // listed (Chinese, for the recorded Surface Go review), so the choice is made here.
-import { ValidationError } from '../http/errors';
+import { ValidationError } from '../errors';
 import { languageUnavailable } from './errors';
 import type { CaptionTrack } from './player';
 

@@ -1,7 +1,7 @@
 // Turns what a user pasted into an 11-character video ID, or refuses it. Nothing here touches
 // the network: outbound requests are later built from a fixed origin and this ID alone, so the
 // only thing a hostile URL can achieve is a 422.
-import { ValidationError } from '../http/errors';
+import { ValidationError } from '../errors';
 
 export const MAX_VIDEO_URL_LENGTH = 2048;
 

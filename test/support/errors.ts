@@ -1,4 +1,4 @@
-import { HttpError } from '../../lib/http/errors';
+import { HttpError } from '../../lib/errors';
 
 /** The HttpError a promise rejects with; fails the test when it resolves or rejects otherwise. */
 export async function failure(promise: Promise<unknown>): Promise<HttpError> {

@@ -1,14 +1,20 @@
 // Starts the real local host (route table, middy stack, handlers) in this test process against
-// the run's DynamoDB Local, in a table of its own, and gives a small HTTP client for it.
+// the run's DynamoDB Local, in a table of its own, from a Config of its own, and gives a small
+// HTTP client for it.
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
-import type { LocalHost } from '../../infra/local/host';
+import { type LocalHost, startLocalHost } from '../../infra/local/host';
+import { createDocumentClient } from '../../lib/aws/dynamodb';
+import { type Config, loadConfig } from '../../lib/config';
 import { fetchContract } from './contract';
 
 export interface TestHost extends LocalHost {
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   /** Registers a user and returns their access token. */
   registerAndLogin(user?: Partial<TestUser>): Promise<{ user: TestUser; token: string }>;
+  /** A client of the host's DynamoDB, for tests that look at what was stored. */
+  db: DynamoDBDocumentClient;
 }
 
 export interface RequestOptions {
@@ -46,9 +52,12 @@ export function newUser(overrides: Partial<TestUser> = {}): TestUser {
   };
 }
 
-/** Starts a local host with the given extra environment (strings, as in a real environment). */
-export async function startTestHost(env: Record<string, string> = {}): Promise<TestHost> {
-  Object.assign(process.env, {
+/**
+ * The Config of a test: the run's DynamoDB Local, a table of its own, a test secret, a cheap
+ * bcrypt cost, any free port, plus `env` (strings, as a real environment holds them).
+ */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
     AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
     AWS_REGION: 'us-east-1',
     TABLE_NAME: `test-${randomUUID()}`,
@@ -59,8 +68,12 @@ export async function startTestHost(env: Record<string, string> = {}): Promise<T
     LOCAL_DATA_DIR: 'memory',
     ...env,
   });
-  const { startLocalHost } = await import('../../infra/local/host');
-  const host = await startLocalHost(() => undefined);
+}
+
+/** Starts a local host with the test Config and the given settings on top of it. */
+export async function startTestHost(env: Record<string, string> = {}): Promise<TestHost> {
+  const host = await startLocalHost(testConfig(env), { log: () => undefined });
+  const db = createDocumentClient(host.config);
   // Every response a test sees must be one the OpenAPI document describes.
   const contract = await fetchContract(host.url);
 
@@ -90,6 +103,11 @@ export async function startTestHost(env: Record<string, string> = {}): Promise<T
 
   return {
     ...host,
+    db,
+    async close() {
+      db.destroy();
+      await host.close();
+    },
     request,
     async registerAndLogin(overrides = {}) {
       const user = newUser(overrides);

@@ -28,9 +28,6 @@ export async function startSummarizeEnv(env: Record<string, string> = {}): Promi
     YOUTUBE_API_BASE_URL: youtube.baseUrl,
     YOUTUBE_TIMEOUT_MS: '1500',
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: bedrock.endpoint,
-    // The stub checks that requests are signed; any key signs.
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
     SUMMARIZE_DEADLINE_MS: '5000',
     BEDROCK_MAX_ATTEMPTS: '3',
     MODEL_CATALOG_JSON: JSON.stringify([TINY_MODEL]),

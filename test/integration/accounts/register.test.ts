@@ -1,7 +1,6 @@
 // SECURITY.md, "Registration: POST /register", over HTTP against DynamoDB Local.
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getServices } from '../../../lib/services';
 import { bcryptBudget } from '../../support/budget';
 import { newUser, startTestHost, type TestHost } from '../../support/host';
 
@@ -15,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => host?.close());
 
 async function storedUser(username: string) {
-  const { db, config } = getServices();
+  const { db, config } = host;
   const claim = await db.send(
     new GetCommand({
       TableName: config.TABLE_NAME,
@@ -29,7 +28,7 @@ async function storedUser(username: string) {
 }
 
 async function allItems() {
-  const { db, config } = getServices();
+  const { db, config } = host;
   const { Items = [] } = await db.send(
     new ScanCommand({ TableName: config.TABLE_NAME, ConsistentRead: true }),
   );

@@ -2,14 +2,14 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import bcrypt from 'bcryptjs';
 import { afterAll, expect, it } from 'vitest';
-import { getServices } from '../../../lib/services';
 import { newUser, startTestHost, type TestHost } from '../../support/host';
 
 let host: TestHost | undefined;
 afterAll(() => host?.close());
 
 async function storedCost(username: string): Promise<number> {
-  const { db, config } = getServices();
+  if (!host) throw new Error('no host');
+  const { db, config } = host;
   const claim = await db.send(
     new GetCommand({ TableName: config.TABLE_NAME, Key: { pk: `USERNAME#${username}` } }),
   );

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeList } from '../../../lib/routes';
-import { getServices } from '../../../lib/services';
 import { comparableProblem, startTestHost, TEST_SECRET, type TestHost } from '../../support/host';
 import { forgedTokens, settingsFor, sign, validClaims } from '../../support/tokens';
 
@@ -88,7 +87,7 @@ describe.each(protectedRoutes.map((route) => [route.path]))('%s', (path) => {
     const ghostId = JSON.parse(
       Buffer.from(ghost.token.split('.')[1] ?? '', 'base64url').toString(),
     ).sub;
-    const { db, config } = getServices();
+    const { db, config } = host;
     await db.send(
       new DeleteCommand({ TableName: config.TABLE_NAME, Key: { pk: `USER#${ghostId}` } }),
     );

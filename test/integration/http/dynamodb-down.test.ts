@@ -3,26 +3,20 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../infra/local/dynamodb';
-import { type LocalServer, startLocalServer } from '../../../infra/local/server';
-import { resetConfig } from '../../../lib/config';
+import { functionLoader, type LocalServer, startLocalServer } from '../../../infra/local/server';
 import { routeList } from '../../../lib/routes';
-import { resetServices } from '../../../lib/services';
-import { newUser, TEST_SECRET } from '../../support/host';
+import { newUser, testConfig } from '../../support/host';
 
 let blackhole: Server;
 const sockets: Socket[] = [];
 let server: LocalServer;
 
 async function serveWithDynamoAt(endpoint: string) {
-  Object.assign(process.env, {
+  const config = testConfig({
     AWS_ENDPOINT_URL_DYNAMODB: endpoint,
     DYNAMODB_TIMEOUT_MS: '500',
-    JWT_SECRET: TEST_SECRET,
-    BCRYPT_COST: '10',
     TABLE_NAME: 'unreachable',
   });
-  resetConfig();
-  resetServices();
   await server?.close();
   server = await startLocalServer({
     host: '127.0.0.1',
@@ -30,6 +24,7 @@ async function serveWithDynamoAt(endpoint: string) {
     routes: routeList,
     maxBodyBytes: 16_384,
     corsOrigins: [],
+    loadHandler: functionLoader(config),
   });
 }
 
@@ -44,7 +39,6 @@ afterAll(async () => {
   for (const socket of sockets) socket.destroy();
   await new Promise<void>((resolve) => blackhole.close(() => resolve()));
   await server?.close();
-  resetServices();
 });
 
 describe.each([

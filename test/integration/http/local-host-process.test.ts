@@ -36,19 +36,24 @@ function waitFor(pattern: RegExp, timeoutMs = READY_MS): Promise<RegExpMatchArra
 }
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
-    env: {
-      ...process.env,
-      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
-      TABLE_NAME: `proc-${Date.now()}`,
-      JWT_SECRET: secret,
-      BCRYPT_COST: '10',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      POWERTOOLS_LOG_LEVEL: 'DEBUG',
+  // What `npm start` runs (without npm in between).
+  child = spawn(
+    process.execPath,
+    ['--env-file=infra/local/local.env', '--import', 'tsx', 'infra/local/main.ts'],
+    {
+      env: {
+        ...process.env,
+        AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+        TABLE_NAME: `proc-${Date.now()}`,
+        JWT_SECRET: secret,
+        BCRYPT_COST: '10',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        POWERTOOLS_LOG_LEVEL: 'DEBUG',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   child.stdout?.on('data', (chunk) => {
     output += chunk;
   });
@@ -155,10 +160,14 @@ describe('the local host process with a bad setting', () => {
   it(
     'stops at start, naming YOUTUBE_CLIENTS, for a client it does not know',
     async () => {
-      const bad = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
-        env: { ...process.env, YOUTUBE_CLIENTS: 'ANDROID,NOKIA', PORT: '0' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const bad = spawn(
+        process.execPath,
+        ['--env-file=infra/local/local.env', '--import', 'tsx', 'infra/local/main.ts'],
+        {
+          env: { ...process.env, YOUTUBE_CLIENTS: 'ANDROID,NOKIA', PORT: '0' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let said = '';
       bad.stdout?.on('data', (chunk) => {
         said += chunk;

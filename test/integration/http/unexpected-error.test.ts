@@ -3,8 +3,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '../../../infra/local/server';
 import { createHandler } from '../../../lib/http/handler';
 import type { RouteDef } from '../../../lib/routes';
+import { testConfig } from '../../support/host';
 
-const boom: RouteDef = {
+const boom: RouteDef & { auth: false } = {
   method: 'GET',
   path: '/boom',
   handler: 'health',
@@ -17,7 +18,7 @@ const boom: RouteDef = {
 
 let server: LocalServer;
 beforeAll(async () => {
-  const handler = createHandler(boom, async () => {
+  const handler = createHandler(boom, testConfig(), async () => {
     throw new Error(
       'AccessDenied on arn:aws:dynamodb:us-east-1:123456789012:table/secret-table at /var/task/index.mjs:1',
     );

@@ -39,15 +39,14 @@ const tiny = (contextTokens: number): BedrockModel => ({
   maxOutputTokens: 1_000,
 });
 
+/** A Logger that keeps its lines. */
 function fakeLogger() {
-  const lines: { level: 'error' | 'warn'; message: string; extra?: Record<string, unknown> }[] = [];
-  return {
-    lines,
-    error: (message: string, extra?: Record<string, unknown>) =>
-      lines.push({ level: 'error', message, ...(extra ? { extra } : {}) }),
-    warn: (message: string, extra?: Record<string, unknown>) =>
-      lines.push({ level: 'warn', message, ...(extra ? { extra } : {}) }),
+  type Level = 'info' | 'warn' | 'error';
+  const lines: { level: Level; message: string; extra?: Record<string, unknown> }[] = [];
+  const at = (level: Level) => (message: string, extra?: Record<string, unknown>) => {
+    lines.push({ level, message, ...(extra ? { extra } : {}) });
   };
+  return { lines, info: at('info'), warn: at('warn'), error: at('error') };
 }
 
 interface StubReply {

@@ -1,6 +1,6 @@
 // The YouTube module end to end over HTTP, against the fake YouTube serving real recordings.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HttpError, ValidationError } from '../../../lib/http/errors';
+import { HttpError, ValidationError } from '../../../lib/errors';
 import { problemReply, toProblem } from '../../../lib/http/problem';
 import { createYouTubeClient, type YouTubeClient } from '../../../lib/youtube/client';
 import { parseClientOrder } from '../../../lib/youtube/clients';

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpError } from '../../../lib/http/errors';
+import { HttpError } from '../../../lib/errors';
 import { createControlledFetch, parseRetryAfter } from '../../../lib/youtube/fetch';
 import { failure } from '../../support/errors';
 

@@ -1,6 +1,6 @@
 // YOUTUBE_PROXY_URL: every YouTube request goes through the proxy (an HTTP CONNECT tunnel).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpError } from '../../../lib/http/errors';
+import { HttpError } from '../../../lib/errors';
 import { createYouTubeClient } from '../../../lib/youtube/client';
 import { parseClientOrder } from '../../../lib/youtube/clients';
 import {

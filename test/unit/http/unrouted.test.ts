@@ -1,8 +1,11 @@
 // API Gateway's `$default` route (deployed): requests no route takes get the same 404/405
 // problem as from the local host, not API Gateway's bare {"message":"Not Found"}.
 import { describe, expect, it } from 'vitest';
-import { handler } from '../../../functions/docs';
+import { create } from '../../../functions/docs';
 import { apiGatewayEvent, lambdaContext } from '../../../infra/local/server';
+import { loadConfig } from '../../../lib/config';
+
+const handler = create(loadConfig({}));
 
 const call = (method: string, path: string) => {
   const event = apiGatewayEvent(

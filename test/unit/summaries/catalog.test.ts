@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../lib/config';
-import { type HttpError, ValidationError } from '../../../lib/http/errors';
+import { type HttpError, ValidationError } from '../../../lib/errors';
 import {
   BUILT_IN_MODELS,
   buildCatalog,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  countWords,
   createExtractiveSummarizer,
   rankSentences,
   splitTranscript,
 } from '../../../lib/summaries/extractive';
+import { countWords } from '../../../lib/words';
 import type { Transcript, TranscriptSegment } from '../../../lib/youtube/types';
 import {
   buildLongTranscript,
@@ -141,7 +141,7 @@ describe('splitTranscript', () => {
     // Cutting every 18 words would land on a phrase end 7% of the time.
     expect(atPhraseEnd / sentences.length).toBeGreaterThan(0.9);
     expect(atSentenceEnd / sentenceEnds.size).toBeGreaterThan(0.75);
-    expect(Math.max(...sentences.map(countWords))).toBeLessThanOrEqual(30);
+    expect(Math.max(...sentences.map((sentence) => countWords(sentence)))).toBeLessThanOrEqual(30);
   });
 
   it('capitalises and closes the sentences of auto captions', () => {
@@ -167,8 +167,8 @@ describe('splitTranscript', () => {
     const sentences = splitTranscript(captions);
 
     expect(sentences.length).toBeGreaterThan(6);
-    expect(sentences.map(countWords).reduce((a, b) => a + b, 0)).toBe(200);
-    expect(Math.max(...sentences.map(countWords))).toBeLessThanOrEqual(30);
+    expect(sentences.map((sentence) => countWords(sentence)).reduce((a, b) => a + b, 0)).toBe(200);
+    expect(Math.max(...sentences.map((sentence) => countWords(sentence)))).toBeLessThanOrEqual(30);
   });
 
   it('ends a sentence where a caption line without a full stop is followed by a capital', () => {
@@ -214,7 +214,7 @@ describe('createExtractiveSummarizer', () => {
     const last = transcript.segments.at(-1) as TranscriptSegment;
     const hours = (last.offsetMs + last.durationMs) / 3_600_000;
     expect(transcript.wordCount).toBe(30_000);
-    expect(countWords(transcript.text)).toBe(30_000);
+    expect(transcript.text.split(/\s+/)).toHaveLength(30_000);
     expect(hours).toBeGreaterThan(2.5);
     expect(hours).toBeLessThan(3.5);
     expect(

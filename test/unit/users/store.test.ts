@@ -3,7 +3,7 @@ import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dy
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServiceUnavailableError } from '../../../lib/http/errors';
+import { ServiceUnavailableError } from '../../../lib/errors';
 import { createUserStore } from '../../../lib/users/store';
 
 const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));

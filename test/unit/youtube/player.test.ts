@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../../lib/http/errors';
+import { HttpError } from '../../../lib/errors';
 import {
   extractPlayerResponse,
   isCaptchaPage,

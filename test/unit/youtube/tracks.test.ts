@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, ValidationError } from '../../../lib/http/errors';
+import { HttpError, ValidationError } from '../../../lib/errors';
 import type { CaptionTrack } from '../../../lib/youtube/player';
 import { chooseCaptionTrack, normaliseLanguage } from '../../../lib/youtube/tracks';
 

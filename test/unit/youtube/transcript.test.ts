@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { countWords } from '../../../lib/words';
 import {
   buildTranscript,
-  countWords,
   decodeEntities,
   normaliseCaptionText,
 } from '../../../lib/youtube/transcript';

@@ -1,6 +1,6 @@
 import { createGeneratorSync } from 'json-schema-faker';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../lib/http/errors';
+import { ValidationError } from '../../../lib/errors';
 import { MAX_VIDEO_URL_LENGTH, parseVideoId, VIDEO_URL_PATTERN } from '../../../lib/youtube/url';
 
 const ID = 'GJLlxj_dtq8';
