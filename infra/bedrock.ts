@@ -1,5 +1,8 @@
 // Which Bedrock resources the summarize function may invoke: exactly the models of the catalog
 // this deployment offers (built-ins, MODEL_CATALOG_JSON, narrowed by ALLOWED_MODELS), never `*`.
+import { Annotations, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type { Construct } from 'constructs';
 import type { Catalog } from '../lib/summaries/catalog';
 
 /** Prefixes of system-defined cross-region inference profiles (`us.amazon.nova-micro-v1:0`). */
@@ -75,4 +78,58 @@ export function bedrockResources(modelIds: readonly string[], scope: ArnScope): 
     profiles: unique(result.profiles),
     opaque: unique(result.opaque),
   };
+}
+
+/**
+ * Lets `role` call Converse (bedrock:InvokeModel) on exactly these models and profiles, and
+ * acknowledges the cdk-nag finding this deliberately raises (open regions behind a profile).
+ * `owner` carries the warning for models whose foundation model cannot be derived.
+ */
+export function grantBedrockModels(
+  owner: Construct,
+  role: iam.Role,
+  modelIds: readonly string[],
+): void {
+  const stack = Stack.of(owner);
+  const resources = bedrockResources(modelIds, {
+    partition: stack.partition,
+    region: stack.region,
+    account: stack.account,
+  });
+  if (resources.opaque.length > 0) {
+    Annotations.of(owner).addWarningV2(
+      'tubesum:bedrock-opaque-model',
+      `Cannot tell which foundation model ${resources.opaque.join(', ')} serves: only the ARN itself is granted. Add the underlying foundation-model ARNs to the summarize role if Bedrock answers AccessDenied.`,
+    );
+  }
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: ['bedrock:InvokeModel'],
+      resources: [...resources.profiles, ...resources.direct],
+    }),
+  );
+  if (resources.viaProfile.length === 0) return;
+  // The foundation models in the profiles' destination regions, usable only through one of the
+  // granted profiles, never called directly in another region.
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: ['bedrock:InvokeModel'],
+      resources: resources.viaProfile,
+      conditions: { ArnLike: { 'bedrock:InferenceProfileArn': resources.profiles } },
+    }),
+  );
+  // The same open-region ARNs with CloudFormation's pseudo parameters spelled the way cdk-nag
+  // prints them: one acknowledged finding per resource.
+  const printed = bedrockResources(modelIds, {
+    partition: '<AWS::Partition>',
+    region: '<AWS::Region>',
+    account: '<AWS::AccountId>',
+  });
+  for (const arn of printed.viaProfile.filter((each) => each.includes('*'))) {
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${arn}]`,
+      reason:
+        'A cross-region inference profile sends each call to the model in one of several regions chosen by Bedrock, so the region of the foundation-model ARN must be open; the model id is fixed and a condition allows it only through the granted inference profile.',
+    });
+  }
 }

@@ -1,13 +1,28 @@
 // One Lambda of the API with the defaults every function shares: Node.js 22 on arm64, an ESM
 // bundle built by the local esbuild, source maps, its own log group with retention, and its own
-// role that starts with nothing but writing to that log group. Permissions are added per function.
-import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
+// role that starts with nothing but writing to that log group, then gets exactly the access
+// the function's profile asks for (the table's item actions, the JWT key, Bedrock models).
+import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { grantBedrockModels } from '../bedrock';
 import { cdkBundlingOptions, functionEntry, LOCK_FILE, PROJECT_ROOT } from '../bundling';
+import type { TableAction } from '../profiles';
+import type { JwtSecret } from './jwt-secret';
+
+/** What a function may touch besides its log group. */
+export interface FunctionAccess {
+  /** The table and the item actions it may call (TABLE_NAME is set with it). */
+  table?: { table: ITable; actions: readonly TableAction[] };
+  /** The JWT key it reads at cold start (JWT_SECRET_ARN is set with it). */
+  jwtSecret?: JwtSecret;
+  /** The Bedrock model and inference profile ids it may invoke. */
+  bedrockModelIds?: readonly string[];
+}
 
 export interface ApiFunctionProps {
   /** The handler name: bundles `functions/<handler>.ts`. */
@@ -21,6 +36,7 @@ export interface ApiFunctionProps {
   /** POWERTOOLS_LOG_LEVEL. */
   logLevel: string;
   reservedConcurrentExecutions?: number;
+  access?: FunctionAccess;
 }
 
 /** The service name in every log line (Powertools) and metric namespace. */
@@ -33,6 +49,7 @@ export class ApiFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
+    const access = props.access ?? {};
 
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
@@ -72,7 +89,19 @@ export class ApiFunction extends Construct {
         // Stack traces in the logs point at functions/ and lib/, not at minified columns.
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
+        ...(access.table ? { TABLE_NAME: access.table.table.tableName } : {}),
+        // The ARN only: the function reads the value at cold start and caches it.
+        ...(access.jwtSecret ? { JWT_SECRET_ARN: access.jwtSecret.secret.secretArn } : {}),
       },
     });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Pinned to nodejs22.x on purpose: the code is built and tested for Node 20/22 (docs/DEPENDENCIES.md), and a runtime upgrade should be a tested change, not a side effect of a CDK bump.',
+    });
+
+    if (access.table) access.table.table.grant(this.role, ...access.table.actions);
+    access.jwtSecret?.grantRead(this.role);
+    if (access.bedrockModelIds?.length) grantBedrockModels(this, this.role, access.bedrockModelIds);
   }
 }

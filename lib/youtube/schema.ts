@@ -1,7 +1,10 @@
-// zod schemas for what the YouTube module exposes through the API (the OpenAPI document is
-// generated from these), kept in step with types.ts by the compile-time checks at the bottom.
+// zod schemas for what the YouTube module exposes through the API: the OpenAPI document is
+// generated from these, and types.ts takes its types from them.
 import * as z from 'zod';
-import type { VideoMetadata } from './types';
+import { VIDEO_ID_PATTERN } from './url';
+
+/** A caption language tag (BCP 47-ish): a 2-3 letter language, then subtags. */
+export const LANGUAGE_TAG_PATTERN = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
 
 const count = (description: string) =>
   z.number().int().nonnegative().nullable().meta({ description });
@@ -10,7 +13,7 @@ export const videoMetadataSchema = z
   .object({
     video_id: z
       .string()
-      .regex(/^[A-Za-z0-9_-]{11}$/)
+      .regex(VIDEO_ID_PATTERN)
       .meta({ description: 'The 11-character YouTube video ID.', examples: ['GJLlxj_dtq8'] }),
     title: z.string().meta({ description: 'Video title.' }),
     channel_title: z.string().meta({ description: 'Name of the channel that uploaded the video.' }),
@@ -35,18 +38,9 @@ export const videoMetadataSchema = z
 export const transcriptLanguageSchema = z
   .string()
   .max(35)
-  .regex(
-    /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/,
-    'Must be a language code such as "en" or "pt-BR".',
-  )
+  .regex(LANGUAGE_TAG_PATTERN, 'Must be a language code such as "en" or "pt-BR".')
   .meta({
     description:
       'Caption language to summarise (BCP 47, e.g. "en", "pt-BR"). By default manual captions beat automatic ones and English is preferred.',
     examples: ['en'],
   });
-
-// Fails to compile when the schema and the VideoMetadata interface drift apart.
-type Equal<A, B> =
-  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-const schemaMatchesType: Equal<z.infer<typeof videoMetadataSchema>, VideoMetadata> = true;
-void schemaMatchesType;

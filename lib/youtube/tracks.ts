@@ -3,9 +3,7 @@
 import { ValidationError } from '../errors';
 import { languageUnavailable } from './errors';
 import type { CaptionTrack } from './player';
-
-// BCP 47-ish: a 2-3 letter language, then optional script/region/variant subtags.
-const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+import { LANGUAGE_TAG_PATTERN } from './schema';
 
 /**
  * Validates a requested caption language and returns it trimmed (matching ignores case).
@@ -13,7 +11,7 @@ const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
  */
 export function normaliseLanguage(language: string): string {
   const trimmed = typeof language === 'string' ? language.trim() : '';
-  if (trimmed.length > 35 || !LANGUAGE_TAG.test(trimmed)) {
+  if (trimmed.length > 35 || !LANGUAGE_TAG_PATTERN.test(trimmed)) {
     throw new ValidationError([
       { field: 'language', message: 'Must be a language code such as "en" or "pt-BR".' },
     ]);

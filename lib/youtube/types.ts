@@ -1,4 +1,6 @@
 // Shapes shared by the YouTube module and the summarizers.
+import type * as z from 'zod';
+import type { videoMetadataSchema } from './schema';
 
 /** One caption line: text already normalised (entities decoded, tags and cues removed). */
 export interface TranscriptSegment {
@@ -20,21 +22,7 @@ export interface Transcript {
 }
 
 /** What the API reports about a video in `metadata` (snake_case, as the API speaks). */
-export interface VideoMetadata {
-  video_id: string;
-  title: string;
-  channel_title: string;
-  channel_id: string;
-  duration_seconds: number | null;
-  view_count: number | null;
-  description: string;
-  thumbnail_url: string | null;
-  /** ISO date (or date-time) when known, else null. */
-  published_at: string | null;
-  /** Only with YOUTUBE_API_KEY set; null otherwise. */
-  like_count: number | null;
-  comment_count: number | null;
-}
+export type VideoMetadata = z.output<typeof videoMetadataSchema>;
 
 export interface Video {
   metadata: VideoMetadata;

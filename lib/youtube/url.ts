@@ -5,7 +5,8 @@ import { ValidationError } from '../errors';
 
 export const MAX_VIDEO_URL_LENGTH = 2048;
 
-const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
+/** A YouTube video ID: 11 characters of the URL-safe base64 alphabet. */
+export const VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{11}$/;
 
 /** Hosts a video link may use, mapped to the path forms each one serves. */
 const WATCH_HOSTS = new Set([
@@ -27,7 +28,7 @@ const SCHEMELESS = /^(?:(?:www|m|music)\.)?(?:youtube\.com|youtu\.be|youtube-noc
 // are ECMA-262 regexes without flags). Every string it matches is accepted by parseVideoId (a
 // test generates thousands to check); it is stricter than the parser on purpose where a regex
 // would turn unreadable: lower-case scheme and host, no surrounding spaces, at most one `v`.
-const ID_SOURCE = '[A-Za-z0-9_-]{11}';
+const ID_SOURCE = VIDEO_ID_PATTERN.source.slice(1, -1);
 /** A query parameter other than `v` (its name never is "v", so the ID is never ambiguous). */
 const PARAM = "(?:[A-Za-uw-z0-9_.~-][A-Za-z0-9_.~-]*|v[A-Za-z0-9_.~-]+)(?:=[!$%'-~]*)?";
 const QUERY = '(?:\\?[!-"$-~]*)?';
@@ -45,7 +46,7 @@ const FORMS_HINT =
 
 /** True for a string shaped like a YouTube video ID. */
 export function isVideoId(value: string): boolean {
-  return VIDEO_ID.test(value);
+  return VIDEO_ID_PATTERN.test(value);
 }
 
 /**
@@ -60,7 +61,7 @@ export function parseVideoId(input: string): string {
   }
   const trimmed = input.trim();
   if (trimmed === '') refuse(`Must not be empty. ${FORMS_HINT}`);
-  if (VIDEO_ID.test(trimmed)) return trimmed;
+  if (VIDEO_ID_PATTERN.test(trimmed)) return trimmed;
 
   // Control characters, spaces and anything outside printable ASCII are refused before the
   // WHATWG parser can normalise them away (it maps fullwidth letters and IDN to ASCII hosts).
@@ -112,7 +113,7 @@ function idFromUrl(url: URL): string | undefined {
       candidate = segments[1];
     }
   }
-  return candidate !== undefined && VIDEO_ID.test(candidate) ? candidate : undefined;
+  return candidate !== undefined && VIDEO_ID_PATTERN.test(candidate) ? candidate : undefined;
 }
 
 function refuse(message: string): never {

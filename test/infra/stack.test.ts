@@ -22,7 +22,7 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '../../lib/http/cors';
-import { routeList, UNROUTED_HANDLER } from '../../lib/routes';
+import { type HandlerName, routeList, UNROUTED_HANDLER } from '../../lib/routes';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
 import { BUILT_IN_MODELS } from '../../lib/summaries/catalog';
 
@@ -65,7 +65,7 @@ const logicalId = (s: Synth, construct: { node: { defaultChild?: unknown } }) =>
   s.stack.getLogicalId(construct.node.defaultChild as CfnResource);
 
 function fnOf(s: Synth, handler: string) {
-  const fn = s.stack.functions.get(handler);
+  const fn = s.stack.functions.get(handler as HandlerName);
   if (!fn) throw new Error(`no function for ${handler}`);
   return fn;
 }
@@ -363,6 +363,25 @@ describe('API', () => {
     const outputs = base.template.toJSON().Outputs;
     expect(JSON.stringify(outputs.ApiUrl.Value)).toContain('.execute-api.');
     expect(JSON.stringify(outputs.DocsUrl.Value)).toMatch(/\/docs"\]\]\}$/);
+  });
+});
+
+describe('updates of deployed stacks', () => {
+  // A changed logical ID makes CloudFormation replace the resource: a new, empty table, a new
+  // key (everybody logged out), a new API URL, a second $default stage (which fails). These are
+  // the IDs stacks deployed so far have.
+  it('keeps the logical IDs of what must never be replaced', () => {
+    const ids = Object.entries(base.resources).map(([id, r]) => `${r.Type} ${id}`);
+
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'AWS::DynamoDB::Table TableCD117FA1',
+        'AWS::SecretsManager::Secret JwtSecretB8834B39',
+        'AWS::ApiGatewayV2::Api ApiF70053CD',
+        'AWS::ApiGatewayV2::Stage ApiStage529D6240',
+        'AWS::Logs::LogGroup ApiAccessLogsE9DF007D',
+      ]),
+    );
   });
 });
 

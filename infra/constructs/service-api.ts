@@ -1,0 +1,133 @@
+// The HTTP API: exactly the route table's routes, each to its handler's function; API
+// Gateway's `$default` route for the rest (our 404/405 problem); CORS at the edge; a `$default`
+// stage with throttling and an access log in the fields the local host writes too.
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  type CfnStage,
+  CorsHttpMethod,
+  type CorsPreflightOptions,
+  HttpApi,
+  HttpMethod,
+  type HttpRoute,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { type CfnLogGroup, LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ACCESS_LOG_FIELDS } from '../../lib/http/access-log';
+import {
+  CORS_ALLOW_HEADERS,
+  CORS_ALLOW_METHODS,
+  CORS_EXPOSE_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+} from '../../lib/http/cors';
+import { type HandlerName, type RouteDef, UNROUTED_HANDLER } from '../../lib/routes';
+import { pascal } from '../names';
+import type { ApiFunction } from './api-function';
+
+export interface ServiceApiProps {
+  routes: readonly RouteDef[];
+  functions: ReadonlyMap<HandlerName, ApiFunction>;
+  /** Origins API Gateway answers CORS for; empty means no CORS at all. */
+  corsOrigins: readonly string[];
+  throttleRateLimit: number;
+  throttleBurstLimit: number;
+  logRetention: RetentionDays;
+}
+
+// The logical IDs the stage and its access log had when they were created at the stack's top
+// level: a new ID would make CloudFormation create a second `$default` stage (which fails) and
+// drop the log group. Kept as they are.
+const STAGE_LOGICAL_ID = 'ApiStage529D6240';
+const ACCESS_LOGS_LOGICAL_ID = 'ApiAccessLogsE9DF007D';
+
+export class ServiceApi extends Construct {
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+
+  constructor(scope: Construct, id: string, props: ServiceApiProps) {
+    super(scope, id);
+    const integrations = new Map<HandlerName, HttpLambdaIntegration>();
+    /** One integration per function, shared by its routes (the docs function serves three). */
+    const integrationFor = (handler: HandlerName) => {
+      let integration = integrations.get(handler);
+      if (!integration) {
+        const fn = props.functions.get(handler);
+        if (!fn) throw new Error(`no function for handler ${handler}`);
+        integration = new HttpLambdaIntegration(`${pascal(handler)}Integration`, fn.function);
+        integrations.set(handler, integration);
+      }
+      return integration;
+    };
+
+    // CORS is answered by API Gateway at the edge (the functions never add CORS headers), with
+    // the same methods and headers the local host emulates (lib/http/cors.ts).
+    const corsPreflight: CorsPreflightOptions | undefined =
+      props.corsOrigins.length === 0
+        ? undefined
+        : {
+            allowOrigins: [...props.corsOrigins],
+            allowMethods: CORS_ALLOW_METHODS.map((method) => CorsHttpMethod[method]),
+            allowHeaders: [...CORS_ALLOW_HEADERS],
+            exposeHeaders: [...CORS_EXPOSE_HEADERS],
+            maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+            // Bearer tokens, not cookies: credentials mode is never needed.
+            allowCredentials: false,
+          };
+
+    // "Default": the logical IDs the API, its routes and integrations had before this construct.
+    this.api = new HttpApi(this, 'Default', {
+      apiName: Stack.of(this).stackName,
+      description: 'tubesum HTTP API',
+      // Requests no route takes get our 404/405 problem+json, as from the local host.
+      defaultIntegration: integrationFor(UNROUTED_HANDLER),
+      // Our own $default stage below, with throttling and access logs.
+      createDefaultStage: false,
+      ...(corsPreflight ? { corsPreflight } : {}),
+    });
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    (accessLogs.node.defaultChild as CfnLogGroup).overrideLogicalId(ACCESS_LOGS_LOGICAL_ID);
+    this.stage = new HttpStage(this, 'Stage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: props.throttleRateLimit, burstLimit: props.throttleBurstLimit },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        // One JSON object per request, the fields the local host writes too.
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+    (this.stage.node.defaultChild as CfnStage).overrideLogicalId(STAGE_LOGICAL_ID);
+
+    const defaultRoute = this.api.node.tryFindChild('DefaultRoute') as HttpRoute | undefined;
+    if (defaultRoute) {
+      Validations.of(defaultRoute).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'The $default route only answers 404/405 problems for requests no route takes; it reaches no data and needs no caller identity.',
+      });
+    }
+    for (const route of props.routes) {
+      const constructs = this.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: integrationFor(route.handler),
+      });
+      for (const construct of constructs) {
+        Validations.of(construct).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason: route.auth
+            ? 'The function verifies the bearer token itself (HS256 JWT, key in Secrets Manager, then the user lookup); API Gateway JWT authorizers need an OIDC issuer with a JWKS endpoint, which a self-issued HS256 token does not have.'
+            : 'Public by design: liveness, registration, login and the documentation must be reachable without a token.',
+        });
+      }
+    }
+  }
+}
