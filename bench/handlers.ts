@@ -5,20 +5,19 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import bcrypt from 'bcryptjs';
 import type { LocalDynamo } from '../infra/local/dynamodb';
+import { apiGatewayEvent, lambdaContext } from '../infra/local/event';
 import { startLocalHost } from '../infra/local/host';
-import { apiGatewayEvent, functionLoader, lambdaContext } from '../infra/local/server';
+import { functionLoader } from '../infra/local/server';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import { loadConfig } from '../lib/config';
+import type { LambdaHandler } from '../lib/http/handler';
 import type { Reply } from '../lib/http/reply';
 import type { HandlerName } from '../lib/routes';
 import { type FakeYouTube, startFakeYouTube } from '../test/support/fake-youtube';
 import { loadSharedTranscript, toCaptionXml } from '../test/support/transcripts';
 import { median, quantile, type Row, row, timeRuns } from './measure';
-
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Reply>;
 
 const VIDEO = 'GJLlxj_dtq8';
 const user = {
@@ -28,7 +27,7 @@ const user = {
 };
 
 function invoke(
-  handler: Handler,
+  handler: LambdaHandler,
   name: HandlerName,
   method: string,
   path: string,

@@ -2,7 +2,7 @@
 // problem as from the local host, not API Gateway's bare {"message":"Not Found"}.
 import { describe, expect, it } from 'vitest';
 import { create } from '../../../functions/docs';
-import { apiGatewayEvent, lambdaContext } from '../../../infra/local/server';
+import { apiGatewayEvent, lambdaContext } from '../../../infra/local/event';
 import { loadConfig } from '../../../lib/config';
 
 const handler = create(loadConfig({}));
