@@ -317,6 +317,11 @@ export const FAKE_VIDEO_IDS = Object.fromEntries(
   Object.entries(SCENARIOS).map(([name, spec]) => [name, spec.id]),
 ) as { [name in FakeScenario]: (typeof SCENARIOS)[name]['id'] };
 
+/** Every scenario with its name, as `it.each` rows. */
+export const SCENARIO_CASES = Object.entries(SCENARIOS as Record<FakeScenario, ScenarioSpec>).map(
+  ([name, spec]) => ({ name, ...spec }),
+);
+
 /** The scenarios that must end in a problem, with its status and type. */
 export const EXPECTED_PROBLEMS = Object.fromEntries(
   Object.entries(SCENARIOS as Record<FakeScenario, ScenarioSpec>).flatMap(([name, spec]) =>

@@ -2,12 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { summarizeResponseSchema } from '../../../lib/routes';
 import { countWords } from '../../../lib/words';
-import {
-  FAKE_VIDEO_IDS,
-  type FakeScenario,
-  SCENARIOS,
-  type ScenarioSpec,
-} from '../../support/fake-youtube';
+import { FAKE_VIDEO_IDS, SCENARIO_CASES } from '../../support/fake-youtube';
 import { type SummarizeEnv, startSummarizeEnv, TINY_MODEL } from '../../support/summarize-env';
 import { buildLongTranscript, loadSharedTranscript, toCaptionXml } from '../../support/transcripts';
 
@@ -294,12 +289,7 @@ describe('POST /summarize input validation', () => {
 });
 
 describe('POST /summarize in every scenario of the fake YouTube', () => {
-  it.each(
-    Object.entries(SCENARIOS as Record<FakeScenario, ScenarioSpec>).map(([name, spec]) => ({
-      name,
-      ...spec,
-    })),
-  )('$name: $expect.status', async ({ id, expect: expected }) => {
+  it.each(SCENARIO_CASES)('$name: $expect.status', async ({ id, expect: expected }) => {
     const response = await summarize({ video_url: id, summary_length: freshLength() });
 
     expect(response.status).toBe(expected.status);

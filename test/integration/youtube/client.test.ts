@@ -11,10 +11,8 @@ import {
   FAKE_API_KEY,
   FAKE_RETRY_AFTER_SECONDS,
   FAKE_VIDEO_IDS,
-  type FakeScenario,
   type FakeYouTube,
-  SCENARIOS,
-  type ScenarioSpec,
+  SCENARIO_CASES,
   startFakeYouTube,
 } from '../../support/fake-youtube';
 
@@ -136,12 +134,7 @@ const NORMAL_TEXT =
   'Hey, this is just a test this is not the original transcript just something shorter, I made up for testing';
 
 describe('every scenario of the fake YouTube', () => {
-  it.each(
-    Object.entries(SCENARIOS as Record<FakeScenario, ScenarioSpec>).map(([name, spec]) => ({
-      name,
-      ...spec,
-    })),
-  )('$name: $expect.status', async ({ id, expect: expected }) => {
+  it.each(SCENARIO_CASES)('$name: $expect.status', async ({ id, expect: expected }) => {
     const result = await client.fetchVideo(id).catch((error: unknown) => error);
 
     if (expected.status === 200) {
