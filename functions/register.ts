@@ -1,5 +1,6 @@
 // POST /register: create an account; 201 with a message.
 import { createDocumentClient } from '../lib/aws/dynamodb';
+import { createWindowCounter } from '../lib/aws/window-counter';
 import type { Config } from '../lib/config';
 import { createHandler, lambdaEntry } from '../lib/http/handler';
 import { json } from '../lib/http/reply';
@@ -11,9 +12,16 @@ import { createUserStore } from '../lib/users/store';
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config) {
-  const users = createUserStore(createDocumentClient(config), config.TABLE_NAME);
-  return createHandler(routes.register, config, async ({ body }) => {
-    const user = await registerUser({ users, bcryptCost: config.BCRYPT_COST }, body);
+  const db = createDocumentClient(config);
+  const registration = {
+    users: createUserStore(db, config.TABLE_NAME),
+    bcryptCost: config.BCRYPT_COST,
+    counter: createWindowCounter(db, config.TABLE_NAME),
+    maxPerAddressPerHour: config.REGISTER_MAX_PER_IP,
+  };
+  return createHandler(routes.register, config, async ({ body, event }) => {
+    const sourceIp = event.requestContext.http.sourceIp;
+    const user = await registerUser(registration, { ...body, sourceIp });
     logger.info('user registered', { user_id: user.id, email: maskEmail(user.email) });
     return json(201, {
       message: `User ${user.username} registered successfully.`,

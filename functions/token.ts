@@ -1,6 +1,7 @@
 // POST /token: log in with username or email and password (JSON or an OAuth2 password-grant form).
 import { tokenSettingsFrom } from '../lib/auth/settings';
 import { createDocumentClient } from '../lib/aws/dynamodb';
+import { createWindowCounter } from '../lib/aws/window-counter';
 import type { Config } from '../lib/config';
 import { createHandler, lambdaEntry } from '../lib/http/handler';
 import { json } from '../lib/http/reply';
@@ -15,17 +16,22 @@ export function create(config: Config) {
   const db = createDocumentClient(config);
   const login = {
     users: createUserStore(db, config.TABLE_NAME),
-    guard: createLoginGuard(db, config.TABLE_NAME, {
+    guard: createLoginGuard(createWindowCounter(db, config.TABLE_NAME), {
       maxFailures: config.LOGIN_MAX_FAILURES,
+      accountMaxFailures: config.LOGIN_ACCOUNT_MAX_FAILURES,
       windowSeconds: config.LOGIN_WINDOW_SECONDS,
     }),
     tokenSettings: tokenSettingsFrom(config),
     bcryptCost: config.BCRYPT_COST,
     logger,
   };
-  return createHandler(routes.token, config, async ({ body }) => {
+  return createHandler(routes.token, config, async ({ body, event }) => {
     const identifier = body.username ?? body.email ?? '';
-    const { token, expiresIn } = await logIn(login, { identifier, password: body.password });
+    const { token, expiresIn } = await logIn(login, {
+      identifier,
+      password: body.password,
+      sourceIp: event.requestContext.http.sourceIp,
+    });
     return json(200, { access_token: token, token_type: 'bearer', expires_in: expiresIn });
   });
 }

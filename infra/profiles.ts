@@ -44,8 +44,9 @@ export const PROFILES: Readonly<Record<HandlerName, FunctionProfile>> = {
     timeout: Duration.seconds(10),
     // One TransactWriteItems of three conditional Puts (username, email, user). IAM checks each
     // Put as a PutItem; ConditionCheckItem would only be needed for ConditionCheck items, which
-    // the store does not use, and it never reads (the conditions do the duplicate check).
-    table: ['dynamodb:PutItem'],
+    // the store does not use, and it never reads (the conditions do the duplicate check). The
+    // registrations-per-address counter: UpdateItem, and PutItem to start a window.
+    table: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
   },
   token: {
     description: 'POST /token: log in and get an access token',
@@ -54,7 +55,7 @@ export const PROFILES: Readonly<Record<HandlerName, FunctionProfile>> = {
     // bcrypt + the secret fetch on a cold start + user lookup and login-guard writes, each
     // bounded by the 2 s DynamoDB deadline with retries.
     timeout: Duration.seconds(10),
-    // Login guard: GetItem/PutItem/UpdateItem on the failure counter; lookup: GetItem.
+    // Login attempt counters: UpdateItem, and PutItem to start a window; user lookup: GetItem.
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     signsTokens: true,
   },

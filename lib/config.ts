@@ -54,8 +54,13 @@ const envSchema = z.object({
   TOKEN_TTL_SECONDS: int(60, 86_400, 1_800),
 
   BCRYPT_COST: int(10, 15, 12),
+  /** Failed logins per account from one address per window, before 429. */
   LOGIN_MAX_FAILURES: int(1, 100, 5),
+  /** Failed logins per account from all addresses per window, before 429. */
+  LOGIN_ACCOUNT_MAX_FAILURES: int(1, 100_000, 100),
   LOGIN_WINDOW_SECONDS: int(10, 86_400, 900),
+  /** Successful registrations per source address per hour; 0 means no limit. */
+  REGISTER_MAX_PER_IP: int(0, 100_000, 20),
 
   /** Largest request body accepted, in bytes (checked before parsing). */
   MAX_BODY_BYTES: int(1_024, 1_048_576, 16_384),

@@ -270,6 +270,9 @@ export const routes = {
       201: { description: 'Registered', schema: registerResponseSchema },
       ...withBody,
       409: { description: 'Username or email already registered' },
+      429: {
+        description: 'Too many accounts registered from this address this hour; see Retry-After',
+      },
     },
   }),
   token: route({
@@ -290,7 +293,10 @@ export const routes = {
       200: { description: 'A bearer token', schema: tokenResponseSchema },
       ...withBody,
       401: { description: 'Wrong username, email or password (always the same answer)' },
-      429: { description: 'Too many failed logins for this account; see Retry-After' },
+      429: {
+        description:
+          'Too many failed logins for this account, from this address or from everywhere; see Retry-After',
+      },
     },
   }),
   summarize: route({

@@ -1,99 +1,82 @@
-// Counts failed logins per identifier in DynamoDB (Lambda instances share no memory) and
-// refuses further attempts for the rest of the window once there were too many. The key is
-// the normalised identifier, so real and unknown accounts behave exactly alike.
+// Limits on login attempts, reserved before any password is checked, so that guesses sent in
+// parallel cannot outrun them (OWASP Authentication Cheat Sheet, "Login throttling" and
+// "Account lockout"; ASVS 5.0 V6.3.1). Two counters per attempt, in DynamoDB (Lambda instances
+// share no memory), each for one window:
+//   - the account from one source address: LOGIN_MAX_FAILURES (5) - an attacker's address is
+//     locked out of the account, while its owner logs in from anywhere else;
+//   - the account from everywhere: LOGIN_ACCOUNT_MAX_FAILURES (100) - a distributed guess
+//     stops too, yet one address cannot lock its owner out.
+// An account is the user (its username and its email are one account) or, for identifiers
+// no user has, the normalised identifier: real and unknown accounts behave exactly alike.
+// Keys are hashed, so the table never holds addresses or the identifiers people typed.
 import { createHash } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { storeError } from '../aws/dynamodb';
+import type { WindowCounter } from '../aws/window-counter';
 import { TooManyRequestsError } from '../errors';
-import { loginKey } from './identity';
 
 export interface LoginGuardSettings {
+  /** LOGIN_MAX_FAILURES: failed attempts per account from one address per window. */
   maxFailures: number;
+  /** LOGIN_ACCOUNT_MAX_FAILURES: failed attempts per account from all addresses per window. */
+  accountMaxFailures: number;
   windowSeconds: number;
 }
 
-export interface LoginGuard {
-  /** @throws TooManyRequestsError (429 + Retry-After) while the identifier is locked out. */
-  assertAllowed(identifier: string): Promise<void>;
-  /** Counts one failed attempt for the identifier. */
-  recordFailure(identifier: string): Promise<void>;
+/** One reserved login attempt: a failure until it says otherwise. */
+export interface LoginAttempt {
+  /** The password was right: the attempt is given back (it was no failure). */
+  succeeded(): Promise<void>;
 }
 
-// Hashed so that the table never holds the raw identifiers people typed (often emails).
-const guardPk = (identifier: string) =>
-  `LOGINFAIL#${createHash('sha256').update(loginKey(identifier).key).digest('base64url')}`;
+export interface LoginGuard {
+  /**
+   * Reserves an attempt on `account` from `source` (an IP address).
+   * @throws TooManyRequestsError (429 + Retry-After) while either limit is used up.
+   */
+  begin(account: string, source: string): Promise<LoginAttempt>;
+}
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+const hashed = (value: string) => createHash('sha256').update(value).digest('base64url');
 
-/** A login guard over one DynamoDB table. */
-export function createLoginGuard(
-  db: DynamoDBDocumentClient,
-  table: string,
-  settings: LoginGuardSettings,
-): LoginGuard {
+/** An address as one key: IPv4 clients of a dual-stack socket arrive as ::ffff:a.b.c.d. */
+function sourceKey(source: string): string {
+  return source
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+}
+
+/** A guard over the window counters. */
+export function createLoginGuard(counter: WindowCounter, settings: LoginGuardSettings): LoginGuard {
+  const locked = (retryAfterSeconds: number) =>
+    new TooManyRequestsError(
+      retryAfterSeconds,
+      'Too many failed logins for this account; try again later.',
+      'too-many-login-attempts',
+    );
   return {
-    async assertAllowed(identifier) {
-      let item: Record<string, unknown> | undefined;
-      try {
-        ({ Item: item } = await db.send(
-          new GetCommand({
-            TableName: table,
-            Key: { pk: guardPk(identifier) },
-            ConsistentRead: true,
-          }),
-        ));
-      } catch (error) {
-        throw storeError(error);
+    async begin(account, source) {
+      const accountKey = `LOGINFAIL#${hashed(account)}`;
+      const fromSource = `${accountKey}#${hashed(sourceKey(source))}`;
+      const perSource = await counter.reserve(
+        fromSource,
+        settings.maxFailures,
+        settings.windowSeconds,
+      );
+      if (!perSource.ok) throw locked(perSource.retryAfterSeconds);
+      const perAccount = await counter.reserve(
+        accountKey,
+        settings.accountMaxFailures,
+        settings.windowSeconds,
+      );
+      if (!perAccount.ok) {
+        await counter.release(fromSource);
+        throw locked(perAccount.retryAfterSeconds);
       }
-      const windowEnd = Number(item?.windowStart ?? 0) + settings.windowSeconds;
-      const now = nowSeconds();
-      if (Number(item?.failures ?? 0) >= settings.maxFailures && windowEnd > now) {
-        throw new TooManyRequestsError(
-          windowEnd - now,
-          'Too many failed logins for this account; try again later.',
-          'too-many-login-attempts',
-        );
-      }
-    },
-
-    async recordFailure(identifier) {
-      const pk = guardPk(identifier);
-      const now = nowSeconds();
-      try {
-        // Count within the current window; the condition fails when there is none yet.
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: { pk },
-            UpdateExpression: 'ADD failures :one',
-            ConditionExpression: 'windowStart > :cutoff',
-            ExpressionAttributeValues: { ':one': 1, ':cutoff': now - settings.windowSeconds },
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-        try {
-          await db.send(
-            new PutCommand({
-              TableName: table,
-              Item: {
-                pk,
-                failures: 1,
-                windowStart: now,
-                expiresAt: now + settings.windowSeconds * 2,
-              },
-            }),
-          );
-        } catch (putError) {
-          throw storeError(putError);
-        }
-      }
+      return {
+        succeeded: async () => {
+          await Promise.all([counter.release(fromSource), counter.release(accountKey)]);
+        },
+      };
     },
   };
 }

@@ -1,9 +1,10 @@
-// Login: one bcrypt compare on every path, one answer for every failure, a lock-out per
-// identifier, and a token at the end.
+// Login: an attempt reserved before anything is checked, one bcrypt compare on every path, one
+// answer for every failure, and a token at the end.
 import { dummyHash, fitsBcrypt, hashCost, hashPassword, verifyPassword } from '../auth/passwords';
 import { type IssuedToken, issueToken, type TokenSettings } from '../auth/tokens';
 import { UnauthorizedError } from '../errors';
 import type { Logger } from '../logger';
+import { loginKey } from './identity';
 import type { LoginGuard } from './login-guard';
 import type { UserStore } from './store';
 
@@ -18,29 +19,28 @@ export interface LoginDependencies {
 }
 
 /**
- * Checks a login (username or email, any case) and issues a token.
+ * Checks a login (username or email, any case) from an address and issues a token.
  * @throws UnauthorizedError (one shape for every failure); TooManyRequestsError when locked out.
  */
 export async function logIn(
   deps: LoginDependencies,
-  input: { identifier: string; password: string },
+  input: { identifier: string; password: string; sourceIp: string },
 ): Promise<IssuedToken> {
   const { guard, bcryptCost } = deps;
   const { identifier, password } = input;
-  // Both reads at once: a lock-out still wins, and a login costs one round trip less.
-  const [, user] = await Promise.all([
-    guard.assertAllowed(identifier),
-    deps.users.findByLogin(identifier),
-  ]);
+  const user = await deps.users.findByLogin(identifier);
+  // The user's username and email are one account; an unknown identifier is its own.
+  const account = user ? `user:${user.id}` : `login:${loginKey(identifier).key}`;
+  const attempt = await guard.begin(account, input.sourceIp);
   // Exactly one bcrypt compare on every path, at the current cost for unknown users, so
   // neither the answer nor its timing tells whether the account exists. bcrypt never sees
   // more than 72 bytes: an over-long password is compared as "" and then refused.
   const candidate = fitsBcrypt(password) ? password : '';
   const matches = await verifyPassword(candidate, user?.passwordHash ?? dummyHash(bcryptCost));
-  if (!user || !matches || candidate !== password) {
-    await guard.recordFailure(identifier);
+  // A failed attempt stays counted; a successful one is given back.
+  if (!user || !matches || candidate !== password)
     throw new UnauthorizedError('invalid_credentials');
-  }
+  await attempt.succeeded();
   if (hashCost(user.passwordHash) !== bcryptCost) {
     // BCRYPT_COST changed since this hash was made: move it to the current cost while we have
     // the password, so its logins take as long as everybody else's (and as unknown users').

@@ -3,6 +3,7 @@
 // HTTP client for it.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { inject } from 'vitest';
 import { type LocalHost, startLocalHost } from '../../infra/local/host';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
@@ -18,6 +19,8 @@ export interface TestHost extends LocalHost {
 }
 
 export interface RequestOptions {
+  /** The loopback address to send from (127.0.0.2, ...): a client elsewhere. */
+  from?: string;
   json?: unknown;
   form?: Record<string, string>;
   body?: string | Buffer;
@@ -66,6 +69,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     HOST: '127.0.0.1',
     PORT: '0',
     LOCAL_DATA_DIR: 'memory',
+    // Tests register many users from one address; the abuse tests set their own limit.
+    REGISTER_MAX_PER_IP: '0',
     ...env,
   });
 }
@@ -89,7 +94,9 @@ export async function startTestHost(env: Record<string, string> = {}): Promise<T
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
     }
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    const response = await fetch(host.url + path, { method, headers, body });
+    const response = await (options.from
+      ? fetchFrom(options.from, host.url + path, { method, headers, body })
+      : fetch(host.url + path, { method, headers, body }));
     const text = await response.text();
     contract.check(method, path, { status: response.status, headers: response.headers, text });
     let parsed: unknown;
@@ -120,6 +127,21 @@ export async function startTestHost(env: Record<string, string> = {}): Promise<T
       return { user, token: login.body.access_token as string };
     },
   };
+}
+
+const agents = new Map<string, Agent>();
+
+/** fetch, sent from a given local address (undici's own fetch, with an agent bound to it). */
+async function fetchFrom(address: string, url: string, init: RequestInit): Promise<Response> {
+  let agent = agents.get(address);
+  if (!agent) {
+    agent = new Agent({ localAddress: address });
+    agents.set(address, agent);
+  }
+  return (await undiciFetch(url, {
+    ...(init as Parameters<typeof undiciFetch>[1]),
+    dispatcher: agent,
+  })) as unknown as Response;
 }
 
 /** A problem response without what legitimately differs between two requests (its id). */
