@@ -3,7 +3,7 @@
 // Bedrock. The YouTube client, the offline model and the Bedrock client are loaded on the first
 // cache miss: a cold start that is answered from the cache never loads them.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Config } from '../config';
+import { type Config, SUMMARIZE_MARGIN_MS } from '../config';
 import type { Logger } from '../logger';
 import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
@@ -11,6 +11,7 @@ import { createCache } from './cache';
 import { catalogFromConfig } from './catalog';
 import { createQuota } from './quota';
 import { createSummaryService, type SummarizeResponse, type SummaryService } from './service';
+import { createSingleFlight } from './single-flight';
 import type { Summarizer } from './types';
 
 /** Calls `load` once and hands every caller the same promise (retried after a failure). */
@@ -66,6 +67,12 @@ export function summaryServiceFrom(
     ),
     videos: createCache<Video>(db, config.TABLE_NAME, config.TRANSCRIPT_CACHE_TTL_SECONDS),
     quota: createQuota(db, config.TABLE_NAME, config.SUMMARY_DAILY_QUOTA),
+    flights: createSingleFlight<SummarizeResponse>(db, config.TABLE_NAME, {
+      // Held past the deadline, so a holder that vanishes (a Lambda timeout) frees it soon.
+      leaseSeconds: Math.ceil((config.SUMMARIZE_DEADLINE_MS + SUMMARIZE_MARGIN_MS) / 1000),
+      keepSeconds: 60,
+      pollMs: 250,
+    }),
     logger,
   });
 }

@@ -1,4 +1,6 @@
-// SUMMARY_DAILY_QUOTA: counted atomically per user and UTC day; cache hits and failures are free.
+// SUMMARY_DAILY_QUOTA: counted atomically per user and UTC day. Every request that makes the
+// service call YouTube or a model takes a unit, whatever the video decides (404, 422); a cached
+// answer is free; a failure of ours or of a dependency (5xx) gives the unit back.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import { type SummarizeEnv, startSummarizeEnv } from '../../support/summarize-env';
@@ -13,17 +15,18 @@ const summarize = (body: Record<string, unknown>, token = env.token) =>
   env.host.request('POST', '/summarize', { json: body, token });
 const video = FAKE_VIDEO_IDS.normal;
 
-it('refuses the third new summary of the day with 429 and Retry-After until UTC midnight', async () => {
-  const failed = await summarize({ video_url: FAKE_VIDEO_IDS.disabled });
+it('counts lookups the video answers (422, 404) and refuses the next with 429 until UTC midnight', async () => {
+  const withoutCaptions = await summarize({ video_url: FAKE_VIDEO_IDS.disabled });
   const first = await summarize({ video_url: video, summary_length: 30 });
-  const second = await summarize({ video_url: video, summary_length: 31 });
 
   const third = await summarize({ video_url: video, summary_length: 32 });
+  const missing = await summarize({ video_url: FAKE_VIDEO_IDS.unavailable });
   const cachedRepeat = await summarize({ video_url: video, summary_length: 30 });
 
-  expect(failed.status).toBe(422); // a failed summary does not use up the quota
-  expect([first.status, second.status]).toEqual([200, 200]);
+  expect(withoutCaptions.status).toBe(422); // YouTube was asked: it costs a unit
+  expect(first.status).toBe(200);
   expect(third.status).toBe(429);
+  expect(missing.status).toBe(429); // no more lookups today, not even of missing videos
   expect(third.body.type).toBe('urn:tubesum:problem:quota-exceeded');
   const now = new Date();
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
@@ -31,6 +34,22 @@ it('refuses the third new summary of the day with 429 and Retry-After until UTC 
   expect(Math.abs(retryAfter - (midnight - now.getTime()) / 1000)).toBeLessThan(60);
   expect(cachedRepeat.status).toBe(200);
   expect(cachedRepeat.body.metadata.cached).toBe(true);
+});
+
+it('gives the unit back when YouTube fails (5xx), not the video', async () => {
+  const { token } = await env.host.registerAndLogin();
+
+  const failures = [];
+  for (let i = 0; i < 3; i++) {
+    failures.push((await summarize({ video_url: FAKE_VIDEO_IDS['server-error'] }, token)).status);
+  }
+  const afterwards = [
+    await summarize({ video_url: video, summary_length: 40 }, token),
+    await summarize({ video_url: video, summary_length: 41 }, token),
+  ];
+
+  expect(failures).toEqual([502, 502, 502]);
+  expect(afterwards.map((response) => response.status)).toEqual([200, 200]);
 });
 
 it('counts each user separately', async () => {
