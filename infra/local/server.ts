@@ -48,17 +48,23 @@ export function functionLoader(config: Config) {
 const EMPTY = Buffer.alloc(0);
 
 /** Reads the body, stopping as soon as it exceeds `limit` (the caller answers 413). */
-function readBody(request: IncomingMessage, limit: number): Buffer | Promise<Buffer | 'too-large'> {
+/** Why a body was not read: over the limit (announced or sent), or the client hung up. */
+type Unread = 'too-large' | 'client-gone';
+
+/**
+ * Reads the body, stopping as soon as it exceeds `limit` (the caller answers 413). A declared
+ * Content-Length over the limit is answered before a single byte is read.
+ */
+function readBody(request: IncomingMessage, limit: number): Buffer | Promise<Buffer | Unread> {
+  const declared = request.headers['content-length'];
   // Most GETs carry no body: answer at once, without a promise (promises cost more while the
   // invoke store's async hooks are on) or waiting for the stream's end.
-  if (
-    request.headers['content-length'] === undefined &&
-    request.headers['transfer-encoding'] === undefined
-  ) {
+  if (declared === undefined && request.headers['transfer-encoding'] === undefined) {
     request.resume();
     return EMPTY;
   }
-  return new Promise((resolve, reject) => {
+  if (Number(declared) > limit) return Promise.resolve('too-large');
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     request.on('data', (chunk: Buffer) => {
@@ -71,7 +77,11 @@ function readBody(request: IncomingMessage, limit: number): Buffer | Promise<Buf
       chunks.push(chunk);
     });
     request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
+    // A client that hangs up mid-body: nothing to answer, nobody to answer to.
+    request.on('error', () => resolve('client-gone'));
+    request.on('close', () => {
+      if (!request.complete) resolve('client-gone');
+    });
   });
 }
 
@@ -123,8 +133,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   /** What the access line needs to know about a request besides the response itself. */
   interface Served {
     routeKey: string;
+    /** Read at the start: a socket the client destroyed no longer knows its peer. */
+    ip: string;
     integrationMs?: number;
     integrationStatus?: number;
+    /** What went wrong on the client's side, for the access line. */
+    error?: string;
   }
 
   const logAccess = (
@@ -135,10 +149,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     served: Served,
   ) => {
     const finished = response.writableFinished;
+    // The response may close before the request's own 'close' tells readBody the client left.
+    const gone = request.complete
+      ? 'The client closed the connection before the response was sent'
+      : 'The client closed the connection before sending the whole body';
     options.accessLog?.({
       requestId,
       time: new Date().toISOString(),
-      ip: request.socket.remoteAddress ?? '-',
+      ip: served.ip,
       userAgent: request.headers['user-agent'] ?? '-',
       method: request.method ?? '-',
       routeKey: served.routeKey,
@@ -149,7 +167,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       integrationLatencyMs: served.integrationMs ?? '-',
       integrationStatus: served.integrationStatus ?? '-',
       integrationError: '-',
-      error: finished ? '-' : 'The client closed the connection before the response was sent',
+      error: served.error ?? (finished ? '-' : gone),
     });
   };
 
@@ -157,7 +175,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const startedAt = performance.now();
     const requestId = randomUUID();
     // Requests no route takes go to $default, as on API Gateway.
-    const served: Served = { routeKey: '$default' };
+    const served: Served = { routeKey: '$default', ip: request.socket.remoteAddress ?? '-' };
     if (options.accessLog) {
       response.once('close', () => logAccess(request, response, requestId, startedAt, served));
     }
@@ -188,6 +206,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       served.routeKey = `${route.method} ${route.path}`;
       const pending = readBody(request, options.maxBodyBytes);
       const body = pending instanceof Buffer ? pending : await pending;
+      if (body === 'client-gone') {
+        served.error = 'The client closed the connection before sending the whole body';
+        response.destroy();
+        return;
+      }
       if (body === 'too-large') {
         // Answer without reading the rest; the connection cannot be reused after that.
         const reply = problemReply(new PayloadTooLargeError(options.maxBodyBytes), requestId);

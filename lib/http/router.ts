@@ -63,12 +63,18 @@ export function createRouter(routes: readonly RouteDef[]) {
           allowed: found.map(({ entry }) => entry.route.method),
         };
       const { params, route } = hit.entry;
-      const pathParameters =
-        params.length > 0
-          ? Object.fromEntries(
-              params.map((name, i) => [name, decodeURIComponent(hit.match[i + 1] ?? '')]),
-            )
-          : undefined;
+      let pathParameters: Record<string, string> | undefined;
+      try {
+        pathParameters =
+          params.length > 0
+            ? Object.fromEntries(
+                params.map((name, i) => [name, decodeURIComponent(hit.match[i + 1] ?? '')]),
+              )
+            : undefined;
+      } catch {
+        // A malformed percent-escape (`/docs/%ff`) names nothing that exists.
+        return { kind: 'not-found' };
+      }
       return { kind: 'found', route, pathParameters };
     },
   };

@@ -1,5 +1,6 @@
 // SECURITY.md, "Error shape" and "Every route", over HTTP through the real local host.
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeList } from '../../../lib/routes';
 import { newUser, startTestHost, type TestHost } from '../../support/host';
@@ -106,6 +107,39 @@ describe('every route', () => {
     });
 
     expectProblem(response, 413);
+  });
+
+  it('answers 413 at once for a Content-Length over the limit, without waiting for the body', async () => {
+    // Headers only: a body of 1 GB is announced and never sent. The answer must not wait for it.
+    const head = await new Promise<string>((resolve, reject) => {
+      const url = new URL(host.url);
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(
+          'POST /register HTTP/1.1\r\nHost: local\r\nContent-Type: application/json\r\n' +
+            'Content-Length: 1000000000\r\n\r\n',
+        );
+      });
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk;
+        if (received.includes('\r\n\r\n')) {
+          socket.destroy();
+          resolve(received);
+        }
+      });
+      socket.on('error', reject);
+    });
+
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(head.toLowerCase()).toContain('content-type: application/problem+json');
+  });
+
+  it('answers a malformed percent-escape in a path with a 404 problem, never a 500', async () => {
+    for (const path of ['/docs/%ff', '/docs/%E0%A4%A', '/%zz']) {
+      const response = await host.request('GET', path);
+
+      expectProblem(response, 404);
+    }
   });
 
   it('answers 413 for a chunked body over the limit without Content-Length', async () => {

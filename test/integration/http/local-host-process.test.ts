@@ -3,6 +3,7 @@
 // cleanly on SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ACCESS_LOG_FIELDS } from '../../../lib/http/access-log';
 import { readinessBudget } from '../../support/budget';
@@ -112,6 +113,19 @@ describe('the local host process', () => {
       Array.from({ length: 6 }, () => post('/register', newUser())),
     );
     const parallelIds = parallel.map((response) => response.headers.get('x-request-id'));
+    // A client that hangs up halfway through its body.
+    await new Promise<void>((resolve) => {
+      const { hostname, port } = new URL(url);
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(
+          'POST /register HTTP/1.1\r\nHost: local\r\nContent-Type: application/json\r\n' +
+            'Content-Length: 100\r\n\r\n{"username":',
+          () => setTimeout(() => socket.destroy(), 50),
+        );
+      });
+      socket.on('close', () => resolve());
+    });
+    requestsSent += 1;
 
     child.kill('SIGTERM');
     const code = await new Promise((resolve) => child.once('exit', resolve));
@@ -135,6 +149,9 @@ describe('the local host process', () => {
     for (const id of parallelIds)
       expect(registeredIds.filter((logged) => logged === id)).toHaveLength(1);
 
+    // The hang-up is an access line of its own, not a crash.
+    expect(lines.filter((line) => /"level":"ERROR"|handler crashed/.test(line))).toEqual([]);
+    expect(output).toContain('The client closed the connection before sending the whole body');
     // One access line per request, in API Gateway's access log fields, whatever answered it.
     const access = lines.map((line) => JSON.parse(line)).filter((e) => e.message === 'access');
     expect(access).toHaveLength(requestsSent);
