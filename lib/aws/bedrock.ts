@@ -57,6 +57,7 @@ export type BedrockFailureKind =
   | 'timeout'
   | 'aborted'
   | 'access-denied'
+  | 'credentials-missing'
   | 'not-found'
   | 'invalid-request'
   | 'model-error'
@@ -93,8 +94,10 @@ function kindOf(error: unknown): BedrockFailureKind {
       return 'aborted';
     case 'AccessDeniedException':
     case 'UnrecognizedClientException':
-    case 'CredentialsProviderError':
       return 'access-denied';
+    // The SDK's credential chain found nothing: no request was sent.
+    case 'CredentialsProviderError':
+      return 'credentials-missing';
     case 'ResourceNotFoundException':
       return 'not-found';
     case 'ValidationException':

@@ -29,7 +29,7 @@ export interface BedrockSummarizerOptions {
   /** Receives operator-facing lines (access denied, rejected requests, retries). */
   logger?: Logger;
   /** Retry-After sent with a 503, in seconds (defaults: throttled 5, unavailable 10). */
-  retryAfterSeconds?: { throttled: number; unavailable: number };
+  retryAfterSeconds?: { throttled: number; unavailable: number; credentials: number };
 }
 
 /** Low, not zero: summaries should be stable, but a little freedom reads more naturally. */
@@ -248,7 +248,12 @@ interface CallResult {
 export function createBedrockSummarizer(options: BedrockSummarizerOptions): Summarizer {
   const { client, model, logger } = options;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
-  const retryAfter = options.retryAfterSeconds ?? { throttled: 5, unavailable: 10 };
+  const retryAfter = options.retryAfterSeconds ?? {
+    throttled: 5,
+    unavailable: 10,
+    // An operator has to act: asking again within seconds would not help.
+    credentials: 300,
+  };
   // Keeps a safety margin of the context free for estimation error.
   const margin = Math.max(256, Math.ceil(model.contextTokens * 0.02));
   const partWordsMax = Math.min(PART_WORDS_MAX, maxWordsFor(model));
@@ -364,6 +369,19 @@ export function createBedrockSummarizer(options: BedrockSummarizerOptions): Summ
         return new BadGatewayError(
           'model-access-denied',
           `The model "${model.name}" is not enabled for this service.`,
+          { cause: error },
+        );
+      case 'credentials-missing':
+        logger?.error(
+          'No AWS credentials for Bedrock: on Lambda the function role provides them; locally ' +
+            'set AWS_PROFILE (after `aws sso login` or `aws configure`) or AWS_ACCESS_KEY_ID and ' +
+            'AWS_SECRET_ACCESS_KEY, or offer only the extractive model (ALLOWED_MODELS=extractive)',
+          { ...context, awsMessage },
+        );
+        return new ServiceUnavailableError(
+          'model-credentials-missing',
+          `The model "${model.name}" cannot be called: this service has no AWS credentials.`,
+          retryAfter.credentials,
           { cause: error },
         );
       case 'not-found':

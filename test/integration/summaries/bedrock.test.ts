@@ -1,5 +1,5 @@
 // The Bedrock summarizer with the real SDK client against the local Converse stub.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type BedrockClient, createBedrockClient } from '../../../lib/aws/bedrock';
 import { createBedrockSummarizer } from '../../../lib/summaries/bedrock';
 import { type BedrockModel, buildCatalog, resolveModel } from '../../../lib/summaries/catalog';
@@ -311,6 +311,55 @@ describe('faults', () => {
         error: 'AccessDeniedException',
       },
     });
+  });
+
+  it('answers 503 model-credentials-missing, sending nothing, when no AWS credentials exist', async () => {
+    // The SDK's own default chain, on a machine with no credentials anywhere it looks.
+    for (const name of [
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_SESSION_TOKEN',
+      'AWS_PROFILE',
+      'AWS_WEB_IDENTITY_TOKEN_FILE',
+      'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+      'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+    ])
+      vi.stubEnv(name, undefined);
+    vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', '/nonexistent/credentials');
+    vi.stubEnv('AWS_CONFIG_FILE', '/nonexistent/config');
+    vi.stubEnv('AWS_EC2_METADATA_DISABLED', 'true');
+    const bare = createBedrockClient({
+      region: 'us-east-1',
+      endpoint: stub.endpoint,
+      maxAttempts: 3,
+    });
+    const logger = fakeLogger();
+    const summarizer = createBedrockSummarizer({
+      client: bare,
+      model: novaMicro,
+      concurrency: 1,
+      logger,
+    });
+
+    try {
+      const error = await failure(summarizer.summarize(input(shortTranscript)));
+
+      expect(stub.requests).toHaveLength(0);
+      expect(error.status).toBe(503);
+      expect(error.type).toBe('model-credentials-missing');
+      expect(error.message).toMatch(/no AWS credentials/);
+      expect(error.headers['Retry-After']).toBe('300');
+      expect(logger.lines).toEqual([
+        {
+          level: 'error',
+          message: expect.stringMatching(/No AWS credentials.*AWS_PROFILE.*AWS_ACCESS_KEY_ID/),
+          extra: expect.objectContaining({ error: 'CredentialsProviderError' }),
+        },
+      ]);
+    } finally {
+      bare.destroy();
+      vi.unstubAllEnvs();
+    }
   });
 
   it('answers 502 and logs when Bedrock rejects the request as invalid', async () => {

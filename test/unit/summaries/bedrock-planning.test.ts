@@ -87,6 +87,9 @@ describe('classifyBedrockError', () => {
       retryable: false,
     });
     expect(classifyBedrockError(named('AccessDeniedException')).kind).toBe('access-denied');
+    expect(classifyBedrockError(named('CredentialsProviderError')).kind).toBe(
+      'credentials-missing',
+    );
     expect(classifyBedrockError(named('ValidationException')).kind).toBe('invalid-request');
     expect(classifyBedrockError(named('ResourceNotFoundException')).kind).toBe('not-found');
     expect(classifyBedrockError(named('ModelTimeoutException')).kind).toBe('timeout');
