@@ -17,6 +17,8 @@ export interface FunctionProfile {
   signsTokens?: boolean;
   /** May call Bedrock, limited to the models of the configured catalog. */
   bedrock?: boolean;
+  /** Calls YouTube: reads the proxy URL and API key (stack parameters) from their secret. */
+  youtube?: boolean;
   environment?: Record<string, string>;
 }
 
@@ -72,6 +74,7 @@ export const PROFILES: Readonly<Record<HandlerName, FunctionProfile>> = {
     // Summary cache and daily quota items (get, put, counter updates).
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     bedrock: true,
+    youtube: true,
     environment: { SUMMARIZE_DEADLINE_MS: String(DEFAULT_SUMMARIZE_DEADLINE_MS) },
   },
   docs: {

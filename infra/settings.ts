@@ -2,6 +2,7 @@
 // synth time, so a typo fails `cdk synth` naming the key instead of failing a cold start later.
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { YOUTUBE_PARAMETERS } from './constructs/youtube-credentials';
 
 /** Context keys and what they set (the README's table lists the same). */
 export const CONTEXT = {
@@ -12,8 +13,6 @@ export const CONTEXT = {
   logRetentionDays: 'logRetentionDays',
   logLevel: 'logLevel',
   summarizeReservedConcurrency: 'summarizeReservedConcurrency',
-  youtubeProxyUrl: 'youtubeProxyUrl',
-  youtubeApiKey: 'youtubeApiKey',
   youtubeClients: 'youtubeClients',
   youtubeProxyRetries: 'youtubeProxyRetries',
   allowedModels: 'allowedModels',
@@ -22,10 +21,17 @@ export const CONTEXT = {
   modelCatalogJson: 'modelCatalogJson',
 } as const;
 
+/**
+ * Context keys that once carried credentials, which would then sit in the template: they are
+ * stack parameters now, stored in a secret (infra/constructs/youtube-credentials.ts).
+ */
+const CREDENTIAL_CONTEXT = {
+  youtubeProxyUrl: YOUTUBE_PARAMETERS.proxyUrl,
+  youtubeApiKey: YOUTUBE_PARAMETERS.apiKey,
+} as const;
+
 /** The summarize function's settings that come from context: context key -> variable. */
 export const SUMMARIZE_CONTEXT = {
-  youtubeProxyUrl: 'YOUTUBE_PROXY_URL',
-  youtubeApiKey: 'YOUTUBE_API_KEY',
   youtubeClients: 'YOUTUBE_CLIENTS',
   youtubeProxyRetries: 'YOUTUBE_PROXY_RETRIES',
   allowedModels: 'ALLOWED_MODELS',
@@ -94,6 +100,13 @@ function integer(node: Node, key: string, min: number, max: number): number | un
  * @throws SettingsError naming the key of the first bad value.
  */
 export function readSettings(node: Node): StackSettings {
+  for (const [key, parameter] of Object.entries(CREDENTIAL_CONTEXT)) {
+    if (node.tryGetContext(key) !== undefined) {
+      throw new SettingsError(
+        `context ${key} would put a credential in the template: remove it and pass it as a stack parameter instead (npx cdk deploy --parameters ${parameter}=...), which the stack keeps in Secrets Manager`,
+      );
+    }
+  }
   const corsOrigins = list(node, CONTEXT.corsOrigins);
   for (const origin of corsOrigins) {
     if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {

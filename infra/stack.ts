@@ -17,6 +17,7 @@ import { ApiFunction, type FunctionAccess } from './constructs/api-function';
 import { DataTable } from './constructs/data-table';
 import { JwtSecret } from './constructs/jwt-secret';
 import { ServiceApi } from './constructs/service-api';
+import { YouTubeCredentials } from './constructs/youtube-credentials';
 import { pascal } from './names';
 import { PROFILES, type TableAction } from './profiles';
 import { readSettings, SettingsError, type StackSettings, SUMMARIZE_CONTEXT } from './settings';
@@ -31,6 +32,7 @@ export class TubesumStack extends Stack {
   readonly stage: HttpStage;
   readonly table: Table;
   readonly jwtSecret: Secret;
+  readonly youtubeCredentials: YouTubeCredentials;
   readonly functions: ReadonlyMap<HandlerName, ApiFunction>;
 
   constructor(scope: Construct, id: string, props: TubesumStackProps = {}) {
@@ -44,10 +46,15 @@ export class TubesumStack extends Stack {
     this.table = new DataTable(this, 'Table').table;
     const jwtSecret = new JwtSecret(this, 'JwtSecret');
     this.jwtSecret = jwtSecret.secret;
+    const youtubeCredentials = new YouTubeCredentials(this, 'YoutubeCredentials');
+    this.youtubeCredentials = youtubeCredentials;
 
     const functions = new Map<HandlerName, ApiFunction>();
     for (const handler of handlerNames(routes)) {
-      functions.set(handler, this.createFunction(handler, routes, settings, jwtSecret));
+      functions.set(
+        handler,
+        this.createFunction(handler, routes, settings, { jwtSecret, youtubeCredentials }),
+      );
     }
     this.functions = functions;
 
@@ -76,7 +83,7 @@ export class TubesumStack extends Stack {
     handler: HandlerName,
     routes: readonly RouteDef[],
     settings: StackSettings,
-    jwtSecret: JwtSecret,
+    secrets: { jwtSecret: JwtSecret; youtubeCredentials: YouTubeCredentials },
   ): ApiFunction {
     // Always there for the route table's names; a test's made-up handler has none.
     const profile = PROFILES[handler];
@@ -92,7 +99,8 @@ export class TubesumStack extends Stack {
     let environment: Record<string, string> = { ...profile.environment };
     const access: FunctionAccess = {};
     if (tableActions.size > 0) access.table = { table: this.table, actions: [...tableActions] };
-    if (verifiesTokens || profile.signsTokens) access.jwtSecret = jwtSecret;
+    if (verifiesTokens || profile.signsTokens) access.jwtSecret = secrets.jwtSecret;
+    if (profile.youtube) access.youtubeCredentials = secrets.youtubeCredentials;
     if (profile.bedrock) {
       environment = { ...environment, ...settings.summarize };
       access.bedrockModelIds = offeredModelIds(environment);

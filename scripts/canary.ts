@@ -7,7 +7,7 @@
 import { ConfigError, loadConfig } from '../lib/config';
 import { HttpError } from '../lib/errors';
 import type { Attempt } from '../lib/youtube/acquisition';
-import { youTubeClientFromConfig } from '../lib/youtube/client';
+import { type YouTubeClient, youTubeClientFromConfig } from '../lib/youtube/client';
 import { isVideoId } from '../lib/youtube/url';
 
 /**
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   for (const client of config.YOUTUBE_CLIENTS) {
     // One client at a time: the service's fallback to the next client would hide this one.
-    const youtube = youTubeClientFromConfig({ ...config, YOUTUBE_CLIENTS: [client] });
+    const youtube = await youTubeClientFromConfig({ ...config, YOUTUBE_CLIENTS: [client] });
     try {
       for (const video of ids)
         rows.push(await probe(youtube, `${client.name}@${client.version}`, video));
@@ -76,7 +76,7 @@ async function main(): Promise<number> {
 }
 
 async function probe(
-  youtube: ReturnType<typeof youTubeClientFromConfig>,
+  youtube: YouTubeClient,
   client: string,
   video: string,
 ): Promise<Row> {

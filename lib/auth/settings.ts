@@ -9,7 +9,7 @@ async function resolve(config: Config): Promise<TokenSettings> {
   if (config.JWT_SECRET !== undefined) {
     secret = assertStrongSecret(config.JWT_SECRET, 'JWT_SECRET');
   } else if (config.JWT_SECRET_ARN !== undefined) {
-    const value = await readSecretString(config.JWT_SECRET_ARN, config.AWS_REGION);
+    const value = await readSecretString('JWT_SECRET_ARN', config.JWT_SECRET_ARN, config);
     secret = assertStrongSecret(value, 'the secret at JWT_SECRET_ARN');
   } else {
     throw new ConfigError('JWT_SECRET (or JWT_SECRET_ARN) must be set to sign tokens');

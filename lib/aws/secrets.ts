@@ -1,18 +1,38 @@
-// Reads a secret string from AWS Secrets Manager (deployed stacks keep the JWT key there).
+// Reads secret strings from AWS Secrets Manager (deployed stacks keep the JWT key and the
+// YouTube credentials there, never in the environment or the template).
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { type Config, ConfigError } from '../config';
+
+type SecretsConfig = Pick<Config, 'AWS_REGION' | 'AWS_ENDPOINT_URL_SECRETS_MANAGER'>;
 
 /**
- * The SecretString of a secret; callers read each secret once per cold start, so the client
- * lives only for the call.
- * @throws the SDK's error when the secret cannot be read, or Error when it holds no string.
+ * The SecretString of the secret a variable names; callers read each secret once per cold
+ * start, so the client lives only for the call.
+ * @throws ConfigError naming the variable when the secret cannot be read (missing, no access,
+ *   Secrets Manager unreachable) or holds no string: the operator has to look, and the request
+ *   gets a 503 server-misconfigured instead of a 500.
  */
-export async function readSecretString(secretId: string, region: string): Promise<string> {
-  const client = new SecretsManagerClient({ region });
+export async function readSecretString(
+  variable: string,
+  secretId: string,
+  config: SecretsConfig,
+): Promise<string> {
+  const client = new SecretsManagerClient({
+    region: config.AWS_REGION,
+    ...(config.AWS_ENDPOINT_URL_SECRETS_MANAGER === undefined
+      ? {}
+      : { endpoint: config.AWS_ENDPOINT_URL_SECRETS_MANAGER }),
+  });
+  let value: string | undefined;
   try {
     const result = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
-    if (result.SecretString === undefined) throw new Error(`secret ${secretId} holds no string`);
-    return result.SecretString;
+    value = result.SecretString;
+  } catch (error) {
+    const name = error instanceof Error ? error.name : 'Error';
+    throw new ConfigError(`cannot read the secret at ${variable} (${name})`, { cause: error });
   } finally {
     client.destroy();
   }
+  if (value === undefined) throw new ConfigError(`the secret at ${variable} holds no string`);
+  return value;
 }

@@ -10,6 +10,7 @@ import { requireShipped } from '../shipped';
 import { type AcquisitionContext, type Attempt, acquireTranscript } from './acquisition';
 import { type InnerTubeClient, parseClientOrder } from './clients';
 import { DEFAULT_BLOCKED_RETRY_AFTER_SECONDS } from './errors';
+import { youTubeCredentialsFrom } from './credentials';
 import { createControlledFetch } from './fetch';
 import { fetchDataApiDetails, metadataFromPlayer, withDataApiDetails } from './metadata';
 import { normaliseLanguage } from './tracks';
@@ -178,17 +179,20 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
 }
 
 /**
- * A client configured from the environment (YOUTUBE_* variables); create it once per process.
- * @throws InvalidArgumentError from undici when YOUTUBE_PROXY_URL is unusable.
+ * A client configured from the environment (YOUTUBE_* variables, and the secret at
+ * YOUTUBE_SECRET_ARN); create it once per process.
+ * @throws ConfigError when the secret cannot be read; InvalidArgumentError from undici when
+ *   the proxy URL is unusable.
  */
-export function youTubeClientFromConfig(
+export async function youTubeClientFromConfig(
   config: Config,
   extra: Pick<YouTubeClientOptions, 'onWarning' | 'blockedRetryAfterSeconds'> = {},
-): YouTubeClient {
+): Promise<YouTubeClient> {
+  const { proxyUrl, apiKey } = await youTubeCredentialsFrom(config);
   return createYouTubeClient({
     baseUrl: config.YOUTUBE_BASE_URL,
-    proxyUrl: config.YOUTUBE_PROXY_URL,
-    apiKey: config.YOUTUBE_API_KEY,
+    proxyUrl,
+    apiKey,
     apiBaseUrl: config.YOUTUBE_API_BASE_URL,
     timeoutMs: config.YOUTUBE_TIMEOUT_MS,
     maxResponseBytes: config.YOUTUBE_MAX_RESPONSE_BYTES,

@@ -178,7 +178,6 @@ describe('functions', () => {
 
   it('passes the summarize settings from context to /summarize only', () => {
     const s = synth({
-      youtubeProxyUrl: 'http://proxy.example.com:8080',
       youtubeClients: ['IOS@99.1.0', 'ANDROID'],
       youtubeProxyRetries: 3,
       allowedModels: 'extractive,nova-micro',
@@ -186,14 +185,13 @@ describe('functions', () => {
       summaryDailyQuota: 7,
     });
     expect(environment(s, 'summarize')).toMatchObject({
-      YOUTUBE_PROXY_URL: 'http://proxy.example.com:8080',
       YOUTUBE_CLIENTS: 'IOS@99.1.0,ANDROID',
       YOUTUBE_PROXY_RETRIES: '3',
       ALLOWED_MODELS: 'extractive,nova-micro',
       DEFAULT_MODEL: 'nova-micro',
       SUMMARY_DAILY_QUOTA: '7',
     });
-    expect(environment(s, 'token')).not.toHaveProperty('YOUTUBE_PROXY_URL');
+    expect(environment(s, 'token')).not.toHaveProperty('YOUTUBE_CLIENTS');
   });
 
   it('refuses a handler that has no memory, timeout and permission profile', () => {
@@ -205,7 +203,6 @@ describe('functions', () => {
   });
 
   it('refuses bad context values at synth time, naming the setting', () => {
-    expect(() => synth({ youtubeProxyUrl: 'ftp://proxy' })).toThrow(/YOUTUBE_PROXY_URL/);
     expect(() => synth({ allowedModels: 'no-such-model' })).toThrow(/ALLOWED_MODELS/);
     expect(() => synth({ youtubeClients: 'ANDROID,NOKIA' })).toThrow(/YOUTUBE_CLIENTS/);
     expect(() => synth({ throttleRateLimit: 'fast' })).toThrow(/throttleRateLimit/);
@@ -437,6 +434,44 @@ describe('data', () => {
       expect({ handler, reads }).toEqual({ handler, reads: expected.includes(handler) });
       expect('JWT_SECRET_ARN' in environment(base, handler)).toBe(expected.includes(handler));
     }
+  });
+});
+
+describe('the YouTube credentials', () => {
+  it('are NoEcho stack parameters stored in a secret, never in the template or an environment', () => {
+    const parameters = base.template.toJSON().Parameters;
+    for (const name of ['YoutubeProxyUrl', 'YoutubeApiKey']) {
+      expect(parameters[name]).toMatchObject({ Type: 'String', NoEcho: true, Default: '' });
+    }
+    const secretId = logicalId(base, base.stack.youtubeCredentials.secret);
+    const secret = base.resources[secretId];
+    // The secret's JSON is joined from the two parameters at deploy time.
+    const joined = JSON.stringify(secret?.Properties.SecretString);
+    expect(joined).toContain('{"Ref":"YoutubeProxyUrl"}');
+    expect(joined).toContain('{"Ref":"YoutubeApiKey"}');
+    expect(secret?.Properties).not.toHaveProperty('GenerateSecretString');
+
+    for (const handler of handlers) {
+      const env = environment(base, handler);
+      expect(env).not.toHaveProperty('YOUTUBE_PROXY_URL');
+      expect(env).not.toHaveProperty('YOUTUBE_API_KEY');
+      const resources = statements(base, handler)
+        .filter((st) => actionsOf([st]).includes('secretsmanager:GetSecretValue'))
+        .map((st) => JSON.stringify(st.Resource));
+      const reads = resources.some((resource) => resource.includes(secretId));
+      expect({ handler, reads }).toEqual({ handler, reads: handler === 'summarize' });
+    }
+    // The ARN only when a parameter is set: otherwise a cold start reads nothing.
+    expect(environment(base, 'summarize').YOUTUBE_SECRET_ARN).toEqual({
+      'Fn::If': [expect.any(String), { Ref: secretId }, ''],
+    });
+  });
+
+  it('refuses the context keys that used to carry them, pointing at the parameters', () => {
+    expect(() => synth({ youtubeProxyUrl: 'http://u:p@proxy.example.com:8080' })).toThrow(
+      /youtubeProxyUrl .*--parameters YoutubeProxyUrl=/,
+    );
+    expect(() => synth({ youtubeApiKey: 'AIza-key' })).toThrow(/--parameters YoutubeApiKey=/);
   });
 });
 
