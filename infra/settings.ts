@@ -2,6 +2,7 @@
 // synth time, so a typo fails `cdk synth` naming the key instead of failing a cold start later.
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { z } from 'zod';
 import { YOUTUBE_PARAMETERS } from './constructs/youtube-credentials';
 
 /** Context keys and what they set (the README's table lists the same). */
@@ -19,6 +20,7 @@ export const CONTEXT = {
   defaultModel: 'defaultModel',
   summaryDailyQuota: 'summaryDailyQuota',
   modelCatalogJson: 'modelCatalogJson',
+  alarmEmail: 'alarmEmail',
 } as const;
 
 /**
@@ -49,6 +51,8 @@ export interface StackSettings {
   logRetention: RetentionDays;
   /** POWERTOOLS_LOG_LEVEL of every function. */
   logLevel: string;
+  /** Subscribed to the alarm topic; unset means no subscription (the topic is still there). */
+  alarmEmail?: string;
   /** Caps concurrent /summarize executions (a Bedrock cost guard); unset means no cap. */
   summarizeReservedConcurrency?: number;
   /** Settings passed through to the summarize function's environment (unset = code default). */
@@ -116,8 +120,21 @@ export function readSettings(node: Node): StackSettings {
     }
   }
 
-  const throttleRateLimit = integer(node, CONTEXT.throttleRateLimit, 1, 10_000) ?? DEFAULT_RATE;
-  const throttleBurstLimit = integer(node, CONTEXT.throttleBurstLimit, 1, 5_000) ?? DEFAULT_BURST;
+  // 5,000: an account's default burst quota, and the burst may not be below the rate.
+  const throttleRateLimit = integer(node, CONTEXT.throttleRateLimit, 1, 5_000) ?? DEFAULT_RATE;
+  // Unset, the burst follows a raised rate (two seconds' worth), so raising one is enough.
+  const throttleBurstLimit =
+    integer(node, CONTEXT.throttleBurstLimit, 1, 5_000) ??
+    Math.min(5_000, Math.max(DEFAULT_BURST, 2 * throttleRateLimit));
+
+  if (throttleBurstLimit < throttleRateLimit) {
+    // API Gateway's token bucket holds `burst` tokens and refills at `rate` per second: with
+    // fewer tokens than a second's worth, the requests of one busy second are refused before
+    // the rate is reached. Almost always a swapped pair of values.
+    throw new SettingsError(
+      `context ${CONTEXT.throttleBurstLimit} (${throttleBurstLimit}) must be at least ${CONTEXT.throttleRateLimit} (${throttleRateLimit}): API Gateway's bucket holds the burst, so a smaller one refuses requests below the rate`,
+    );
+  }
 
   const days = integer(node, CONTEXT.logRetentionDays, 1, 3_653) ?? DEFAULT_RETENTION_DAYS;
   const allowedDays = Object.values(RetentionDays).filter(
@@ -141,6 +158,13 @@ export function readSettings(node: Node): StackSettings {
     10_000,
   );
 
+  const alarmEmail = text(node, CONTEXT.alarmEmail);
+  if (alarmEmail !== undefined && !z.email().safeParse(alarmEmail).success) {
+    throw new SettingsError(
+      `context ${CONTEXT.alarmEmail}: "${alarmEmail}" is not an email address`,
+    );
+  }
+
   const summarize: Record<string, string> = {};
   for (const [key, variable] of Object.entries(SUMMARIZE_CONTEXT)) {
     // Lists may come as JSON arrays from cdk.json; the variable is comma-separated.
@@ -156,6 +180,7 @@ export function readSettings(node: Node): StackSettings {
     logRetention: days as RetentionDays,
     logLevel,
     ...(summarizeReservedConcurrency === undefined ? {} : { summarizeReservedConcurrency }),
+    ...(alarmEmail === undefined ? {} : { alarmEmail }),
     summarize,
   };
 }

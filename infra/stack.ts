@@ -6,6 +6,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { ConfigError, loadConfig } from '../lib/config';
 import { type HandlerName, type RouteDef, routeList } from '../lib/routes';
@@ -33,6 +34,7 @@ export class TubesumStack extends Stack {
   readonly table: Table;
   readonly jwtSecret: Secret;
   readonly youtubeCredentials: YouTubeCredentials;
+  readonly alarmTopic: Topic;
   readonly functions: ReadonlyMap<HandlerName, ApiFunction>;
 
   constructor(scope: Construct, id: string, props: TubesumStackProps = {}) {
@@ -68,7 +70,12 @@ export class TubesumStack extends Stack {
     });
     this.api = api;
     this.stage = stage;
-    new ServiceAlarms(this, 'Alarms', { api, functions });
+    const alarms = new ServiceAlarms(this, 'Alarms', {
+      api,
+      functions,
+      ...(settings.alarmEmail === undefined ? {} : { email: settings.alarmEmail }),
+    });
+    this.alarmTopic = alarms.topic;
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'DocsUrl', {
@@ -76,6 +83,11 @@ export class TubesumStack extends Stack {
       description: 'Interactive documentation (Swagger UI)',
     });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: alarms.topic.topicArn,
+      description:
+        'SNS topic every alarm notifies (subscribe with -c alarmEmail=... or the console)',
+    });
   }
 
   /** A handler's function, with what its profile and its routes say it may touch. */

@@ -1,14 +1,19 @@
-// CloudWatch alarms on the API's 5xx rate and on each function's crashes and throttles. Without
-// actions for now: they show in the console and can be wired to SNS or chat. Every one treats
-// missing data as fine, since an idle API emits no data points at all.
-import { Duration } from 'aws-cdk-lib';
+// CloudWatch alarms on the API's 5xx rate and on each function's crashes and throttles, each
+// notifying one SNS topic when it fires and when it clears (subscribe an email with
+// `-c alarmEmail=...`, or anything SNS delivers to). Every one treats missing data as fine,
+// since an idle API emits no data points at all.
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
+  type AlarmProps,
   ComparisonOperator,
   MathExpression,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import type { HandlerName } from '../../lib/routes';
 import { pascal } from '../names';
@@ -17,11 +22,34 @@ import type { ApiFunction } from './api-function';
 export interface ServiceAlarmsProps {
   api: HttpApi;
   functions: ReadonlyMap<HandlerName, ApiFunction>;
+  /** Subscribed to the topic (SNS mails a confirmation link first). */
+  email?: string;
 }
 
 export class ServiceAlarms extends Construct {
+  /** Where every alarm reports, firing and clearing. */
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+
   constructor(scope: Construct, id: string, props: ServiceAlarmsProps) {
     super(scope, id);
+    this.topic = new Topic(this, 'Topic', {
+      displayName: 'tubesum alarms',
+      enforceSSL: true,
+    });
+    Validations.of(this.topic).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason:
+        'Alarm notifications carry alarm names and metric values, no user data. CloudWatch can publish to an encrypted topic only with a customer-managed KMS key (about $1 a month) whose policy admits it; the AWS-managed SNS key would silently drop every alarm.',
+    });
+    if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
+    const notify = new SnsAction(this.topic);
+    const alarm = (alarmId: string, alarmProps: AlarmProps) => {
+      const created = new Alarm(this, alarmId, alarmProps);
+      created.addAlarmAction(notify);
+      created.addOkAction(notify);
+      this.alarms.push(created);
+    };
     const period = Duration.minutes(5);
     // The share of 5xx answers, once there is enough traffic for a rate to mean something.
     const serverErrorRate = new MathExpression({
@@ -33,7 +61,7 @@ export class ServiceAlarms extends Construct {
       period,
       label: '5xx rate (%)',
     });
-    new Alarm(this, 'Api5xxRate', {
+    alarm('Api5xxRate', {
       alarmDescription: 'More than 5% of API requests answered 5xx in 5 minutes',
       metric: serverErrorRate,
       threshold: 5,
@@ -45,7 +73,7 @@ export class ServiceAlarms extends Construct {
     for (const [handler, fn] of props.functions) {
       const name = pascal(handler);
       // A handled error is a 4xx/5xx response; an invocation error is a crash or a timeout.
-      new Alarm(this, `${name}Errors`, {
+      alarm(`${name}Errors`, {
         alarmDescription: `The ${handler} function crashed or timed out`,
         metric: fn.function.metricErrors({ period, statistic: 'Sum' }),
         threshold: 1,
@@ -55,7 +83,7 @@ export class ServiceAlarms extends Construct {
       });
       // A throttled invocation fails the request: the account's concurrency (or summarize's
       // reserved concurrency) is exhausted.
-      new Alarm(this, `${name}Throttles`, {
+      alarm(`${name}Throttles`, {
         alarmDescription: `The ${handler} function was throttled`,
         metric: fn.function.metricThrottles({ period, statistic: 'Sum' }),
         threshold: 1,

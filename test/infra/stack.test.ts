@@ -206,6 +206,10 @@ describe('functions', () => {
     expect(() => synth({ allowedModels: 'no-such-model' })).toThrow(/ALLOWED_MODELS/);
     expect(() => synth({ youtubeClients: 'ANDROID,NOKIA' })).toThrow(/YOUTUBE_CLIENTS/);
     expect(() => synth({ throttleRateLimit: 'fast' })).toThrow(/throttleRateLimit/);
+    expect(() => synth({ throttleRateLimit: 50, throttleBurstLimit: 10 })).toThrow(
+      /throttleBurstLimit \(10\) must be at least throttleRateLimit \(50\)/,
+    );
+    expect(() => synth({ alarmEmail: 'ops-at-example.com' })).toThrow(/alarmEmail/);
     expect(() => synth({ logRetentionDays: 42 })).toThrow(/logRetentionDays/);
     expect(() => synth({ corsOrigins: 'https://app.example.com/' })).toThrow(/corsOrigins/);
   });
@@ -320,6 +324,10 @@ describe('API', () => {
       'AWS::ApiGatewayV2::Stage',
       { DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 } },
     );
+    // Unset, the burst follows a raised rate instead of staying below it.
+    synth({ throttleRateLimit: 300 }).template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 300, ThrottlingBurstLimit: 600 },
+    });
   });
 
   it('writes JSON access logs without headers or bodies to a log group with retention', () => {
@@ -631,6 +639,37 @@ describe('operations', () => {
       const targets = perFunction.map((a) => a.Properties.Dimensions[0].Value.Ref).sort();
       expect(targets).toEqual(handlers.map((h) => logicalId(base, fnOf(base, h).function)).sort());
     }
+  });
+
+  it('notifies one SNS topic (TLS only) when any alarm fires and when it clears', () => {
+    const topicId = logicalId(base, base.stack.alarmTopic);
+    const alarms = Object.values(base.resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
+    expect(alarms.length).toBe(1 + 2 * handlers.length);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties.OKActions).toEqual([{ Ref: topicId }]);
+    }
+    base.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+    base.template.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(base.template.toJSON().Outputs.AlarmTopicArn.Value).toEqual({ Ref: topicId });
+  });
+
+  it('subscribes -c alarmEmail to the topic', () => {
+    const s = synth({ alarmEmail: 'ops@example.com' });
+    s.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: logicalId(s, s.stack.alarmTopic) },
+    });
   });
 
   it('passes cdk-nag’s AwsSolutions pack with every finding acknowledged for a reason', () => {
