@@ -39,6 +39,11 @@ function generatedSecret(dataDir: string): string {
   return secret;
 }
 
+/** Whether this host may summarise with the offline `extractive` model. */
+function offersOffline(config: Config): boolean {
+  return config.ALLOWED_MODELS.length === 0 || config.ALLOWED_MODELS.includes('extractive');
+}
+
 /**
  * Boots everything `npm start` serves and resolves once it listens.
  * @throws ConfigError for a weak JWT_SECRET; JavaMissingError without Java.
@@ -58,7 +63,11 @@ export async function startLocalHost(
     log(
       `starting DynamoDB Local (data: ${config.LOCAL_DATA_DIR === 'memory' ? 'in memory' : config.LOCAL_DATA_DIR})`,
     );
-    dynamo = await startDynamoDbLocal({ dataDir: config.LOCAL_DATA_DIR });
+    const starting = startDynamoDbLocal({ dataDir: config.LOCAL_DATA_DIR });
+    // While DynamoDB Local boots in its own process (seconds), load what would otherwise stall
+    // the first offline summary and every request served beside it.
+    if (offersOffline(config)) (await import('../../lib/summaries/extractive')).loadLanguageModel();
+    dynamo = await starting;
     config = withSettings(config, { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint });
   }
   try {

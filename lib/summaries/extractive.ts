@@ -3,6 +3,7 @@
 // a budgeted, non-redundant subset in transcript order.
 
 import winkNLP from 'wink-nlp';
+import { runInSlices, runToEnd, type Steps } from '../cooperative';
 import { requireShipped } from '../shipped';
 import { countWords } from '../words';
 import type { Transcript, TranscriptSegment } from '../youtube/types';
@@ -17,7 +18,17 @@ interface Language {
 
 let language: Language | undefined;
 
-/** The English model, loaded on first use (~90 ms): a cold start that never summarises offline skips it. */
+/**
+ * Loads the English model now rather than on first use. It takes ~0.1-0.2 s of CPU in one
+ * piece, which would stall every other request of the process: the local host calls this
+ * while DynamoDB Local starts. On Lambda it loads on first use, so that a cold start that
+ * never summarises offline skips it.
+ */
+export function loadLanguageModel(): void {
+  english();
+}
+
+/** The English model, loaded on first use. */
 function english(): Language {
   if (language) return language;
   const model = requireShipped<{ default?: Model } & Model>('wink-eng-lite-web-model');
@@ -65,6 +76,9 @@ const LONG_PAUSE_MS = 1200;
 const MAX_PUNCTUATED_WORDS = 50;
 // At least one sentence end per this many words counts as a punctuated transcript.
 const WORDS_PER_SENTENCE_END = 60;
+// wink-nlp reads a punctuated transcript in pieces of about this many words, cut after a
+// sentence end, so that a 3-hour transcript can pause between pieces (~5 ms each).
+const PIECE_WORDS = 1_500;
 
 // English function words plus the fillers of spoken language ("yeah", "gonna", "basically"):
 // without the latter, "you know what I mean" ranks as content. Adding them was worth +1.5 F1.
@@ -119,9 +133,13 @@ interface Analysis {
 // A sentence's score is the sum over its distinct content terms of 1 + w * ln(df) / ln(N): every
 // content term counts (informativeness) and terms the rest of the text keeps returning to count
 // more (centrality, as in MEAD's centroid), scaled by a decaying lead bonus (position).
-function analyse(sentences: string[]): Analysis {
+function* analyse(sentences: string[]): Steps<Analysis> {
   const stems = new Map<string, string>();
-  const terms = sentences.map((sentence) => contentTerms(sentence, stems));
+  const terms: string[][] = [];
+  for (const sentence of sentences) {
+    terms.push(contentTerms(sentence, stems));
+    yield;
+  }
   const documentFrequency = new Map<string, number>();
   for (const list of terms) {
     for (const term of list) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
@@ -142,7 +160,7 @@ function analyse(sentences: string[]): Analysis {
  * position; one score per input sentence, in input order, linear in the input's length.
  */
 export function rankSentences(sentences: string[]): number[] {
-  return analyse(sentences).scores;
+  return runToEnd(analyse(sentences)).scores;
 }
 
 function cleanCaption(text: string): string {
@@ -185,23 +203,37 @@ function startsSentence(text: string): boolean {
   return /^["'“‘(]?\p{Lu}/u.test(text) && !FIRST_PERSON.test(text);
 }
 
-function splitPunctuated(texts: string[]): string[] {
-  const joined = texts
-    .map((text, i) => {
-      const next = texts[i + 1];
-      return next !== undefined && !CLAUSE_END.test(text) && startsSentence(next)
-        ? `${text}.`
-        : text;
-    })
-    .join(' ');
+function* splitPunctuated(texts: string[]): Steps<string[]> {
+  const lines = texts.map((text, i) => {
+    const next = texts[i + 1];
+    return next !== undefined && !CLAUSE_END.test(text) && startsSentence(next) ? `${text}.` : text;
+  });
   const sentences: string[] = [];
-  for (const sentence of english().nlp.readDoc(joined).sentences().out()) {
-    for (const words of splitLongWords(
-      sentence.split(/\s+/).filter(Boolean),
-      MAX_PUNCTUATED_WORDS,
-    )) {
-      sentences.push(words.join(' '));
+  let piece: string[] = [];
+  let pieceWords = 0;
+  for (const [i, line] of lines.entries()) {
+    piece.push(line);
+    pieceWords += line.split(' ').length;
+    const last = i === lines.length - 1;
+    // A piece ends where a sentence ends and the next line starts one, so wink-nlp finds the
+    // same sentences in pieces as in the whole; past twice the size, any sentence end will do.
+    const next = texts[i + 1];
+    const ends = SENTENCE_END.test(line);
+    const boundary =
+      (ends && next !== undefined && startsSentence(next) && pieceWords >= PIECE_WORDS) ||
+      (ends && pieceWords >= 2 * PIECE_WORDS);
+    if (!last && !boundary) continue;
+    for (const sentence of english().nlp.readDoc(piece.join(' ')).sentences().out()) {
+      for (const words of splitLongWords(
+        sentence.split(/\s+/).filter(Boolean),
+        MAX_PUNCTUATED_WORDS,
+      )) {
+        sentences.push(words.join(' '));
+      }
     }
+    piece = [];
+    pieceWords = 0;
+    yield;
   }
   return sentences;
 }
@@ -237,7 +269,7 @@ function pausesAfter(segments: TranscriptSegment[], wordCounts: number[]): numbe
 
 // Groups caption lines into sentences, cutting at the longest pause (ties: nearest to the
 // typical sentence length) within MIN..MAX words, or at once after a long pause.
-function splitByPauses(segments: TranscriptSegment[], texts: string[]): string[] {
+function* splitByPauses(segments: TranscriptSegment[], texts: string[]): Steps<string[]> {
   const words = texts.map((text) => text.split(' ').filter(Boolean));
   const pauses = pausesAfter(
     segments,
@@ -282,6 +314,7 @@ function splitByPauses(segments: TranscriptSegment[], texts: string[]): string[]
     // ASR writes the pronoun in lower case ("i think", "i'm").
     sentences.push(text.replace(/(^|\s)i(?=(?:['’]\p{L}+)?(?:\s|$))/gu, '$1I'));
     start = best + 1;
+    yield;
   }
   return sentences;
 }
@@ -292,6 +325,10 @@ function splitByPauses(segments: TranscriptSegment[], texts: string[]): string[]
  * length, so no sentence exceeds 30 words.
  */
 export function splitTranscript(transcript: Transcript): string[] {
+  return runToEnd(split(transcript));
+}
+
+function* split(transcript: Transcript): Steps<string[]> {
   const segments = transcript.segments.map((segment) => ({
     ...segment,
     text: cleanCaption(segment.text),
@@ -301,7 +338,7 @@ export function splitTranscript(transcript: Transcript): string[] {
   const joined = texts.join(' ');
   const ends = joined.match(/[.!?…](?=["'”’)\]]*(?:\s|$))/gu)?.length ?? 0;
   const punctuated = ends * WORDS_PER_SENTENCE_END >= countWords(joined);
-  const raw = punctuated ? splitPunctuated(texts) : splitByPauses(kept, texts);
+  const raw = punctuated ? yield* splitPunctuated(texts) : yield* splitByPauses(kept, texts);
   return raw.map(finishSentence).filter(Boolean);
 }
 
@@ -335,11 +372,15 @@ function trimSentence(sentence: string, words: number, least: number): string {
  * enough; never more words than the text) and joins them in their original order.
  */
 export function summarizeSentences(sentences: string[], targetWords: number): string {
+  return runToEnd(summarize(sentences, targetWords));
+}
+
+function* summarize(sentences: string[], targetWords: number): Steps<string> {
   const lengths = sentences.map((sentence) => countWords(sentence));
   const available = lengths.reduce((a, b) => a + b, 0);
   if (available <= targetWords) return sentences.join(' ');
 
-  const { terms, scores } = analyse(sentences);
+  const { terms, scores } = yield* analyse(sentences);
   const top = scores.reduce((a, b) => Math.max(a, b), Number.MIN_VALUE);
   const upper = Math.floor(targetWords * (1 + BUDGET_SLACK));
   const lower = Math.ceil(targetWords * (1 - BUDGET_SLACK));
@@ -375,6 +416,7 @@ export function summarizeSentences(sentences: string[], targetWords: number): st
       const similarity = overlap(terms[i] ?? [], picked);
       if (similarity > (redundancy[i] ?? 0)) redundancy[i] = similarity;
     }
+    yield;
   }
 
   // Nothing left fits: fill the rest of the budget with the start of the best remaining
@@ -396,14 +438,20 @@ export function summarizeSentences(sentences: string[], targetWords: number): st
     .join(' ');
 }
 
-/** The offline summarizer (`extractive`): one chunk, no token usage; throws if `signal` aborts. */
+function* summaryOf(transcript: Transcript, targetWords: number): Steps<string> {
+  const sentences = yield* split(transcript);
+  return yield* summarize(sentences, targetWords);
+}
+
+/**
+ * The offline summarizer (`extractive`): one chunk, no token usage. It works in slices of a few
+ * milliseconds, so the process keeps serving other requests meanwhile (a 3-hour transcript is
+ * ~100 ms of CPU), and throws the signal's reason if it aborts.
+ */
 export function createExtractiveSummarizer(): Summarizer {
   return {
     async summarize({ transcript, targetWords, signal }: SummarizeInput): Promise<SummaryResult> {
-      signal.throwIfAborted();
-      const sentences = splitTranscript(transcript);
-      signal.throwIfAborted();
-      const summary = summarizeSentences(sentences, targetWords);
+      const summary = await runInSlices(summaryOf(transcript, targetWords), signal);
       return { summary, chunks: 1, inputTokens: null, outputTokens: null };
     },
   };

@@ -3,6 +3,7 @@ import {
   createExtractiveSummarizer,
   rankSentences,
   splitTranscript,
+  summarizeSentences,
 } from '../../../lib/summaries/extractive';
 import { countWords } from '../../../lib/words';
 import type { Transcript, TranscriptSegment } from '../../../lib/youtube/types';
@@ -293,6 +294,51 @@ describe('createExtractiveSummarizer', () => {
     });
 
     expect(result).toMatchObject({ chunks: 1, inputTokens: null, outputTokens: null });
+  });
+
+  describe('on a 3-hour transcript (27,000 words)', () => {
+    const threeHours = buildLongTranscript(27_000);
+
+    it('lets the event loop run while it works, and gives what the plain functions give', async () => {
+      const expected = summarizeSentences(splitTranscript(threeHours), 2_000);
+      // Event loop turns taken while the summary is made: a request served beside it (the
+      // local host's /health) is answered in one of them. Working in one piece allows none.
+      let turns = 0;
+      let counting = true;
+      const tick = () => {
+        if (!counting) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+
+      const result = await createExtractiveSummarizer().summarize({
+        transcript: threeHours,
+        metadata,
+        targetWords: 2_000,
+        signal: new AbortController().signal,
+      });
+      counting = false;
+
+      expect(result.summary).toBe(expected);
+      expect(turns).toBeGreaterThanOrEqual(2);
+    });
+
+    it('stops mid-way with the abort reason when the signal fires during the work', async () => {
+      const reason = new Error('deadline passed');
+      const controller = new AbortController();
+      // Fires on the first turn the summarizer leaves to the event loop.
+      setImmediate(() => controller.abort(reason));
+
+      const result = createExtractiveSummarizer().summarize({
+        transcript: threeHours,
+        metadata,
+        targetWords: 2_000,
+        signal: controller.signal,
+      });
+
+      await expect(result).rejects.toBe(reason);
+    });
   });
 
   it('rejects with the abort reason when the signal is already aborted', async () => {
