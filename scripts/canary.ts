@@ -75,11 +75,7 @@ async function main(): Promise<number> {
   return working.length > 0 ? 0 : 1;
 }
 
-async function probe(
-  youtube: YouTubeClient,
-  client: string,
-  video: string,
-): Promise<Row> {
+async function probe(youtube: YouTubeClient, client: string, video: string): Promise<Row> {
   let last: Attempt | undefined;
   const started = Date.now();
   let outcome: string;
