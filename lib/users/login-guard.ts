@@ -1,7 +1,7 @@
 // Limits on login attempts, reserved before any password is checked, so that guesses sent in
 // parallel cannot outrun them (OWASP Authentication Cheat Sheet, "Login throttling" and
-// "Account lockout"; ASVS 5.0 V6.1.1, V6.3.1). Two counters per attempt, in DynamoDB (Lambda instances
-// share no memory), each for one window:
+// "Account lockout"; ASVS 5.0 V6.1.1, V6.3.1). Two counters per attempt, in DynamoDB (Lambda
+// instances share no memory), each for one window:
 //   - the account from one source address: LOGIN_MAX_FAILURES (5) - an attacker's address is
 //     locked out of the account, while its owner logs in from anywhere else;
 //   - the account from everywhere: LOGIN_ACCOUNT_MAX_FAILURES (100) - a distributed guess
