@@ -1,10 +1,9 @@
 // The Bedrock Runtime client, created once per process, and the one place that retries it.
 //
-// Which layer retries: ours, not the SDK's. The SDK is built with maxAttempts 1 because its
-// retry strategy knows nothing of our request deadline (its backoff may sleep past it) and would
-// multiply with ours. `converse` below retries throttling, 5xx, ModelNotReady and network
-// failures up to `maxAttempts` times with exponential backoff and full jitter, and stops at once
-// when the caller's AbortSignal fires (the /summarize deadline).
+// Which layer retries: ours (lib/retry.ts), not the SDK's, which is built with maxAttempts 1.
+// `converse` below retries throttling, 5xx, ModelNotReady and network failures up to
+// `maxAttempts` times with exponential backoff and full jitter, and stops at once when the
+// caller's AbortSignal fires (the /summarize deadline).
 import {
   BedrockRuntimeClient,
   ConverseCommand,
@@ -14,6 +13,7 @@ import {
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { withRetries } from '../retry';
 import { isNetworkError } from './network';
 
 export interface BedrockClientOptions {
@@ -112,22 +112,6 @@ function kindOf(error: unknown): BedrockFailureKind {
   return 'unknown';
 }
 
-/** Resolves after `ms`, or early with false when the signal fires. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * Creates the Bedrock Runtime client (once, at module scope) with a plain HTTP/1.1 handler, a
  * connection timeout and our own retries. Throws nothing; bad credentials surface on first call.
@@ -148,31 +132,25 @@ export function createBedrockClient(options: BedrockClientOptions): BedrockClien
     }),
   });
 
-  async function converse(
+  function converse(
     input: ConverseCommandInput,
     { signal, logger }: ConverseOptions,
   ): Promise<ConverseCommandOutput> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await sdk.send(new ConverseCommand(input), { abortSignal: signal });
-      } catch (error) {
-        if (!classifyBedrockError(error).retryable || attempt >= maxAttempts || signal.aborted)
-          throw error;
-        // Full jitter: spreads the retries of many concurrent requests (and of our own
-        // map-reduce parts) instead of having them hit the throttled model in lockstep.
-        const ceiling = Math.min(maxDelay, baseDelay * 2 ** (attempt - 1));
-        const delayMs = Math.round(Math.random() * ceiling);
+    return withRetries(() => sdk.send(new ConverseCommand(input), { abortSignal: signal }), {
+      maxAttempts,
+      baseDelayMs: baseDelay,
+      maxDelayMs: maxDelay,
+      retryable: (error) => classifyBedrockError(error).retryable,
+      signal,
+      onRetry: (error, attempt, delayMs) =>
         logger?.warn('Bedrock call failed, retrying', {
           modelId: input.modelId,
           error: (error as Error).name,
           attempt,
           maxAttempts,
           delayMs,
-        });
-        // The deadline passing during backoff reports the transient error (503), not a timeout.
-        if (!(await sleep(delayMs, signal))) throw error;
-      }
-    }
+        }),
+    });
   }
 
   return { sdk, maxAttempts, converse, destroy: () => sdk.destroy() };
