@@ -6,6 +6,7 @@ import { runInSlices, runToEnd, type Steps } from '../cooperative';
 import { countWords } from '../words';
 import type { Transcript, TranscriptSegment } from '../youtube/types';
 import { english } from './english';
+import { type KeyPoint, keyPointCount } from './key-points';
 import { analyse } from './ranking';
 import type { SummarizeInput, Summarizer, SummaryResult } from './types';
 
@@ -84,16 +85,47 @@ function startsSentence(text: string): boolean {
   return /^["'“‘(]?\p{Lu}/u.test(text) && !FIRST_PERSON.test(text);
 }
 
-function* splitPunctuated(texts: string[]): Steps<string[]> {
+/** A sentence and the start of the caption line where it begins. */
+interface TimedSentence {
+  text: string;
+  startMs: number;
+}
+
+/**
+ * Where each sentence begins in `text` (the lines of one piece joined by spaces), as the start
+ * of its line: sentences come in order, so each is looked for after the previous one.
+ */
+function timeSentences(
+  sentences: string[],
+  text: string,
+  lineStarts: number[],
+  lineTimes: number[],
+): TimedSentence[] {
+  const timed: TimedSentence[] = [];
+  let cursor = 0;
+  let line = 0;
+  for (const sentence of sentences) {
+    const found = text.indexOf(sentence.split(' ').slice(0, 3).join(' '), cursor);
+    if (found >= 0) cursor = found;
+    while (line + 1 < lineStarts.length && (lineStarts[line + 1] ?? 0) <= cursor) line++;
+    timed.push({ text: sentence, startMs: lineTimes[line] ?? 0 });
+    cursor += 1;
+  }
+  return timed;
+}
+
+function* splitPunctuated(texts: string[], times: number[]): Steps<TimedSentence[]> {
   const lines = texts.map((text, i) => {
     const next = texts[i + 1];
     return next !== undefined && !CLAUSE_END.test(text) && startsSentence(next) ? `${text}.` : text;
   });
-  const sentences: string[] = [];
+  const sentences: TimedSentence[] = [];
   let piece: string[] = [];
+  let pieceTimes: number[] = [];
   let pieceWords = 0;
   for (const [i, line] of lines.entries()) {
     piece.push(line);
+    pieceTimes.push(times[i] ?? 0);
     pieceWords += line.split(' ').length;
     const last = i === lines.length - 1;
     // A piece ends where a sentence ends and the next line starts one, so wink-nlp finds the
@@ -104,15 +136,25 @@ function* splitPunctuated(texts: string[]): Steps<string[]> {
       (ends && next !== undefined && startsSentence(next) && pieceWords >= PIECE_WORDS) ||
       (ends && pieceWords >= 2 * PIECE_WORDS);
     if (!last && !boundary) continue;
-    for (const sentence of english().nlp.readDoc(piece.join(' ')).sentences().out()) {
+    const text = piece.join(' ');
+    const found: string[] = [];
+    for (const sentence of english().nlp.readDoc(text).sentences().out()) {
       for (const words of splitLongWords(
         sentence.split(/\s+/).filter(Boolean),
         MAX_PUNCTUATED_WORDS,
       )) {
-        sentences.push(words.join(' '));
+        found.push(words.join(' '));
       }
     }
+    const lineStarts: number[] = [];
+    let offset = 0;
+    for (const pieceLine of piece) {
+      lineStarts.push(offset);
+      offset += pieceLine.length + 1;
+    }
+    sentences.push(...timeSentences(found, text, lineStarts, pieceTimes));
     piece = [];
+    pieceTimes = [];
     pieceWords = 0;
     yield;
   }
@@ -121,6 +163,8 @@ function* splitPunctuated(texts: string[]): Steps<string[]> {
 
 interface Unit {
   words: string[];
+  /** Start of its caption line. */
+  startMs: number;
   /** Estimated silence after this unit, in ms (Infinity after the last one). */
   pauseAfter: number;
 }
@@ -150,7 +194,7 @@ function pausesAfter(segments: TranscriptSegment[], wordCounts: number[]): numbe
 
 // Groups caption lines into sentences, cutting at the longest pause (ties: nearest to the
 // typical sentence length) within MIN..MAX words, or at once after a long pause.
-function* splitByPauses(segments: TranscriptSegment[], texts: string[]): Steps<string[]> {
+function* splitByPauses(segments: TranscriptSegment[], texts: string[]): Steps<TimedSentence[]> {
   const words = texts.map((text) => text.split(' ').filter(Boolean));
   const pauses = pausesAfter(
     segments,
@@ -161,10 +205,14 @@ function* splitByPauses(segments: TranscriptSegment[], texts: string[]): Steps<s
     if (list.length === 0) return;
     const pieces = splitLongWords(list, MAX_SENTENCE_WORDS);
     pieces.forEach((piece, k) => {
-      units.push({ words: piece, pauseAfter: k === pieces.length - 1 ? (pauses[i] ?? 0) : 0 });
+      units.push({
+        words: piece,
+        startMs: segments[i]?.offsetMs ?? 0,
+        pauseAfter: k === pieces.length - 1 ? (pauses[i] ?? 0) : 0,
+      });
     });
   });
-  const sentences: string[] = [];
+  const sentences: TimedSentence[] = [];
   let start = 0;
   while (start < units.length) {
     let total = 0;
@@ -193,7 +241,10 @@ function* splitByPauses(segments: TranscriptSegment[], texts: string[]): Steps<s
       .flatMap((unit) => unit.words)
       .join(' ');
     // ASR writes the pronoun in lower case ("i think", "i'm").
-    sentences.push(text.replace(/(^|\s)i(?=(?:['’]\p{L}+)?(?:\s|$))/gu, '$1I'));
+    sentences.push({
+      text: text.replace(/(^|\s)i(?=(?:['’]\p{L}+)?(?:\s|$))/gu, '$1I'),
+      startMs: units[start]?.startMs ?? 0,
+    });
     start = best + 1;
     yield;
   }
@@ -206,10 +257,10 @@ function* splitByPauses(segments: TranscriptSegment[], texts: string[]): Steps<s
  * length, so no sentence exceeds 30 words.
  */
 export function splitTranscript(transcript: Transcript): string[] {
-  return runToEnd(split(transcript));
+  return runToEnd(split(transcript)).map((sentence) => sentence.text);
 }
 
-function* split(transcript: Transcript): Steps<string[]> {
+function* split(transcript: Transcript): Steps<TimedSentence[]> {
   const segments = transcript.segments.map((segment) => ({
     ...segment,
     text: cleanCaption(segment.text),
@@ -219,8 +270,15 @@ function* split(transcript: Transcript): Steps<string[]> {
   const joined = texts.join(' ');
   const ends = joined.match(/[.!?…](?=["'”’)\]]*(?:\s|$))/gu)?.length ?? 0;
   const punctuated = ends * WORDS_PER_SENTENCE_END >= countWords(joined);
-  const raw = punctuated ? yield* splitPunctuated(texts) : yield* splitByPauses(kept, texts);
-  return raw.map(finishSentence).filter(Boolean);
+  const raw = punctuated
+    ? yield* splitPunctuated(
+        texts,
+        kept.map((segment) => segment.offsetMs),
+      )
+    : yield* splitByPauses(kept, texts);
+  return raw
+    .map((sentence) => ({ ...sentence, text: finishSentence(sentence.text) }))
+    .filter((sentence) => sentence.text !== '');
 }
 
 function overlap(a: string[], b: Set<string>): number {
@@ -253,15 +311,39 @@ function trimSentence(sentence: string, words: number, least: number): string {
  * enough; never more words than the text) and joins them in their original order.
  */
 export function summarizeSentences(sentences: string[], targetWords: number): string {
-  return runToEnd(summarize(sentences, targetWords));
+  return joinParts(runToEnd(select(sentences, targetWords)).parts);
 }
 
-function* summarize(sentences: string[], targetWords: number): Steps<string> {
-  const lengths = sentences.map((sentence) => countWords(sentence));
-  const available = lengths.reduce((a, b) => a + b, 0);
-  if (available <= targetWords) return sentences.join(' ');
+/** The chosen sentences (some cut short), by index, with what they were chosen by. */
+interface Selection {
+  parts: Map<number, string>;
+  scores: number[];
+  /** Whether a sentence says something: at least MIN_SAYING_WORDS words and a content word. */
+  saying: boolean[];
+}
 
+// Shorter sentences ("Brilliant!", "Yes, exactly.") are reactions, not content.
+const MIN_SAYING_WORDS = 3;
+
+function joinParts(parts: Map<number, string>): string {
+  return [...parts.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, text]) => text)
+    .join(' ');
+}
+
+function* select(sentences: string[], targetWords: number): Steps<Selection> {
+  const lengths = sentences.map((sentence) => countWords(sentence));
   const { terms, scores } = yield* analyse(sentences);
+  const saying = sentences.map(
+    (_, i) => (lengths[i] ?? 0) >= MIN_SAYING_WORDS && (terms[i]?.length ?? 0) > 0,
+  );
+  const available = lengths.reduce((a, b) => a + b, 0);
+  if (available <= targetWords) {
+    return { parts: new Map(sentences.map((sentence, i) => [i, sentence])), scores, saying };
+  }
+  // A transcript of nothing but reactions still gets a summary of them.
+  const eligible = saying.some(Boolean) ? saying : sentences.map(() => true);
   const top = scores.reduce((a, b) => Math.max(a, b), Number.MIN_VALUE);
   const upper = Math.floor(targetWords * (1 + BUDGET_SLACK));
   const lower = Math.ceil(targetWords * (1 - BUDGET_SLACK));
@@ -278,7 +360,7 @@ function* summarize(sentences: string[], targetWords: number): Steps<string> {
     let bestGain = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < sentences.length; i++) {
       const length = lengths[i] ?? 0;
-      if (chosen[i] || length === 0 || total + length > upper) continue;
+      if (chosen[i] || !eligible[i] || length === 0 || total + length > upper) continue;
       if (total >= lower && length >= 2 * (targetWords - total)) continue;
       const relevance = (scores[i] ?? 0) / top;
       const gain = (relevance - REDUNDANCY_WEIGHT * (redundancy[i] ?? 0)) / (costs[i] ?? 1);
@@ -306,22 +388,44 @@ function* summarize(sentences: string[], targetWords: number): Steps<string> {
     const room = targetWords - total;
     let best = -1;
     for (let i = 0; i < sentences.length; i++) {
-      if (chosen[i] || (lengths[i] ?? 0) === 0) continue;
+      if (chosen[i] || !eligible[i] || (lengths[i] ?? 0) === 0) continue;
       if (best < 0 || (scores[i] ?? 0) > (scores[best] ?? 0)) best = i;
     }
     if (best >= 0 && room > 0)
       parts.set(best, trimSentence(sentences[best] ?? '', room, lower - total));
   }
 
-  return [...parts.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([, text]) => text)
-    .join(' ');
+  return { parts, scores, saying };
 }
 
-function* summaryOf(transcript: Transcript, targetWords: number): Steps<string> {
+/**
+ * Key points of an extractive summary: its best-scored sentences that say something, each at
+ * the start of the caption line where it begins, in video order.
+ */
+function keyPointsOf(selection: Selection, sentences: TimedSentence[], count: number): KeyPoint[] {
+  const { parts, scores, saying } = selection;
+  return [...parts.keys()]
+    .filter((index) => saying[index])
+    .sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0))
+    .slice(0, count)
+    .sort((a, b) => a - b)
+    .map((index) => ({ text: parts.get(index) ?? '', startMs: sentences[index]?.startMs ?? 0 }));
+}
+
+function* summaryOf(
+  transcript: Transcript,
+  targetWords: number,
+  keyPoints: boolean,
+): Steps<{ summary: string; keyPoints: KeyPoint[] }> {
   const sentences = yield* split(transcript);
-  return yield* summarize(sentences, targetWords);
+  const selection = yield* select(
+    sentences.map((sentence) => sentence.text),
+    targetWords,
+  );
+  return {
+    summary: joinParts(selection.parts),
+    keyPoints: keyPoints ? keyPointsOf(selection, sentences, keyPointCount(targetWords)) : [],
+  };
 }
 
 /**
@@ -331,9 +435,13 @@ function* summaryOf(transcript: Transcript, targetWords: number): Steps<string> 
  */
 export function createExtractiveSummarizer(): Summarizer {
   return {
-    async summarize({ transcript, targetWords, signal }: SummarizeInput): Promise<SummaryResult> {
-      const summary = await runInSlices(summaryOf(transcript, targetWords), signal);
-      return { summary, chunks: 1, inputTokens: null, outputTokens: null };
+    async summarize(input: SummarizeInput): Promise<SummaryResult> {
+      const { transcript, targetWords, signal } = input;
+      const result = await runInSlices(
+        summaryOf(transcript, targetWords, input.keyPoints !== false),
+        signal,
+      );
+      return { ...result, chunks: 1, inputTokens: null, outputTokens: null };
     },
   };
 }

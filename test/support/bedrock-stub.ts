@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { echoAnswer } from './echo-model';
 
 /** A Converse request as the stub received it. */
 export interface RecordedRequest {
@@ -55,7 +56,7 @@ export type BedrockErrorName = keyof typeof BEDROCK_ERRORS;
 
 /**
  * One scripted answer. Shorthands:
- * - 'success': a deterministic echo summary (see `echoSummary`) with usage numbers;
+ * - 'success': a deterministic echo answer (see `echoAnswer` in echo-model.ts) with usage numbers;
  * - 'throttle' (429 ThrottlingException), 'not-ready' (429 ModelNotReadyException),
  *   'unavailable' (503), 'internal' (500), 'access-denied' (403), 'validation' (400),
  *   'not-found' (404), 'model-timeout' (408);
@@ -136,27 +137,6 @@ const ERROR_SHORTHANDS: Record<string, { error: BedrockErrorName; message: strin
     message: 'Model has timed out in processing the request.',
   },
 };
-
-const words = (text: string) => text.split(/\s+/).filter(Boolean);
-
-/**
- * The default reply: the first N words of the data the prompt carries, where N is the number in
- * the first "about N words" of the system prompt (else of the user text, else 50). The data is
- * the text after a "Transcript:" or "Part summaries:" line inside the first `<tag>...</tag>`
- * block, else that block, else the whole user text. Deterministic, and it reflects the input.
- */
-export function echoSummary(request: Pick<RecordedRequest, 'system' | 'userText'>): string {
-  const target =
-    /about (\d+) words/.exec(request.system) ?? /about (\d+) words/.exec(request.userText);
-  const count = target ? Number(target[1]) : 50;
-  const block = /<([A-Za-z][\w-]*)>\n?([\s\S]*?)<\/\1>/.exec(request.userText);
-  let data = block ? (block[2] ?? '') : request.userText;
-  const heading = /^(?:Transcript|Part summaries):$/m.exec(data);
-  if (heading) data = data.slice(heading.index + heading[0].length);
-  return words(data.replace(/^\[Part \d+\]$/gm, ''))
-    .slice(0, count)
-    .join(' ');
-}
 
 function textOf(blocks: { text?: string }[] | undefined): string {
   return (blocks ?? []).map((block) => block.text ?? '').join('\n');
@@ -277,7 +257,7 @@ export async function startBedrockStub(): Promise<BedrockStub> {
     const reply =
       typeof options.reply === 'function'
         ? options.reply(recorded)
-        : (options.reply ?? echoSummary(recorded));
+        : (options.reply ?? echoAnswer(recorded));
     const inputTokens =
       options.inputTokens ?? Math.ceil((recorded.system.length + recorded.userText.length) / 4);
     const outputTokens = options.outputTokens ?? Math.ceil(reply.length / 4);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyBedrockError } from '../../../lib/aws/bedrock';
-import { estimateTokens, maxTokensFor, splitIntoParts } from '../../../lib/summaries/bedrock';
+import { estimateTokens, maxTokensFor, splitIntoParts } from '../../../lib/summaries/llm';
 import { type BedrockModel, buildCatalog, resolveModel } from '../../../lib/summaries/catalog';
 
 const novaMicro = resolveModel(buildCatalog(), 'nova-micro') as BedrockModel;

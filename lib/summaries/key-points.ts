@@ -1,0 +1,184 @@
+// Key points: a few sentences of a summary, each with the moment of the video it comes from.
+// Models are asked for them in a plain structure (prompt.ts); their answer is read leniently,
+// and every time they give is checked against the transcript: a point is moved to the start
+// of the caption that says it, or dropped, so that no link opens a moment that does not exist.
+import type { Transcript, TranscriptSegment } from '../youtube/types';
+import { parseTimestamp } from './prompt';
+
+/** A key point at the start of the caption where it is said. */
+export interface KeyPoint {
+  text: string;
+  startMs: number;
+}
+
+/** A key point as a model wrote it: its time is a claim until checked. */
+export interface ClaimedKeyPoint {
+  text: string;
+  atMs: number;
+}
+
+/** How many key points a summary of `words` words gets: one per ~50 words, 3 to 10. */
+export function keyPointCount(words: number): number {
+  return Math.min(10, Math.max(3, Math.round(words / 50)));
+}
+
+/** `https://www.youtube.com/watch?v=ID&t=123s`: the video at that second. */
+export function keyPointUrl(videoId: string, startMs: number): string {
+  return `https://www.youtube.com/watch?v=${videoId}&t=${Math.floor(startMs / 1000)}s`;
+}
+
+// "KEY POINTS:", "**Key points**", "## Key Points" on a line of their own.
+const KEY_POINTS_LINE =
+  /^[ \t]*(?:#{1,6}[ \t]*)?\**[ \t]*key[ \t]*points[ \t]*\**[ \t]*:?[ \t]*\**[ \t]*$/im;
+// "SUMMARY:", "**Summary:**", "## Summary" at the start of the answer.
+const SUMMARY_LINE = /^\s*(?:#{1,6}[ \t]*)?\**[ \t]*summary[ \t]*\**[ \t]*:?[ \t]*\**[ \t]*\n?/i;
+// "[1:23] text", "- 1:23 - text", "3. (1:02:03) text", "**[1:23]** text".
+const POINT_LINE =
+  /^[ \t]*(?:[-*•][ \t]*|\d{1,2}[.)][ \t]*)?\**[ \t]*[[(]?((?:\d{1,2}:)?\d{1,3}:\d{2})[\])]?\**[ \t]*[-–—:]?[ \t]*(\S.*?)[ \t]*$/;
+
+function pointOf(line: string): ClaimedKeyPoint | undefined {
+  const match = POINT_LINE.exec(line);
+  const atMs = match ? parseTimestamp(match[1] ?? '') : undefined;
+  const text = match?.[2]?.replace(/\*\*/g, '').trim();
+  return atMs === undefined || !text ? undefined : { text, atMs };
+}
+
+/**
+ * A model's answer as summary and claimed key points. An answer in the asked-for form gives
+ * both; timestamped lines at the end of an answer without the heading count as key points; any
+ * other answer (plain prose) is all summary.
+ */
+export function parseAnswer(answer: string): { summary: string; keyPoints: ClaimedKeyPoint[] } {
+  const text = answer.replace(/\r\n/g, '\n').trim();
+  const heading = KEY_POINTS_LINE.exec(text);
+  let body: string;
+  let pointLines: string[];
+  if (heading) {
+    body = text.slice(0, heading.index);
+    pointLines = text.slice(heading.index + heading[0].length).split('\n');
+  } else {
+    // No heading: a block of timestamped lines that ends the answer.
+    const lines = text.split('\n');
+    let first = lines.length;
+    while (first > 0 && pointOf(lines[first - 1] ?? '') !== undefined) first--;
+    body = lines.slice(0, first).join('\n');
+    pointLines = lines.slice(first);
+  }
+  const summary = body.replace(SUMMARY_LINE, '').replace(/\s+/g, ' ').trim();
+  const keyPoints = pointLines
+    .map(pointOf)
+    .filter((point): point is ClaimedKeyPoint => point !== undefined);
+  return { summary: summary === '' && keyPoints.length === 0 ? text : summary, keyPoints };
+}
+
+// Words too common to tell one passage from another.
+const COMMON = new Set(
+  `about above after again also always among another anything around because been before
+  being below between both cannot could does doing down during each even ever every from going
+  gonna have having here into just know like little look make many more most much must need
+  never only other over really right same should since some something still such sure take
+  than that their them then there these they thing things think this those through very want
+  well were what when where which while will with would your yeah okay actually basically`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+
+/**
+ * What a passage is about, comparable across wordings: its uncommon words cut to their first
+ * five letters (so "convolution" meets "convolutional"), or, in scripts written without spaces,
+ * the words ICU finds.
+ */
+function keysOf(text: string): Set<string> {
+  const keys = new Set<string>();
+  for (const { segment, isWordLike } of segmenter.segment(text.toLowerCase())) {
+    if (!isWordLike) continue;
+    if (UNSPACED.test(segment)) {
+      if (segment.length >= 2) keys.add(segment);
+    } else if (segment.length >= 4 && !COMMON.has(segment)) {
+      keys.add(segment.slice(0, 5));
+    }
+  }
+  return keys;
+}
+
+/** How far from the time a model gave a point may be found: its mark is the passage's start. */
+const LOOK_BEFORE_MS = 30_000;
+const LOOK_AFTER_MS = 90_000;
+/** Captions read together when matching (a sentence often spans two or three). */
+const SPAN = 3;
+
+/** Index of the first segment starting at or after `ms` (segments are in time order). */
+function firstAtOrAfter(segments: readonly TranscriptSegment[], ms: number): number {
+  let low = 0;
+  let high = segments.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((segments[middle]?.offsetMs ?? 0) < ms) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The claimed key points that the transcript bears out, each moved to the start of the caption
+ * that says it best near the claimed time; the others are dropped. One point per caption, in
+ * video order.
+ */
+export function anchorKeyPoints(
+  claimed: readonly ClaimedKeyPoint[],
+  transcript: Transcript,
+): KeyPoint[] {
+  const segments = transcript.segments;
+  const segmentKeys = new Map<number, Set<string>>();
+  const keysAt = (index: number) => {
+    let keys = segmentKeys.get(index);
+    if (!keys) {
+      const text = segments
+        .slice(index, index + SPAN)
+        .map((segment) => segment.text)
+        .join(' ');
+      keys = keysOf(text);
+      segmentKeys.set(index, keys);
+    }
+    return keys;
+  };
+  const anchored = new Map<number, KeyPoint>();
+  for (const point of claimed) {
+    const wanted = keysOf(point.text);
+    // Short points need one shared word; longer ones two, so a stray word does not anchor them.
+    const needed = wanted.size >= 3 ? 2 : 1;
+    if (wanted.size === 0) continue;
+    let best = -1;
+    let bestScore = 0;
+    const from = firstAtOrAfter(segments, point.atMs - LOOK_BEFORE_MS);
+    for (let i = from; i < segments.length; i++) {
+      const segment = segments[i] as TranscriptSegment;
+      if (segment.offsetMs > point.atMs + LOOK_AFTER_MS) break;
+      let shared = 0;
+      for (const key of keysAt(i)) if (wanted.has(key)) shared++;
+      // Ties go to the caption nearest the claimed time.
+      const score = shared - Math.abs(segment.offsetMs - point.atMs) / 1e9;
+      if (shared >= needed && score > bestScore) {
+        best = i;
+        bestScore = score;
+      }
+    }
+    if (best < 0) continue;
+    // The caption of the span that starts saying it.
+    let start = best;
+    while (
+      start < best + SPAN - 1 &&
+      ![...keysOf(segments[start]?.text ?? '')].some((key) => wanted.has(key))
+    ) {
+      start++;
+    }
+    const segment = segments[start];
+    if (segment && !anchored.has(start)) {
+      anchored.set(start, { text: point.text, startMs: segment.offsetMs });
+    }
+  }
+  return [...anchored.values()].sort((a, b) => a.startMs - b.startMs);
+}

@@ -1,0 +1,152 @@
+// Key points as models write them: read leniently, and kept only where the transcript bears
+// them out (the real Computerphile transcript and its caption timings).
+import { describe, expect, it } from 'vitest';
+import {
+  anchorKeyPoints,
+  keyPointCount,
+  keyPointUrl,
+  parseAnswer,
+} from '../../../lib/summaries/key-points';
+import { chaptersOf, formatTimestamp, parseTimestamp } from '../../../lib/summaries/prompt';
+import { loadSharedTranscript } from '../../support/transcripts';
+
+const transcript = loadSharedTranscript();
+const captionAt = (ms: number) => transcript.segments.find((s) => s.offsetMs === ms)?.text;
+
+describe('parseAnswer', () => {
+  it('reads the asked-for form', () => {
+    const parsed = parseAnswer(
+      'SUMMARY:\nCNNs learn kernels.\nThey pool.\nKEY POINTS:\n[1:20] Kernels find edges.\n[12:05] Pooling shrinks images.',
+    );
+
+    expect(parsed).toEqual({
+      summary: 'CNNs learn kernels. They pool.',
+      keyPoints: [
+        { text: 'Kernels find edges.', atMs: 80_000 },
+        { text: 'Pooling shrinks images.', atMs: 725_000 },
+      ],
+    });
+  });
+
+  it('reads the markdown dressings models add: bold or hash headings, bullets, numbers, bold times', () => {
+    const parsed = parseAnswer(
+      '## Summary\nCNNs learn kernels.\n\n**Key points:**\n- **[1:20]** Kernels find edges.\n2. (1:02:03) - Wrap-up',
+    );
+
+    expect(parsed.summary).toBe('CNNs learn kernels.');
+    expect(parsed.keyPoints).toEqual([
+      { text: 'Kernels find edges.', atMs: 80_000 },
+      { text: 'Wrap-up', atMs: 3_723_000 },
+    ]);
+  });
+
+  it('takes timestamped lines that end an answer without the heading as key points', () => {
+    const parsed = parseAnswer('CNNs learn kernels.\n[1:20] Kernels find edges.');
+
+    expect(parsed).toEqual({
+      summary: 'CNNs learn kernels.',
+      keyPoints: [{ text: 'Kernels find edges.', atMs: 80_000 }],
+    });
+  });
+
+  it('keeps plain prose whole as the summary, with no key points', () => {
+    const prose = 'Convolutional networks learn their kernels. At 1:20 he draws one.';
+
+    expect(parseAnswer(prose)).toEqual({ summary: prose, keyPoints: [] });
+  });
+
+  it('skips key point lines without a valid time', () => {
+    const parsed = parseAnswer('SUMMARY:\nText.\nKEY POINTS:\n[1:75] Bad seconds.\nNo time here.');
+
+    expect(parsed.keyPoints).toEqual([]);
+    expect(parsed.summary).toBe('Text.');
+  });
+});
+
+describe('anchorKeyPoints', () => {
+  it('moves a point to the start of the caption that says it, near the time given', () => {
+    const [point] = anchorKeyPoints(
+      [{ text: 'Sobel operations are used for edge detection.', atMs: 80_000 }],
+      transcript,
+    );
+
+    expect(point?.startMs).toBe(81_200);
+    expect(captionAt(81_200)).toContain('Sobel operations');
+  });
+
+  it('drops points at moments the video does not have, or that no caption near them says', () => {
+    const anchored = anchorKeyPoints(
+      [
+        { text: 'Aliens built the pyramids.', atMs: 2_700_000 },
+        { text: 'The weather in Paris was lovely.', atMs: 120_000 },
+        { text: 'Gaussian blurs smooth photographs.', atMs: 600_000 },
+      ],
+      transcript,
+    );
+
+    expect(anchored).toEqual([]);
+  });
+
+  it('keeps one point per caption, in video order', () => {
+    const anchored = anchorKeyPoints(
+      [
+        { text: 'House prices are a complicated function of the inputs.', atMs: 145_000 },
+        { text: 'Sobel operations do edge detection.', atMs: 80_000 },
+        { text: 'Sobel edge detection operations.', atMs: 81_000 },
+      ],
+      transcript,
+    );
+
+    expect(anchored.map((point) => point.startMs)).toEqual([81_200, 142_480]);
+    expect(captionAt(142_480)).toContain('house price');
+  });
+});
+
+describe('key point helpers', () => {
+  it('asks for one key point per 50 words, from 3 to 10', () => {
+    expect([25, 150, 200, 400, 2_000].map(keyPointCount)).toEqual([3, 3, 4, 8, 10]);
+  });
+
+  it('links to the second of the video', () => {
+    expect(keyPointUrl('py5byOOHZM8', 81_200)).toBe(
+      'https://www.youtube.com/watch?v=py5byOOHZM8&t=81s',
+    );
+  });
+
+  it('writes and reads times as YouTube does', () => {
+    expect([0, 59_999, 81_200, 3_723_000].map(formatTimestamp)).toEqual([
+      '0:00',
+      '0:59',
+      '1:21',
+      '1:02:03',
+    ]);
+    expect(['1:21', '01:21', '1:02:03', '75:00'].map(parseTimestamp)).toEqual([
+      81_000, 81_000, 3_723_000, 4_500_000,
+    ]);
+    expect(['1:75', '1:60:00', '12', 'a:bc', ''].map(parseTimestamp)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+});
+
+describe('chaptersOf', () => {
+  it('finds the chapters YouTube would: three or more, from 0:00, in order', () => {
+    const description = 'Intro text\n0:00 Intro\n(2:15) Kernels\n10:40 - Pooling\n1:02:03 Wrap-up';
+
+    expect(chaptersOf(description)).toEqual([
+      { startMs: 0, title: 'Intro' },
+      { startMs: 135_000, title: 'Kernels' },
+      { startMs: 640_000, title: 'Pooling' },
+      { startMs: 3_723_000, title: 'Wrap-up' },
+    ]);
+  });
+
+  it('finds none in a description with fewer lines, or not starting at 0:00', () => {
+    expect(chaptersOf('0:00 Intro\n2:15 Kernels')).toEqual([]);
+    expect(chaptersOf('0:30 Intro\n2:15 Kernels\n4:00 End')).toEqual([]);
+  });
+});
