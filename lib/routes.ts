@@ -5,7 +5,11 @@ import { newPasswordSchema } from './auth/password-policy';
 import { OAUTH2_ERRORS } from './http/problem';
 import { emailSchema, usernameSchema } from './users/identity';
 import { BLOCK_REASONS } from './youtube/errors';
-import { transcriptLanguageSchema, videoMetadataSchema } from './youtube/schema';
+import {
+  LANGUAGE_TAG_PATTERN,
+  transcriptLanguageSchema,
+  videoMetadataSchema,
+} from './youtube/schema';
 import { MAX_VIDEO_URL_LENGTH, VIDEO_URL_PATTERN } from './youtube/url';
 
 /** Names of the Lambda handlers: each is `functions/<name>.ts` exporting `handler`. */
@@ -134,6 +138,17 @@ export const SUMMARY_LENGTH = { min: 25, max: 2_000, default: 200 } as const;
 /** `used_model`; lib/openapi.ts documents it as an enum of the models the deployment offers. */
 export const usedModelSchema = z.string().trim().min(1).max(64);
 
+/** The optional `summary_language` field of a summarize request: the summary's language. */
+export const summaryLanguageSchema = z
+  .string()
+  .max(35)
+  .regex(LANGUAGE_TAG_PATTERN, 'Must be a language code such as "de" or "pt-BR".')
+  .meta({
+    description:
+      'Language to write the summary in (BCP 47, e.g. "de", "pt-BR"); by default the transcript’s. Language models translate; the extractive model cannot and answers 422 summary-language-unsupported when it differs from the transcript’s.',
+    examples: ['de'],
+  });
+
 export const summarizeBodySchema = z
   .object({
     // lib/youtube/url.ts parses it (and says why when it refuses); the pattern documents the
@@ -160,8 +175,31 @@ export const summarizeBodySchema = z
       examples: ['extractive'],
     }),
     language: transcriptLanguageSchema.optional(),
+    summary_language: summaryLanguageSchema.optional(),
+    include_key_points: z.boolean().default(true).meta({
+      description:
+        'Whether the answer carries key_points (they are made and cached either way, so this only shapes the answer)',
+    }),
   })
   .meta({ id: 'SummarizeRequest' });
+
+export const keyPointSchema = z
+  .object({
+    text: z.string().meta({ description: 'The point, in one sentence' }),
+    start_seconds: z
+      .number()
+      .nonnegative()
+      .meta({
+        description:
+          'Where the caption that says it starts, in seconds from the start of the video (milliseconds as decimals)',
+        examples: [81.2],
+      }),
+    url: z.string().meta({
+      description: 'The video at that moment (t= in whole seconds)',
+      examples: ['https://www.youtube.com/watch?v=py5byOOHZM8&t=81s'],
+    }),
+  })
+  .meta({ id: 'KeyPoint' });
 
 const tokenCount = z.number().int().nonnegative().nullable();
 
@@ -169,6 +207,10 @@ export const summarizeResponseSchema = z
   .object({
     summary: z.string(),
     word_count: z.number().int().meta({ description: 'Words in the summary' }),
+    key_points: z.array(keyPointSchema).optional().meta({
+      description:
+        'The main points with the moment each is said, in video order; every start_seconds is the start of a caption of the transcript. Absent when the request set include_key_points to false; may be empty when the model gave none the transcript bears out.',
+    }),
     metadata: videoMetadataSchema
       .extend({
         transcript_language: z.string().meta({ description: 'Language of the caption track used' }),
@@ -176,6 +218,10 @@ export const summarizeResponseSchema = z
           .boolean()
           .meta({ description: "YouTube's speech recognition track" }),
         transcript_word_count: z.number().int(),
+        summary_language: z.string().meta({
+          description: 'Language the summary is written in: summary_language, or the transcript’s',
+          examples: ['en'],
+        }),
         transcript_client: z.string().meta({
           description:
             'The InnerTube client whose caption list gave the transcript (see YOUTUBE_CLIENTS)',

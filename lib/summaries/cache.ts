@@ -16,9 +16,12 @@ export interface Cache<T> {
 
 /**
  * Part of every key: raise it when the shape of what is cached changes, so that entries made by
- * an older version are not served (they expire by their TTL). 2: `transcript_client`.
+ * an older version are not served (they expire by their TTL). Videos, 2: `transcript_client`.
  */
-const SHAPE_VERSION = 2;
+const VIDEO_SHAPE_VERSION = 2;
+
+/** Summaries, 3: `key_points` and `summary_language`. */
+const SUMMARY_SHAPE_VERSION = 3;
 
 /** The key of a finished summary. */
 export function summaryKey(key: {
@@ -27,13 +30,17 @@ export function summaryKey(key: {
   language: string | undefined;
   model: string;
   length: number;
+  /** The language the summary is to be written in, or undefined for the transcript's. */
+  summaryLanguage: string | undefined;
 }): string {
-  return `SUMMARY#v${SHAPE_VERSION}#${key.videoId}#${key.language?.toLowerCase() ?? '*'}#${key.model}#${key.length}`;
+  const track = key.language?.toLowerCase() ?? '*';
+  const written = key.summaryLanguage?.toLowerCase() ?? '*';
+  return `SUMMARY#v${SUMMARY_SHAPE_VERSION}#${key.videoId}#${track}#${key.model}#${key.length}#${written}`;
 }
 
 /** The key of a fetched video (transcript and metadata). */
 export function videoKey(videoId: string, language: string | undefined): string {
-  return `VIDEO#v${SHAPE_VERSION}#${videoId}#${language?.toLowerCase() ?? '*'}`;
+  return `VIDEO#v${VIDEO_SHAPE_VERSION}#${videoId}#${language?.toLowerCase() ?? '*'}`;
 }
 
 /** A stored value, or undefined for one this version cannot read (it is then made anew). */

@@ -3,6 +3,7 @@
 // a budgeted, non-redundant subset in transcript order.
 
 import { runInSlices, runToEnd, type Steps } from '../cooperative';
+import { UnprocessableError } from '../errors';
 import { countWords } from '../words';
 import type { Transcript, TranscriptSegment } from '../youtube/types';
 import { english } from './english';
@@ -338,12 +339,13 @@ function* select(sentences: string[], targetWords: number): Steps<Selection> {
   const saying = sentences.map(
     (_, i) => (lengths[i] ?? 0) >= MIN_SAYING_WORDS && (terms[i]?.length ?? 0) > 0,
   );
-  const available = lengths.reduce((a, b) => a + b, 0);
-  if (available <= targetWords) {
-    return { parts: new Map(sentences.map((sentence, i) => [i, sentence])), scores, saying };
-  }
   // A transcript of nothing but reactions still gets a summary of them.
   const eligible = saying.some(Boolean) ? saying : sentences.map(() => true);
+  const available = lengths.reduce((sum, length, i) => sum + (eligible[i] ? length : 0), 0);
+  if (available <= targetWords) {
+    const all = sentences.flatMap((sentence, i) => (eligible[i] ? [[i, sentence] as const] : []));
+    return { parts: new Map(all), scores, saying };
+  }
   const top = scores.reduce((a, b) => Math.max(a, b), Number.MIN_VALUE);
   const upper = Math.floor(targetWords * (1 + BUDGET_SLACK));
   const lower = Math.ceil(targetWords * (1 - BUDGET_SLACK));
@@ -428,6 +430,12 @@ function* summaryOf(
   };
 }
 
+/** Whether a summary in `wanted` (absent: any) can be made of a transcript in `transcript`. */
+function sameLanguage(wanted: string | undefined, transcript: string): boolean {
+  const primary = (tag: string) => tag.split('-')[0]?.toLowerCase();
+  return wanted === undefined || primary(wanted) === primary(transcript);
+}
+
 /**
  * The offline summarizer (`extractive`): one chunk, no token usage. It works in slices of a few
  * milliseconds, so the process keeps serving other requests meanwhile (a 3-hour transcript is
@@ -437,6 +445,15 @@ export function createExtractiveSummarizer(): Summarizer {
   return {
     async summarize(input: SummarizeInput): Promise<SummaryResult> {
       const { transcript, targetWords, signal } = input;
+      if (!sameLanguage(input.summaryLanguage, transcript.language)) {
+        throw new UnprocessableError(
+          'summary-language-unsupported',
+          'Summary language not supported',
+          `The extractive model picks sentences of the transcript and cannot translate: the ` +
+            `transcript is in "${transcript.language}", not "${input.summaryLanguage}". Ask ` +
+            'for that language, or choose a language model (used_model).',
+        );
+      }
       const result = await runInSlices(
         summaryOf(transcript, targetWords, input.keyPoints !== false),
         signal,

@@ -75,6 +75,80 @@ describe('POST /summarize with the offline summarizer', () => {
     expect(Math.abs(response.body.word_count - 300) / 300).toBeLessThanOrEqual(0.15);
   });
 
+  it('gives key points that each start where a caption of the transcript says them', async () => {
+    const captions = loadSharedTranscript().segments;
+    env.youtube.setEnglishTrack(toCaptionXml(captions));
+
+    const response = await summarize({
+      video_url: VIDEO,
+      summary_length: 300,
+      used_model: 'extractive',
+    });
+
+    expect(response.status).toBe(200);
+    const points = response.body.key_points as {
+      text: string;
+      start_seconds: number;
+      url: string;
+    }[];
+    expect(points.length).toBe(6);
+    const plain = (text: string) =>
+      text
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}' ]+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+    let previous = -1;
+    for (const point of points) {
+      const at = captions.findIndex((caption) => caption.offsetMs === point.start_seconds * 1000);
+      expect(at, `${point.start_seconds}s is the start of a caption`).toBeGreaterThanOrEqual(0);
+      // The caption starts saying it: its first words are in that caption and go on after it.
+      const said = plain(
+        captions
+          .slice(at, at + 4)
+          .map((caption) => caption.text)
+          .join(' '),
+      );
+      const opening = plain(point.text).split(' ').slice(0, 4).join(' ');
+      expect(said).toContain(opening);
+      expect(plain(captions[at]?.text ?? '')).toContain(opening.split(' ')[0]);
+      expect(point.url).toBe(
+        `https://www.youtube.com/watch?v=${FAKE_VIDEO_IDS.normal}&t=${Math.floor(point.start_seconds)}s`,
+      );
+      // Key points are sentences of the summary, in video order.
+      expect(response.body.summary).toContain(point.text);
+      expect(point.start_seconds).toBeGreaterThan(previous);
+      previous = point.start_seconds;
+    }
+  });
+
+  it('leaves key_points out when include_key_points is false, from the cache too', async () => {
+    const request = { video_url: VIDEO, summary_length: freshLength(), used_model: 'extractive' };
+    const made = await summarize({ ...request, include_key_points: false });
+    const cached = await summarize({ ...request, include_key_points: false });
+    const withPoints = await summarize(request);
+
+    expect(made.status).toBe(200);
+    expect(made.body).not.toHaveProperty('key_points');
+    expect(cached.body.metadata.cached).toBe(true);
+    expect(cached.body).not.toHaveProperty('key_points');
+    expect(withPoints.body.metadata.cached).toBe(true);
+    expect(withPoints.body.key_points).toEqual(expect.any(Array));
+  });
+
+  it('refuses a summary_language other than the transcript’s: it cannot translate', async () => {
+    const request = { video_url: VIDEO, summary_length: freshLength(), used_model: 'extractive' };
+
+    const german = await summarize({ ...request, summary_language: 'de' });
+    const british = await summarize({ ...request, summary_language: 'en-GB' });
+
+    expect(german.status).toBe(422);
+    expect(german.body.type).toBe('urn:tubesum:problem:summary-language-unsupported');
+    expect(german.body.detail).toMatch(/cannot translate.*"en".*"de"/);
+    expect(british.status).toBe(200);
+    expect(british.body.metadata.summary_language).toBe('en-GB');
+  });
+
   it('answers an identical request from the cache without calling YouTube', async () => {
     const request = { video_url: VIDEO, summary_length: freshLength() };
     const first = await summarize(request);
@@ -119,6 +193,22 @@ describe('POST /summarize with a Bedrock model (stub)', () => {
     expect(env.bedrock.requests).toHaveLength(1);
     expect(second.body.metadata.cached).toBe(true);
     expect(env.bedrock.requests).toHaveLength(1);
+  });
+
+  it('asks the model for the summary_language and reports it', async () => {
+    const response = await summarize({
+      video_url: VIDEO,
+      summary_length: freshLength(),
+      used_model: 'nova-micro',
+      summary_language: 'de',
+    });
+
+    expect(response.status).toBe(200);
+    expect(env.bedrock.requests[0]?.system).toContain('Write in German (de)');
+    expect(response.body.metadata).toMatchObject({
+      summary_language: 'de',
+      transcript_language: 'en',
+    });
   });
 
   it('retries a throttled model and then succeeds', async () => {

@@ -296,6 +296,51 @@ describe('createExtractiveSummarizer', () => {
     expect(result).toMatchObject({ chunks: 1, inputTokens: null, outputTokens: null });
   });
 
+  it('never picks a sentence that says nothing: under three words, or no content word', async () => {
+    const transcript = transcriptFromLines([
+      'Convolutional networks learn their own kernels from labelled images.',
+      'Brilliant!',
+      'Each kernel slides over the image and produces a feature map.',
+      'Yeah, you know.',
+      'Pooling layers shrink the feature maps so later layers see more context.',
+      'Exactly.',
+      'The final layers combine features into a prediction about the image.',
+      'Training adjusts kernel weights to reduce the prediction error.',
+    ]);
+
+    // Every budget from 25 to 60 words: a one-word sentence is the cheapest way to fill a gap.
+    for (let target = 25; target <= 60; target++) {
+      const summary = await summarize(transcript, target);
+      const picked = summary.split(/(?<=[.!?…])\s+/);
+
+      expect(picked.length).toBeGreaterThan(1);
+      for (const sentence of picked) {
+        expect(countWords(sentence), `${target}: ${sentence}`).toBeGreaterThanOrEqual(3);
+      }
+      expect(summary).not.toMatch(/Brilliant|Exactly|Yeah, you know/);
+    }
+  });
+
+  it('keeps key points to chosen sentences that say something, at their captions, in order', async () => {
+    const transcript = loadSharedTranscript();
+
+    const result = await createExtractiveSummarizer().summarize({
+      transcript,
+      metadata,
+      targetWords: 200,
+      signal: new AbortController().signal,
+    });
+
+    expect(result.keyPoints).toHaveLength(4);
+    const starts = transcript.segments.map((segment) => segment.offsetMs);
+    for (const point of result.keyPoints) {
+      expect(result.summary).toContain(point.text);
+      expect(starts).toContain(point.startMs);
+    }
+    const times = result.keyPoints.map((point) => point.startMs);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
   describe('on a 3-hour transcript (27,000 words)', () => {
     const threeHours = buildLongTranscript(27_000);
 
