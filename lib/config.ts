@@ -116,6 +116,21 @@ const envSchema = z.object({
   BEDROCK_MAX_ATTEMPTS: int(1, 10, 4),
   BEDROCK_CONCURRENCY: int(1, 16, 4),
 
+  /** An OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM, OpenAI), e.g. http://localhost:11434/v1. */
+  OPENAI_BASE_URL: url(),
+  /** Its API key, when it wants one (sent as a bearer token). */
+  OPENAI_API_KEY: optionalString,
+  /**
+   * Models of that server offered as `used_model`: comma-separated names as the server knows
+   * them, each optionally NAME@CONTEXT_TOKENS (default OPENAI_CONTEXT_TOKENS).
+   */
+  OPENAI_MODELS: list,
+  /** Context size assumed for a model that does not say: Ollama's default window. */
+  OPENAI_CONTEXT_TOKENS: int(1_024, 10_000_000, 4_096),
+  OPENAI_MAX_ATTEMPTS: int(1, 10, 3),
+  /** Parts of a long transcript summarised at once (a laptop's server runs one or two). */
+  OPENAI_CONCURRENCY: int(1, 16, 2),
+
   /** Folder holding swagger-ui-dist's files; found automatically when unset. */
   SWAGGER_UI_DIR: optionalString,
 

@@ -15,7 +15,13 @@ import {
 } from '../errors';
 import type { Logger } from '../logger';
 import type { BedrockModel } from './catalog';
-import { type ChatAnswer, type ChatModel, type ChatRequest, createLlmSummarizer } from './llm';
+import {
+  type ChatAnswer,
+  type ChatModel,
+  type ChatRequest,
+  createLlmSummarizer,
+  TEMPERATURE,
+} from './llm';
 import type { Summarizer } from './types';
 
 export interface BedrockSummarizerOptions {
@@ -29,9 +35,6 @@ export interface BedrockSummarizerOptions {
   /** Retry-After sent with a 503, in seconds (defaults: throttled 5, unavailable 10). */
   retryAfterSeconds?: { throttled: number; unavailable: number; credentials: number };
 }
-
-/** Low, not zero: summaries should be stable, but a little freedom reads more naturally. */
-export const TEMPERATURE = 0.2;
 
 /** Converse calls to one Bedrock model, failures expressed as HttpErrors. */
 export function createBedrockChat(

@@ -1,6 +1,7 @@
 // The model catalog: the friendly names clients send as `used_model`, what each one maps to on
-// Bedrock, and the limits the summarizer plans with. Operators add or override entries with
-// MODEL_CATALOG_JSON and restrict the offer with ALLOWED_MODELS.
+// Bedrock or an OpenAI-compatible server, and the limits the summarizer plans with. Operators
+// add or override Bedrock entries with MODEL_CATALOG_JSON, offer a server's models with
+// OPENAI_MODELS, and restrict the offer with ALLOWED_MODELS.
 import * as z from 'zod';
 import { type Config, ConfigError } from '../config';
 import { ValidationError } from '../errors';
@@ -38,7 +39,23 @@ export interface ExtractiveModel {
   modelId: 'extractive';
 }
 
-export type CatalogEntry = BedrockModel | ExtractiveModel;
+/** A model of the OpenAI-compatible server at OPENAI_BASE_URL (Ollama, vLLM, OpenAI...). */
+export interface OpenAiModel {
+  kind: 'openai';
+  /** What clients send as `used_model`: the name in OPENAI_MODELS, lower-cased. */
+  name: string;
+  label: string;
+  /** Sent as `model`: the name as OPENAI_MODELS writes it. */
+  modelId: string;
+  contextTokens: number;
+  maxOutputTokens: number;
+  reasoningReserveTokens: number;
+  /** Unknown: the server may be free (local) or not; estimates say 0. */
+  inputPricePer1k: number;
+  outputPricePer1k: number;
+}
+
+export type CatalogEntry = BedrockModel | ExtractiveModel | OpenAiModel;
 
 export interface Catalog {
   /** Offered models by name, in catalog order. */
@@ -186,6 +203,42 @@ export interface BuildCatalogOptions {
   allowed?: readonly string[];
   /** MODEL_CATALOG_JSON: a JSON array of extra entries; an entry with a built-in name replaces it. */
   extraJson?: string;
+  /** OPENAI_MODELS: NAME or NAME@CONTEXT_TOKENS items, with the context of those without. */
+  openai?: { models: readonly string[]; contextTokens: number };
+}
+
+// Model names as servers write them: "llama3.2", "qwen2.5:14b", "meta-llama/Llama-3.1-8B-Instruct".
+const OPENAI_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$/;
+
+/** The OPENAI_MODELS entries, each NAME or NAME@CONTEXT_TOKENS. */
+function parseOpenAiModels(items: readonly string[], contextTokens: number): OpenAiModel[] {
+  return items.map((item) => {
+    const at = item.lastIndexOf('@');
+    const modelId = at < 0 ? item : item.slice(0, at);
+    const context = at < 0 ? contextTokens : Number(item.slice(at + 1));
+    if (!OPENAI_NAME.test(modelId)) {
+      throw new ConfigError(
+        `invalid configuration: OPENAI_MODELS: "${item}" is not a model name (letters, digits, ".", "_", ":", "/", "-"; at most 64)`,
+      );
+    }
+    if (!Number.isInteger(context) || context < 1_024 || context > 10_000_000) {
+      throw new ConfigError(
+        `invalid configuration: OPENAI_MODELS: "${item}" must end in @ and a context size of 1024 to 10000000 tokens`,
+      );
+    }
+    return {
+      kind: 'openai',
+      name: modelId.toLowerCase(),
+      label: modelId,
+      modelId,
+      contextTokens: context,
+      // A quarter of the window for the answer leaves three quarters for the transcript.
+      maxOutputTokens: Math.min(8_192, Math.floor(context / 4)),
+      reasoningReserveTokens: 0,
+      inputPricePer1k: 0,
+      outputPricePer1k: 0,
+    };
+  });
 }
 
 /**
@@ -197,6 +250,17 @@ export function buildCatalog(options: BuildCatalogOptions = {}): Catalog {
   for (const model of BUILT_IN_MODELS) all.set(model.name, model);
   if (options.extraJson !== undefined && options.extraJson.trim() !== '') {
     for (const model of parseExtraEntries(options.extraJson)) all.set(model.name, model);
+  }
+  for (const model of parseOpenAiModels(
+    options.openai?.models ?? [],
+    options.openai?.contextTokens ?? 4_096,
+  )) {
+    if (all.has(model.name)) {
+      throw new ConfigError(
+        `invalid configuration: OPENAI_MODELS: "${model.label}" is already the name of a model (${[...all.keys()].join(', ')})`,
+      );
+    }
+    all.set(model.name, model);
   }
 
   const allowed = (options.allowed ?? []).map((name) => name.trim().toLowerCase());
@@ -220,12 +284,19 @@ function freeze(models: Map<string, CatalogEntry>): Catalog {
 
 /**
  * The catalog this deployment offers, from ALLOWED_MODELS and MODEL_CATALOG_JSON.
- * @throws ConfigError as buildCatalog does, or naming DEFAULT_MODEL when it is not offered.
+ * @throws ConfigError as buildCatalog does, naming DEFAULT_MODEL when it is not offered, or
+ *   OPENAI_BASE_URL when OPENAI_MODELS has no server.
  */
 export function catalogFromConfig(config: Config): Catalog {
+  if (config.OPENAI_MODELS.length > 0 && config.OPENAI_BASE_URL === undefined) {
+    throw new ConfigError(
+      'invalid configuration: OPENAI_MODELS names models but OPENAI_BASE_URL does not say where their server is',
+    );
+  }
   const catalog = buildCatalog({
     allowed: config.ALLOWED_MODELS,
     extraJson: config.MODEL_CATALOG_JSON,
+    openai: { models: config.OPENAI_MODELS, contextTokens: config.OPENAI_CONTEXT_TOKENS },
   });
   if (!catalog.models.has(config.DEFAULT_MODEL.trim().toLowerCase())) {
     throw new ConfigError(

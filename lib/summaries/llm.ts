@@ -65,6 +65,8 @@ export interface LlmSummarizerOptions {
   concurrency: number;
 }
 
+/** Low, not zero: summaries should be stable, but a little freedom reads more naturally. */
+export const TEMPERATURE = 0.2;
 /** Words of summary asked for per part in the map step, at most and at least. */
 export const PART_WORDS_MAX = 800;
 export const PART_WORDS_MIN = 60;

@@ -1,6 +1,6 @@
 // The summary service of a Config: its stores over the given DynamoDB client, the catalog, and
 // the summarizers. Kept apart from the account functions so that they do not bundle YouTube or
-// Bedrock. The YouTube client, the offline model and the Bedrock client are loaded on the first
+// Bedrock. The YouTube client, the offline model and the model clients are loaded on the first
 // cache miss: a cold start that is answered from the cache never loads them.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Config, SUMMARIZE_MARGIN_MS } from '../config';
@@ -46,12 +46,23 @@ export function summaryServiceFrom(
   const bedrock = once(async () =>
     (await import('../aws/bedrock')).createBedrockClientFromConfig(config),
   );
+  const openai = once(async () => (await import('./openai')).createOpenAiClientFromConfig(config));
   return createSummaryService({
     youtube,
     catalog: catalogFromConfig(config),
     defaultModel: config.DEFAULT_MODEL,
     summarizer: async (model) => {
       if (model.kind === 'extractive') return extractive();
+      if (model.kind === 'openai') {
+        const { createOpenAiSummarizer } = await import('./openai');
+        return createOpenAiSummarizer({
+          client: await openai(),
+          model,
+          maxAttempts: config.OPENAI_MAX_ATTEMPTS,
+          concurrency: config.OPENAI_CONCURRENCY,
+          logger,
+        });
+      }
       const { createBedrockSummarizer } = await import('./bedrock');
       return createBedrockSummarizer({
         client: await bedrock(),

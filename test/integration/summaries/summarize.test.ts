@@ -2,8 +2,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { summarizeResponseSchema } from '../../../lib/routes';
 import { countWords } from '../../../lib/words';
+import { echoSummary } from '../../support/echo-model';
 import { FAKE_VIDEO_IDS, SCENARIO_CASES } from '../../support/fake-youtube';
-import { type SummarizeEnv, startSummarizeEnv, TINY_MODEL } from '../../support/summarize-env';
+import {
+  OPENAI_MODEL_NAME,
+  type SummarizeEnv,
+  startSummarizeEnv,
+  TINY_MODEL,
+} from '../../support/summarize-env';
 import { buildLongTranscript, loadSharedTranscript, toCaptionXml } from '../../support/transcripts';
 
 let env: SummarizeEnv;
@@ -15,6 +21,7 @@ beforeEach(() => {
   env.youtube.reset();
   env.youtube.setEnglishTrack(undefined);
   env.bedrock.reset();
+  env.openai.reset();
 });
 
 const VIDEO = `https://www.youtube.com/watch?v=${FAKE_VIDEO_IDS.normal}&t=30s`;
@@ -329,6 +336,46 @@ describe('POST /summarize with a Bedrock model (stub)', () => {
   });
 });
 
+describe('POST /summarize with a model of an OpenAI-compatible server (stub)', () => {
+  it('returns the server’s text with its token usage and key points, sending the model’s name', async () => {
+    const response = await summarize({
+      video_url: VIDEO,
+      summary_length: freshLength(),
+      used_model: OPENAI_MODEL_NAME,
+    });
+
+    expect(response.status).toBe(200);
+    const [request] = env.openai.requests;
+    expect(env.openai.requests).toHaveLength(1);
+    expect(request?.model).toBe(OPENAI_MODEL_NAME);
+    expect(response.body.summary).toBe(echoSummary(request as NonNullable<typeof request>));
+    const usage = (request?.response?.body as { usage: Record<string, number> }).usage;
+    expect(response.body.metadata).toMatchObject({
+      model: OPENAI_MODEL_NAME,
+      model_id: OPENAI_MODEL_NAME,
+      input_tokens: usage.prompt_tokens,
+      output_tokens: usage.completion_tokens,
+      estimated_cost_usd: 0,
+      chunks: 1,
+    });
+    expect(response.body.key_points.length).toBeGreaterThan(0);
+  });
+
+  it('answers 503 with Retry-After when the server keeps throttling', async () => {
+    env.openai.script(OPENAI_MODEL_NAME, ['throttle']);
+
+    const response = await summarize({
+      video_url: VIDEO,
+      summary_length: freshLength(),
+      used_model: OPENAI_MODEL_NAME,
+    });
+
+    expect(response.status).toBe(503);
+    expect(response.body.type).toBe('urn:tubesum:problem:model-throttled');
+    expect(response.headers.get('retry-after')).toBe('7');
+  });
+});
+
 describe('POST /summarize input validation', () => {
   it('lists the allowed models for an unknown used_model', async () => {
     const response = await summarize({ video_url: VIDEO, used_model: 'gpt-9' });
@@ -336,7 +383,7 @@ describe('POST /summarize input validation', () => {
     expect(response.status).toBe(422);
     expect(response.body.errors[0].field).toBe('used_model');
     expect(response.body.allowed_models).toEqual(
-      expect.arrayContaining(['extractive', 'nova-micro', 'claude-haiku']),
+      expect.arrayContaining(['extractive', 'nova-micro', 'claude-haiku', OPENAI_MODEL_NAME]),
     );
   });
 
