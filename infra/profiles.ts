@@ -17,8 +17,8 @@ export interface FunctionProfile {
   signsTokens?: boolean;
   /** May call Bedrock, limited to the models of the configured catalog. */
   bedrock?: boolean;
-  /** Calls YouTube: reads the proxy URL and API key (stack parameters) from their secret. */
-  youtube?: boolean;
+  /** Calls third parties: reads the operator's credentials (stack parameters) from their secret. */
+  credentials?: boolean;
   environment?: Record<string, string>;
 }
 
@@ -74,7 +74,7 @@ export const PROFILES: Readonly<Record<HandlerName, FunctionProfile>> = {
     // Summary cache and daily quota items (get, put, counter updates).
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     bedrock: true,
-    youtube: true,
+    credentials: true,
     environment: { SUMMARIZE_DEADLINE_MS: String(DEFAULT_SUMMARIZE_DEADLINE_MS) },
   },
   docs: {

@@ -3,7 +3,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
-import { YOUTUBE_PARAMETERS } from './constructs/youtube-credentials';
+import { CREDENTIAL_PARAMETERS } from './constructs/credentials-secret';
 
 /** Context keys and what they set (the README's table lists the same). */
 export const CONTEXT = {
@@ -20,16 +20,9 @@ export const CONTEXT = {
   defaultModel: 'defaultModel',
   summaryDailyQuota: 'summaryDailyQuota',
   modelCatalogJson: 'modelCatalogJson',
+  openaiBaseUrl: 'openaiBaseUrl',
+  openaiModels: 'openaiModels',
   alarmEmail: 'alarmEmail',
-} as const;
-
-/**
- * Context keys that once carried credentials, which would then sit in the template: they are
- * stack parameters now, stored in a secret (infra/constructs/youtube-credentials.ts).
- */
-const CREDENTIAL_CONTEXT = {
-  youtubeProxyUrl: YOUTUBE_PARAMETERS.proxyUrl,
-  youtubeApiKey: YOUTUBE_PARAMETERS.apiKey,
 } as const;
 
 /** The summarize function's settings that come from context: context key -> variable. */
@@ -40,6 +33,8 @@ export const SUMMARIZE_CONTEXT = {
   defaultModel: 'DEFAULT_MODEL',
   summaryDailyQuota: 'SUMMARY_DAILY_QUOTA',
   modelCatalogJson: 'MODEL_CATALOG_JSON',
+  openaiBaseUrl: 'OPENAI_BASE_URL',
+  openaiModels: 'OPENAI_MODELS',
 } as const;
 
 export interface StackSettings {
@@ -104,7 +99,9 @@ function integer(node: Node, key: string, min: number, max: number): number | un
  * @throws SettingsError naming the key of the first bad value.
  */
 export function readSettings(node: Node): StackSettings {
-  for (const [key, parameter] of Object.entries(CREDENTIAL_CONTEXT)) {
+  // Credentials as context (`-c youtubeProxyUrl=...`) would sit in the template: they are stack
+  // parameters, stored in a secret (infra/constructs/credentials-secret.ts).
+  for (const [key, parameter] of Object.entries(CREDENTIAL_PARAMETERS)) {
     if (node.tryGetContext(key) !== undefined) {
       throw new SettingsError(
         `context ${key} would put a credential in the template: remove it and pass it as a stack parameter instead (npx cdk deploy --parameters ${parameter}=...), which the stack keeps in Secrets Manager`,
@@ -168,7 +165,10 @@ export function readSettings(node: Node): StackSettings {
   const summarize: Record<string, string> = {};
   for (const [key, variable] of Object.entries(SUMMARIZE_CONTEXT)) {
     // Lists may come as JSON arrays from cdk.json; the variable is comma-separated.
-    const isList = key === CONTEXT.allowedModels || key === CONTEXT.youtubeClients;
+    const isList =
+      key === CONTEXT.allowedModels ||
+      key === CONTEXT.youtubeClients ||
+      key === CONTEXT.openaiModels;
     const value = isList ? list(node, key).join(',') : text(node, key);
     if (value) summarize[variable] = value;
   }

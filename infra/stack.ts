@@ -15,10 +15,10 @@ import { bedrockModelIds } from './bedrock';
 import { handlerNames } from './bundling';
 import { ServiceAlarms } from './constructs/alarms';
 import { ApiFunction, type FunctionAccess } from './constructs/api-function';
+import { CredentialsSecret } from './constructs/credentials-secret';
 import { DataTable } from './constructs/data-table';
 import { JwtSecret } from './constructs/jwt-secret';
 import { ServiceApi } from './constructs/service-api';
-import { YouTubeCredentials } from './constructs/youtube-credentials';
 import { pascal } from './names';
 import { PROFILES, type TableAction } from './profiles';
 import { readSettings, SettingsError, type StackSettings, SUMMARIZE_CONTEXT } from './settings';
@@ -33,7 +33,7 @@ export class TubesumStack extends Stack {
   readonly stage: HttpStage;
   readonly table: Table;
   readonly jwtSecret: Secret;
-  readonly youtubeCredentials: YouTubeCredentials;
+  readonly credentials: CredentialsSecret;
   readonly alarmTopic: Topic;
   readonly functions: ReadonlyMap<HandlerName, ApiFunction>;
 
@@ -48,14 +48,14 @@ export class TubesumStack extends Stack {
     this.table = new DataTable(this, 'Table').table;
     const jwtSecret = new JwtSecret(this, 'JwtSecret');
     this.jwtSecret = jwtSecret.secret;
-    const youtubeCredentials = new YouTubeCredentials(this, 'YoutubeCredentials');
-    this.youtubeCredentials = youtubeCredentials;
+    const credentials = new CredentialsSecret(this, 'Credentials');
+    this.credentials = credentials;
 
     const functions = new Map<HandlerName, ApiFunction>();
     for (const handler of handlerNames(routes)) {
       functions.set(
         handler,
-        this.createFunction(handler, routes, settings, { jwtSecret, youtubeCredentials }),
+        this.createFunction(handler, routes, settings, { jwtSecret, credentials }),
       );
     }
     this.functions = functions;
@@ -95,7 +95,7 @@ export class TubesumStack extends Stack {
     handler: HandlerName,
     routes: readonly RouteDef[],
     settings: StackSettings,
-    secrets: { jwtSecret: JwtSecret; youtubeCredentials: YouTubeCredentials },
+    secrets: { jwtSecret: JwtSecret; credentials: CredentialsSecret },
   ): ApiFunction {
     // Always there for the route table's names; a test's made-up handler has none.
     const profile = PROFILES[handler];
@@ -112,7 +112,7 @@ export class TubesumStack extends Stack {
     const access: FunctionAccess = {};
     if (tableActions.size > 0) access.table = { table: this.table, actions: [...tableActions] };
     if (verifiesTokens || profile.signsTokens) access.jwtSecret = secrets.jwtSecret;
-    if (profile.youtube) access.youtubeCredentials = secrets.youtubeCredentials;
+    if (profile.credentials) access.credentials = secrets.credentials;
     if (profile.bedrock) {
       environment = { ...environment, ...settings.summarize };
       access.bedrockModelIds = offeredModelIds(environment);

@@ -49,6 +49,12 @@ const envSchema = z.object({
   JWT_SECRET: optionalString,
   /** Secrets Manager secret holding the signing key (set by the CDK stack). */
   JWT_SECRET_ARN: optionalString,
+  /**
+   * Secrets Manager secret of the operator's credentials, JSON {"youtubeProxyUrl",
+   * "youtubeApiKey", "openaiApiKey"} (the CDK stack fills it from its parameters); its values
+   * fill YOUTUBE_PROXY_URL, YOUTUBE_API_KEY and OPENAI_API_KEY where those are unset.
+   */
+  CREDENTIALS_SECRET_ARN: optionalString,
   /** Secrets Manager endpoint override (tests point it at a local stub). */
   AWS_ENDPOINT_URL_SECRETS_MANAGER: url(),
   JWT_ISSUER: z.string().min(1).default('tubesum'),
@@ -75,11 +81,6 @@ const envSchema = z.object({
   YOUTUBE_PROXY_URL: url(),
   /** Optional YouTube Data API v3 key: adds like/comment counts and an exact publish date. */
   YOUTUBE_API_KEY: optionalString,
-  /**
-   * Secrets Manager secret holding {"proxyUrl", "apiKey"} (set by the CDK stack when the
-   * YoutubeProxyUrl or YoutubeApiKey parameter is given); its values fill the two above.
-   */
-  YOUTUBE_SECRET_ARN: optionalString,
   YOUTUBE_API_BASE_URL: url('https://www.googleapis.com'),
   YOUTUBE_TIMEOUT_MS: int(500, 30_000, 8_000),
   /**

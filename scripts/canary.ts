@@ -5,6 +5,7 @@
 // is 1 when no client yields a transcript. Run it after a deploy, and when summaries start
 // failing: it shows which clients still work, and so what to put in YOUTUBE_CLIENTS.
 import { ConfigError, loadConfig } from '../lib/config';
+import { operatorCredentialsFrom } from '../lib/credentials';
 import { HttpError } from '../lib/errors';
 import type { Attempt } from '../lib/youtube/acquisition';
 import { type YouTubeClient, youTubeClientFromConfig } from '../lib/youtube/client';
@@ -48,14 +49,16 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
+  // The deployment's proxy, from CREDENTIALS_SECRET_ARN, when the variables do not give one.
+  const credentials = await operatorCredentialsFrom(config);
   console.log(
     `asking ${config.YOUTUBE_CLIENTS.map((c) => `${c.name}@${c.version}`).join(', ')} ` +
-      `at ${config.YOUTUBE_BASE_URL}${config.YOUTUBE_PROXY_URL ? ' through the proxy' : ''}`,
+      `at ${config.YOUTUBE_BASE_URL}${credentials.youtubeProxyUrl ? ' through the proxy' : ''}`,
   );
   const rows: Row[] = [];
   for (const client of config.YOUTUBE_CLIENTS) {
     // One client at a time: the service's fallback to the next client would hide this one.
-    const youtube = await youTubeClientFromConfig({ ...config, YOUTUBE_CLIENTS: [client] });
+    const youtube = youTubeClientFromConfig({ ...config, YOUTUBE_CLIENTS: [client] }, credentials);
     try {
       for (const video of ids)
         rows.push(await probe(youtube, `${client.name}@${client.version}`, video));

@@ -12,8 +12,8 @@ import { Construct } from 'constructs';
 import { grantBedrockModels } from '../bedrock';
 import { cdkBundlingOptions, functionEntry, LOCK_FILE, PROJECT_ROOT } from '../bundling';
 import type { TableAction } from '../profiles';
+import type { CredentialsSecret } from './credentials-secret';
 import type { JwtSecret } from './jwt-secret';
-import type { YouTubeCredentials } from './youtube-credentials';
 
 /** What a function may touch besides its log group. */
 export interface FunctionAccess {
@@ -21,8 +21,8 @@ export interface FunctionAccess {
   table?: { table: ITable; actions: readonly TableAction[] };
   /** The JWT key it reads at cold start (JWT_SECRET_ARN is set with it). */
   jwtSecret?: JwtSecret;
-  /** The YouTube proxy URL and API key it reads at cold start (YOUTUBE_SECRET_ARN). */
-  youtubeCredentials?: YouTubeCredentials;
+  /** The operator's third-party credentials it reads at cold start (CREDENTIALS_SECRET_ARN). */
+  credentials?: CredentialsSecret;
   /** The Bedrock model and inference profile ids it may invoke. */
   bedrockModelIds?: readonly string[];
 }
@@ -95,8 +95,8 @@ export class ApiFunction extends Construct {
         ...(access.table ? { TABLE_NAME: access.table.table.tableName } : {}),
         // The ARN only: the function reads the value at cold start and caches it.
         ...(access.jwtSecret ? { JWT_SECRET_ARN: access.jwtSecret.secret.secretArn } : {}),
-        ...(access.youtubeCredentials
-          ? { YOUTUBE_SECRET_ARN: access.youtubeCredentials.secretArnIfSet }
+        ...(access.credentials
+          ? { CREDENTIALS_SECRET_ARN: access.credentials.secretArnIfSet }
           : {}),
       },
     });
@@ -108,7 +108,7 @@ export class ApiFunction extends Construct {
 
     if (access.table) access.table.table.grant(this.role, ...access.table.actions);
     access.jwtSecret?.grantRead(this.role);
-    access.youtubeCredentials?.grantRead(this.role);
+    access.credentials?.grantRead(this.role);
     if (access.bedrockModelIds?.length) grantBedrockModels(this, this.role, access.bedrockModelIds);
   }
 }

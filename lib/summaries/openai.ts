@@ -4,6 +4,7 @@
 // what its failures mean for the client and the operator), and the summarizer made of it.
 import OpenAI from 'openai';
 import type { Config } from '../config';
+import type { OperatorCredentials } from '../credentials';
 import {
   BadGatewayError,
   GatewayTimeoutError,
@@ -47,13 +48,14 @@ export function createOpenAiClient(options: OpenAiClientOptions): OpenAI {
   });
 }
 
-/** The client of config's OPENAI_BASE_URL and OPENAI_API_KEY (the base URL must be set). */
+/** The client of config's OPENAI_BASE_URL (it must be set) and the operator's API key. */
 export function createOpenAiClientFromConfig(
-  config: Pick<Config, 'OPENAI_BASE_URL' | 'OPENAI_API_KEY'>,
+  config: Pick<Config, 'OPENAI_BASE_URL'>,
+  credentials: Pick<OperatorCredentials, 'openaiApiKey'>,
 ): OpenAI {
   return createOpenAiClient({
     baseUrl: config.OPENAI_BASE_URL ?? '',
-    ...(config.OPENAI_API_KEY === undefined ? {} : { apiKey: config.OPENAI_API_KEY }),
+    ...(credentials.openaiApiKey === undefined ? {} : { apiKey: credentials.openaiApiKey }),
   });
 }
 

@@ -35,8 +35,12 @@ export function summaryServiceFrom(
   db: DynamoDBDocumentClient,
   logger: Logger,
 ): SummaryService {
+  // Read once per instance, when a cache miss first needs YouTube or a model server.
+  const credentials = once(async () =>
+    (await import('../credentials')).operatorCredentialsFrom(config),
+  );
   const youtube = once<YouTubeClient>(async () =>
-    (await import('../youtube/client')).youTubeClientFromConfig(config, {
+    (await import('../youtube/client')).youTubeClientFromConfig(config, await credentials(), {
       onWarning: (message, error) => logger.warn(message, { error: String(error) }),
     }),
   );
@@ -46,7 +50,9 @@ export function summaryServiceFrom(
   const bedrock = once(async () =>
     (await import('../aws/bedrock')).createBedrockClientFromConfig(config),
   );
-  const openai = once(async () => (await import('./openai')).createOpenAiClientFromConfig(config));
+  const openai = once(async () =>
+    (await import('./openai')).createOpenAiClientFromConfig(config, await credentials()),
+  );
   return createSummaryService({
     youtube,
     catalog: catalogFromConfig(config),

@@ -5,11 +5,11 @@
 // createControlledFetch (fixed origin, proxy, deadline, size cap).
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config';
+import type { OperatorCredentials } from '../credentials';
 import { ValidationError } from '../errors';
 import { requireShipped } from '../shipped';
 import { type AcquisitionContext, type Attempt, acquireTranscript } from './acquisition';
 import { type InnerTubeClient, parseClientOrder } from './clients';
-import { youTubeCredentialsFrom } from './credentials';
 import { DEFAULT_BLOCKED_RETRY_AFTER_SECONDS } from './errors';
 import { createControlledFetch } from './fetch';
 import { fetchDataApiDetails, metadataFromPlayer, withDataApiDetails } from './metadata';
@@ -179,20 +179,19 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
 }
 
 /**
- * A client configured from the environment (YOUTUBE_* variables, and the secret at
- * YOUTUBE_SECRET_ARN); create it once per process.
- * @throws ConfigError when the secret cannot be read; InvalidArgumentError from undici when
- *   the proxy URL is unusable.
+ * A client configured from the environment (YOUTUBE_* variables) and the operator's
+ * credentials (lib/credentials.ts); create it once per process.
+ * @throws InvalidArgumentError from undici when the proxy URL is unusable.
  */
-export async function youTubeClientFromConfig(
+export function youTubeClientFromConfig(
   config: Config,
+  credentials: Pick<OperatorCredentials, 'youtubeProxyUrl' | 'youtubeApiKey'>,
   extra: Pick<YouTubeClientOptions, 'onWarning' | 'blockedRetryAfterSeconds'> = {},
-): Promise<YouTubeClient> {
-  const { proxyUrl, apiKey } = await youTubeCredentialsFrom(config);
+): YouTubeClient {
   return createYouTubeClient({
     baseUrl: config.YOUTUBE_BASE_URL,
-    proxyUrl,
-    apiKey,
+    proxyUrl: credentials.youtubeProxyUrl,
+    apiKey: credentials.youtubeApiKey,
     apiBaseUrl: config.YOUTUBE_API_BASE_URL,
     timeoutMs: config.YOUTUBE_TIMEOUT_MS,
     maxResponseBytes: config.YOUTUBE_MAX_RESPONSE_BYTES,

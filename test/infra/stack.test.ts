@@ -445,24 +445,27 @@ describe('data', () => {
   });
 });
 
-describe('the YouTube credentials', () => {
+describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () => {
+  const names = ['YoutubeProxyUrl', 'YoutubeApiKey', 'OpenaiApiKey'];
+
   it('are NoEcho stack parameters stored in a secret, never in the template or an environment', () => {
     const parameters = base.template.toJSON().Parameters;
-    for (const name of ['YoutubeProxyUrl', 'YoutubeApiKey']) {
+    for (const name of names) {
       expect(parameters[name]).toMatchObject({ Type: 'String', NoEcho: true, Default: '' });
     }
-    const secretId = logicalId(base, base.stack.youtubeCredentials.secret);
+    const secretId = logicalId(base, base.stack.credentials.secret);
     const secret = base.resources[secretId];
-    // The secret's JSON is joined from the two parameters at deploy time.
+    // The secret's JSON is joined from the parameters at deploy time.
     const joined = JSON.stringify(secret?.Properties.SecretString);
-    expect(joined).toContain('{"Ref":"YoutubeProxyUrl"}');
-    expect(joined).toContain('{"Ref":"YoutubeApiKey"}');
+    for (const name of names) expect(joined).toContain(`{"Ref":"${name}"}`);
+    expect(joined).toContain('youtubeProxyUrl');
     expect(secret?.Properties).not.toHaveProperty('GenerateSecretString');
 
     for (const handler of handlers) {
       const env = environment(base, handler);
-      expect(env).not.toHaveProperty('YOUTUBE_PROXY_URL');
-      expect(env).not.toHaveProperty('YOUTUBE_API_KEY');
+      for (const variable of ['YOUTUBE_PROXY_URL', 'YOUTUBE_API_KEY', 'OPENAI_API_KEY']) {
+        expect(env).not.toHaveProperty(variable);
+      }
       const resources = statements(base, handler)
         .filter((st) => actionsOf([st]).includes('secretsmanager:GetSecretValue'))
         .map((st) => JSON.stringify(st.Resource));
@@ -470,16 +473,30 @@ describe('the YouTube credentials', () => {
       expect({ handler, reads }).toEqual({ handler, reads: handler === 'summarize' });
     }
     // The ARN only when a parameter is set: otherwise a cold start reads nothing.
-    expect(environment(base, 'summarize').YOUTUBE_SECRET_ARN).toEqual({
+    expect(environment(base, 'summarize').CREDENTIALS_SECRET_ARN).toEqual({
       'Fn::If': [expect.any(String), { Ref: secretId }, ''],
     });
   });
 
-  it('refuses the context keys that used to carry them, pointing at the parameters', () => {
+  it('refuses the context keys that would carry them, pointing at the parameters', () => {
     expect(() => synth({ youtubeProxyUrl: 'http://u:p@proxy.example.com:8080' })).toThrow(
       /youtubeProxyUrl .*--parameters YoutubeProxyUrl=/,
     );
     expect(() => synth({ youtubeApiKey: 'AIza-key' })).toThrow(/--parameters YoutubeApiKey=/);
+    expect(() => synth({ openaiApiKey: 'sk-123' })).toThrow(/--parameters OpenaiApiKey=/);
+  });
+
+  it('passes the OpenAI-compatible server and its models to /summarize, and needs both', () => {
+    const s = synth({
+      openaiBaseUrl: 'https://api.openai.com/v1',
+      openaiModels: ['gpt-4o-mini', 'gpt-4.1@1000000'],
+    });
+
+    expect(environment(s, 'summarize')).toMatchObject({
+      OPENAI_BASE_URL: 'https://api.openai.com/v1',
+      OPENAI_MODELS: 'gpt-4o-mini,gpt-4.1@1000000',
+    });
+    expect(() => synth({ openaiModels: 'llama3.2' })).toThrow(/OPENAI_BASE_URL/);
   });
 });
 

@@ -1,0 +1,67 @@
+// The operator's credentials for third parties: the YouTube proxy URL and Data API key, and the
+// OpenAI-compatible server's API key. Locally they are variables (YOUTUBE_PROXY_URL,
+// YOUTUBE_API_KEY, OPENAI_API_KEY); deployed, the stack keeps them in one Secrets Manager secret
+// (CREDENTIALS_SECRET_ARN), so that neither the template nor a function's environment holds one.
+import { z } from 'zod';
+import { readSecretString } from './aws/secrets';
+import { type Config, ConfigError } from './config';
+
+export interface OperatorCredentials {
+  youtubeProxyUrl?: string;
+  youtubeApiKey?: string;
+  openaiApiKey?: string;
+}
+
+const blankAsUnset = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value));
+
+/** What the stack's secret holds; empty strings are parameters left unset. */
+const SecretSchema = z.object({
+  youtubeProxyUrl: blankAsUnset.pipe(z.url({ protocol: /^https?$/ }).optional()).optional(),
+  youtubeApiKey: blankAsUnset.optional(),
+  openaiApiKey: blankAsUnset.optional(),
+});
+
+/** The secret's values, or none when CREDENTIALS_SECRET_ARN is unset. */
+async function stored(config: Config): Promise<OperatorCredentials> {
+  if (config.CREDENTIALS_SECRET_ARN === undefined) return {};
+  const raw = await readSecretString(
+    'CREDENTIALS_SECRET_ARN',
+    config.CREDENTIALS_SECRET_ARN,
+    config,
+  );
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    json = undefined;
+  }
+  const parsed = SecretSchema.safeParse(json);
+  if (!parsed.success) {
+    // The issues name the fields only; their values are credentials and stay out of the log.
+    const fields = parsed.error.issues.map((issue) => issue.path.join('.') || '(root)');
+    throw new ConfigError(
+      `the secret at CREDENTIALS_SECRET_ARN must be JSON {"youtubeProxyUrl": "http(s)://...", "youtubeApiKey": "...", "openaiApiKey": "..."}; invalid: ${fields.join(', ')}`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * The credentials of `config`: each variable where set, else the secret's value. Reads the
+ * secret on every call: call it once per function instance.
+ * @throws ConfigError naming CREDENTIALS_SECRET_ARN when the secret is unreadable or malformed.
+ */
+export async function operatorCredentialsFrom(config: Config): Promise<OperatorCredentials> {
+  const secret = await stored(config);
+  const chosen: OperatorCredentials = {
+    youtubeProxyUrl: config.YOUTUBE_PROXY_URL ?? secret.youtubeProxyUrl,
+    youtubeApiKey: config.YOUTUBE_API_KEY ?? secret.youtubeApiKey,
+    openaiApiKey: config.OPENAI_API_KEY ?? secret.openaiApiKey,
+  };
+  return Object.fromEntries(
+    Object.entries(chosen).filter(([, value]) => value !== undefined),
+  ) as OperatorCredentials;
+}
