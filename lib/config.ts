@@ -145,6 +145,9 @@ const envSchema = z.object({
 
 export type Config = Readonly<z.output<typeof envSchema>>;
 
+/** Every variable the service reads (the README documents each). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Config)[];
+
 /** Thrown when the environment holds an invalid setting; the message names the variable. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
