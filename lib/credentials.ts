@@ -2,7 +2,7 @@
 // OpenAI-compatible server's API key. Locally they are variables (YOUTUBE_PROXY_URL,
 // YOUTUBE_API_KEY, OPENAI_API_KEY); deployed, the stack keeps them in one Secrets Manager secret
 // (CREDENTIALS_SECRET_ARN), so that neither the template nor a function's environment holds one.
-import { z } from 'zod';
+import * as z from 'zod';
 import { readSecretString } from './aws/secrets';
 import { type Config, ConfigError } from './config';
 
