@@ -49,6 +49,11 @@ export const BUNDLE = {
    * was tested with (not whatever the runtime ships) and only the commands used are loaded.
    */
   externalModules: [] as string[],
+  /**
+   * Packages replaced in Lambda bundles: the SDK's default credential chain by the environment
+   * provider alone (lib/aws/lambda-credentials.ts says why).
+   */
+  alias: { '@aws-sdk/credential-provider-node': './lib/aws/lambda-credentials.ts' },
 } as const;
 
 /** swagger-ui-dist's files that lib/docs.ts serves; they sit beside the docs handler. */
@@ -120,6 +125,10 @@ export function cdkBundlingOptions(handler: string): BundlingOptions {
     mainFields: [...BUNDLE.mainFields],
     banner: BUNDLE.banner,
     externalModules: [...BUNDLE.externalModules],
+    // Relative to the project root, where NodejsFunction runs the local esbuild.
+    esbuildArgs: {
+      '--alias': Object.entries(BUNDLE.alias).map(([name, path]) => `${name}=${path}`),
+    },
     ...(needsDocsAssets(handler) || shippedPackages(handler).length > 0
       ? {
           commandHooks: {
@@ -147,6 +156,7 @@ export function esbuildOptions(handler: string, outdir: string): BuildOptions {
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
     external: [...BUNDLE.externalModules],
+    alias: { ...BUNDLE.alias },
     metafile: true,
     logLevel: 'warning',
     absWorkingDir: PROJECT_ROOT,

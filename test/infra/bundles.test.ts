@@ -2,7 +2,7 @@
 // a fresh Node process (a bundle can break where the sources run fine, e.g. two imports of one
 // name), /health must stay tiny and SDK-free, and shipped packages must sit beside /summarize.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -83,4 +83,66 @@ it('runs code that loads the shipped packages from beside a bundle built like /s
   expect(result.stderr).toBe('');
   expect(JSON.parse(result.stdout)).toEqual({ words: expect.any(Number), proxyAgent: 'function' });
   expect(JSON.parse(result.stdout).words).toBeGreaterThan(40);
+});
+
+describe('AWS credentials', () => {
+  // A machine with a profile in a credentials file and nothing in the environment: the default
+  // chain finds the profile; the environment provider alone does not.
+  const home = mkdtempSync(join(tmpdir(), 'tubesum-credentials-'));
+  const credentialsFile = join(home, 'credentials');
+  writeFileSync(
+    credentialsFile,
+    '[default]\naws_access_key_id = FROMFILE\naws_secret_access_key = secret\n',
+  );
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  const machine = {
+    PATH: process.env.PATH,
+    HOME: home,
+    AWS_SHARED_CREDENTIALS_FILE: credentialsFile,
+    AWS_CONFIG_FILE: join(home, 'no-config'),
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+  const entry = join(PROJECT_ROOT, 'test/infra/fixtures/credentials-entry.ts');
+  const run = (command: string[], env: Record<string, string | undefined>) => {
+    const result = spawnSync(command[0] as string, command.slice(1), {
+      cwd: PROJECT_ROOT,
+      env,
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    return JSON.parse(result.stdout) as { accessKeyId?: string; error?: string };
+  };
+
+  it('a Lambda bundle resolves them from the environment only, with no other provider inside', async () => {
+    const dir = join(outdir, 'credentials-check');
+    const built = await build({
+      ...esbuildOptions('token', outdir),
+      entryPoints: [entry],
+      outfile: join(dir, 'index.mjs'),
+    });
+    const bundle = join(dir, 'index.mjs');
+
+    const fromFileOnly = run([process.execPath, bundle], machine);
+    const fromEnvironment = run([process.execPath, bundle], {
+      ...machine,
+      AWS_ACCESS_KEY_ID: 'FROMENV',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+    });
+
+    expect(fromFileOnly.error).toBe('CredentialsProviderError');
+    expect(fromEnvironment.accessKeyId).toBe('FROMENV');
+    const inputs = Object.keys(built.metafile?.inputs ?? {});
+    expect(
+      inputs.filter((path) =>
+        /credential-provider-(?!env)|client-sso|token-providers\/dist-es\/fromSso/.test(path),
+      ),
+    ).toEqual([]);
+  });
+
+  it('the local host (not bundled) keeps the default chain: profiles, SSO and the rest', () => {
+    const tsx = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
+
+    expect(run([tsx, entry], machine).accessKeyId).toBe('FROMFILE');
+  });
 });

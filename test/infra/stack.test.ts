@@ -226,6 +226,10 @@ describe('bundling', () => {
       banner: ESM_REQUIRE_BANNER,
       mainFields: ['module', 'main'],
       externalModules: [],
+      // The SDK's default credential chain is replaced by the environment provider on Lambda.
+      esbuildArgs: {
+        '--alias': ['@aws-sdk/credential-provider-node=./lib/aws/lambda-credentials.ts'],
+      },
     });
   });
 
