@@ -1,17 +1,19 @@
-// How every Lambda is bundled, in one place: the CDK stack hands these options to NodejsFunction
-// (which runs the local esbuild, no Docker), and scripts/bundle.ts passes the same values to
-// esbuild's JS API to measure the bundles. Change a value here and both follow.
+// How every Lambda is bundled, in one place: the CDK stack builds each function's asset with
+// buildFunction (the local esbuild, no Docker), and scripts/bundle.ts builds the same to measure
+// the bundles. Change a value here and both follow.
+
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { BuildOptions } from 'esbuild';
+import { AssetHashType, DockerImage } from 'aws-cdk-lib';
+import { Code } from 'aws-cdk-lib/aws-lambda';
+import { type BuildOptions, buildSync } from 'esbuild';
 import type { HandlerName, RouteDef } from '../lib/routes';
 import { SHIPPED_PACKAGES } from '../lib/shipped';
 
-/** The repository root: NodejsFunction's projectRoot, where package-lock.json lives. */
+/** The repository root: where esbuild resolves packages and the functions' sources. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const LOCK_FILE = join(PROJECT_ROOT, 'package-lock.json');
 
 /** `functions/<name>.ts`, the entry of one Lambda. */
 export function functionEntry(handler: string): string {
@@ -114,38 +116,18 @@ export function extraFileCommands(
   ];
 }
 
-/** The settings as NodejsFunction bundling options (it turns them into esbuild CLI flags). */
-export function cdkBundlingOptions(handler: string): BundlingOptions {
+/**
+ * esbuild's options for one handler, built into `dir`: `index.mjs`, and in `chunks/` the code it
+ * loads on demand (each `import()` of the sources becomes a chunk: a cold start reads only what
+ * the first request needs, e.g. /summarize's YouTube and model clients load on a cache miss).
+ */
+export function esbuildOptions(handler: string, dir: string): BuildOptions {
   return {
-    target: BUNDLE.target,
-    format: OutputFormat.ESM,
-    minify: BUNDLE.minify,
-    sourceMap: BUNDLE.sourceMap,
-    sourcesContent: BUNDLE.sourcesContent,
-    mainFields: [...BUNDLE.mainFields],
-    banner: BUNDLE.banner,
-    externalModules: [...BUNDLE.externalModules],
-    // Relative to the project root, where NodejsFunction runs the local esbuild.
-    esbuildArgs: {
-      '--alias': Object.entries(BUNDLE.alias).map(([name, path]) => `${name}=${path}`),
-    },
-    ...(needsDocsAssets(handler) || shippedPackages(handler).length > 0
-      ? {
-          commandHooks: {
-            beforeBundling: () => [],
-            beforeInstall: () => [],
-            afterBundling: extraFileCommands(handler),
-          },
-        }
-      : {}),
-  };
-}
-
-/** The same settings as esbuild JS API options, for building one handler outside the CDK. */
-export function esbuildOptions(handler: string, outdir: string): BuildOptions {
-  return {
-    entryPoints: [functionEntry(handler)],
-    outfile: join(outdir, handler, 'index.mjs'),
+    entryPoints: { index: functionEntry(handler) },
+    outdir: dir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     target: BUNDLE.target,
@@ -161,4 +143,39 @@ export function esbuildOptions(handler: string, outdir: string): BuildOptions {
     logLevel: 'warning',
     absWorkingDir: PROJECT_ROOT,
   };
+}
+
+/**
+ * Builds a handler into `dir` as its Lambda asset: the bundle (esbuildOptions) and the files
+ * beside it (extraFileCommands). Synchronous, as CDK's local bundling wants it.
+ * @throws esbuild's error when the handler does not build.
+ */
+export function buildFunction(handler: string, dir: string): void {
+  buildSync(esbuildOptions(handler, dir));
+  for (const command of extraFileCommands(handler)(PROJECT_ROOT, dir)) {
+    execFileSync('sh', ['-c', command]);
+  }
+}
+
+/**
+ * A handler's Lambda code, built by the local esbuild (no Docker) with code splitting, which
+ * NodejsFunction's esbuild command line cannot do. The asset's hash is that of the output.
+ */
+export function functionCode(handler: string): Code {
+  return Code.fromAsset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    // CDK caches bundled assets by their options, and a tryBundle function does not show in
+    // them: without the handler's name every function would get the first one's code.
+    extraHash: handler,
+    bundling: {
+      // Never pulled: local bundling always succeeds or throws.
+      image: DockerImage.fromRegistry('local-esbuild-only'),
+      local: {
+        tryBundle(outputDir) {
+          buildFunction(handler, outputDir);
+          return true;
+        },
+      },
+    },
+  });
 }

@@ -1,6 +1,8 @@
 // Builds every Lambda exactly as the CDK stack does (infra/bundling.ts) and reports its size:
-// `npx tsx scripts/bundle.ts [outdir] [--why]`. `--why` lists what fills each bundle, from
-// esbuild's metafile. `bundleFunctions()` returns the numbers for the benchmarks.
+// what a cold start loads (index.mjs and the chunks it imports statically) and what loads on
+// demand. `npx tsx scripts/bundle.ts [outdir] [--why]`; `--why` lists what fills the cold part
+// of each bundle, from esbuild's metafile. `bundleFunctions()` returns the numbers for the
+// benchmarks.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,9 +24,11 @@ export const SIZE_TARGETS_KB = { health: 5, other: 400 } as const;
 
 export interface BundleSize {
   handler: string;
-  /** The minified index.mjs, without its source map. */
+  /** What a cold start loads: index.mjs and the chunks it imports statically (no maps). */
   minifiedBytes: number;
   gzipBytes: number;
+  /** Chunks loaded on demand only (`import()`), e.g. /summarize's model clients. */
+  lazyBytes: number;
   /** Whether any AWS SDK (or smithy) module made it into the bundle. */
   includesAwsSdk: boolean;
   /** Files shipped beside the bundle: Swagger UI (docs), run-time packages (summarize). */
@@ -43,10 +47,28 @@ function packageOf(input: string): string {
   return parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] ?? input);
 }
 
-function packagesOf(metafile: Metafile): { name: string; bytes: number }[] {
+/** The output files a cold start loads: the entry, and what it imports statically, transitively. */
+function coldOutputs(metafile: Metafile): string[] {
+  const entry = Object.keys(metafile.outputs).find((path) => path.endsWith('/index.mjs'));
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    for (const { path: imported, kind } of metafile.outputs[path]?.imports ?? []) {
+      if (kind === 'import-statement' && imported in metafile.outputs) visit(imported);
+    }
+  };
+  if (entry) visit(entry);
+  return [...seen];
+}
+
+function packagesOf(
+  metafile: Metafile,
+  outputs: readonly string[],
+): { name: string; bytes: number }[] {
   const totals = new Map<string, number>();
-  for (const output of Object.values(metafile.outputs)) {
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+  for (const path of outputs) {
+    for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[path]?.inputs ?? {})) {
       const name = packageOf(input);
       totals.set(name, (totals.get(name) ?? 0) + bytesInOutput);
     }
@@ -60,14 +82,6 @@ function folderBytes(dir: string): number {
     .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
 }
 
-function mapBytes(dir: string): number {
-  try {
-    return statSync(join(dir, 'index.mjs.map')).size;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * Bundles each handler of the route table into `outdir/<handler>/` (a temp folder by default,
  * removed afterwards) and measures it.
@@ -78,14 +92,24 @@ export async function bundleFunctions(options: { outdir?: string } = {}): Promis
   try {
     const sizes: BundleSize[] = [];
     for (const handler of handlerNames(routeList)) {
-      const result = await build(esbuildOptions(handler, outdir));
-      const code = readFileSync(join(outdir, handler, 'index.mjs'));
-      // What the stack's afterBundling hook does, so outdir mirrors the Lambda asset.
       const handlerDir = join(outdir, handler);
+      const result = await build(esbuildOptions(handler, handlerDir));
+      // What the stack's bundling does besides esbuild, so outdir mirrors the Lambda asset.
       for (const command of extraFileCommands(handler)(PROJECT_ROOT, handlerDir)) {
         execFileSync('sh', ['-c', command]);
       }
-      const assetBytes = folderBytes(handlerDir) - code.length - mapBytes(handlerDir);
+      const metafile = result.metafile as Metafile;
+      const cold = coldOutputs(metafile);
+      const code = Buffer.concat(cold.map((path) => readFileSync(join(PROJECT_ROOT, path))));
+      const allOutputs = Object.keys(metafile.outputs);
+      const outputBytes = allOutputs.reduce(
+        (sum, path) => sum + statSync(join(PROJECT_ROOT, path)).size,
+        0,
+      );
+      const codeBytes = allOutputs
+        .filter((path) => path.endsWith('.mjs'))
+        .reduce((sum, path) => sum + statSync(join(PROJECT_ROOT, path)).size, 0);
+      const assetBytes = folderBytes(handlerDir) - outputBytes;
       const usesShipped = Object.keys(result.metafile?.inputs ?? {}).some((input) =>
         input.endsWith('lib/shipped.ts'),
       );
@@ -94,8 +118,8 @@ export async function bundleFunctions(options: { outdir?: string } = {}): Promis
           `${handler} loads shipped packages: list it in SHIPPED_BY_HANDLER (infra/bundling.ts)`,
         );
       }
-      const packages = result.metafile ? packagesOf(result.metafile) : [];
-      const includesAwsSdk = packages.some(
+      const packages = packagesOf(metafile, cold);
+      const includesAwsSdk = packagesOf(metafile, allOutputs).some(
         (p) => p.name.startsWith('@aws-sdk/') || p.name.startsWith('@smithy/'),
       );
       const limitKb = handler === 'health' ? SIZE_TARGETS_KB.health : SIZE_TARGETS_KB.other;
@@ -103,6 +127,7 @@ export async function bundleFunctions(options: { outdir?: string } = {}): Promis
         handler,
         minifiedBytes: code.length,
         gzipBytes: gzipSync(code).length,
+        lazyBytes: codeBytes - code.length,
         includesAwsSdk,
         assetBytes,
         packages,
@@ -120,13 +145,14 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 /** A plain-text table of the sizes (what the script prints). */
 export function formatSizes(sizes: readonly BundleSize[], why = false): string {
   const lines = [
-    'function    minified KB   gzip KB   AWS SDK   target    other files',
+    'function    cold KB   gzip KB   on demand KB   AWS SDK   target    other files',
     ...sizes.map((s) => {
       const target = s.handler === 'health' ? SIZE_TARGETS_KB.health : SIZE_TARGETS_KB.other;
       return [
         s.handler.padEnd(11),
-        kb(s.minifiedBytes).padStart(11),
+        kb(s.minifiedBytes).padStart(7),
         kb(s.gzipBytes).padStart(9),
+        kb(s.lazyBytes).padStart(14),
         (s.includesAwsSdk ? 'yes' : 'no').padStart(9),
         `${s.withinTarget ? 'ok' : 'OVER'} ${target}`.padStart(9),
         s.assetBytes > 0 ? `   ${kb(s.assetBytes)} KB beside it` : '',
@@ -135,7 +161,7 @@ export function formatSizes(sizes: readonly BundleSize[], why = false): string {
   ];
   if (why) {
     for (const s of sizes) {
-      lines.push('', `${s.handler}: largest contributors (minified KB)`);
+      lines.push('', `${s.handler}: largest contributors to a cold start (minified KB)`);
       for (const p of s.packages.slice(0, 8)) lines.push(`  ${kb(p.bytes).padStart(8)}  ${p.name}`);
     }
   }

@@ -5,12 +5,11 @@
 import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { grantBedrockModels } from '../bedrock';
-import { cdkBundlingOptions, functionEntry, LOCK_FILE, PROJECT_ROOT } from '../bundling';
+import { functionCode } from '../bundling';
 import type { TableAction } from '../profiles';
 import type { CredentialsSecret } from './credentials-secret';
 import type { JwtSecret } from './jwt-secret';
@@ -46,7 +45,7 @@ export interface ApiFunctionProps {
 export const SERVICE_NAME = 'tubesum';
 
 export class ApiFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: iam.Role;
   readonly logGroup: LogGroup;
 
@@ -68,11 +67,10 @@ export class ApiFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: functionEntry(props.handler),
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: LOCK_FILE,
+    this.function = new LambdaFunction(this, 'Function', {
+      // index.mjs and its chunks, built by infra/bundling.ts.
+      code: functionCode(props.handler),
+      handler: 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       // Graviton: 20% cheaper per GB-second than x86; the bundles are plain JavaScript (no
@@ -85,7 +83,6 @@ export class ApiFunction extends Construct {
       ...(props.reservedConcurrentExecutions === undefined
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
-      bundling: cdkBundlingOptions(props.handler),
       environment: {
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_LOG_LEVEL: props.logLevel,

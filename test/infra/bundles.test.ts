@@ -2,7 +2,7 @@
 // a fresh Node process (a bundle can break where the sources run fine, e.g. two imports of one
 // name), /health must stay tiny and SDK-free, and shipped packages must sit beside /summarize.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,15 +22,22 @@ beforeAll(async () => {
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe('the Lambda bundles', () => {
-  it('each load in a fresh Node process, as Lambda imports them', () => {
+  it('each load in a fresh Node process, as Lambda imports them, and so do their chunks', () => {
     for (const { handler } of sizes) {
       const url = pathToFileURL(join(outdir, handler, 'index.mjs')).href;
+      const chunksDir = join(outdir, handler, 'chunks');
+      const chunks = existsSync(chunksDir)
+        ? readdirSync(chunksDir)
+            .filter((file) => file.endsWith('.mjs'))
+            .map((file) => pathToFileURL(join(chunksDir, file)).href)
+        : [];
       const result = spawnSync(
         process.execPath,
         [
           '--input-type=module',
           '-e',
-          `const m = await import(${JSON.stringify(url)}); if (typeof m.handler !== 'function') process.exit(3);`,
+          `const m = await import(${JSON.stringify(url)}); if (typeof m.handler !== 'function') process.exit(3);
+           for (const chunk of ${JSON.stringify(chunks)}) await import(chunk);`,
         ],
         {
           cwd: tmpdir(),
@@ -67,9 +74,8 @@ describe('the Lambda bundles', () => {
 it('runs code that loads the shipped packages from beside a bundle built like /summarize', async () => {
   const dir = join(outdir, 'shipped-check');
   await build({
-    ...esbuildOptions('summarize', outdir),
-    entryPoints: [join(PROJECT_ROOT, 'test/infra/fixtures/shipped-entry.ts')],
-    outfile: join(dir, 'index.mjs'),
+    ...esbuildOptions('summarize', dir),
+    entryPoints: { index: join(PROJECT_ROOT, 'test/infra/fixtures/shipped-entry.ts') },
   });
   for (const command of extraFileCommands('summarize')(PROJECT_ROOT, dir))
     execFileSync('sh', ['-c', command]);
@@ -116,11 +122,7 @@ describe('AWS credentials', () => {
 
   it('a Lambda bundle resolves them from the environment only, with no other provider inside', async () => {
     const dir = join(outdir, 'credentials-check');
-    const built = await build({
-      ...esbuildOptions('token', outdir),
-      entryPoints: [entry],
-      outfile: join(dir, 'index.mjs'),
-    });
+    const built = await build({ ...esbuildOptions('token', dir), entryPoints: { index: entry } });
     const bundle = join(dir, 'index.mjs');
 
     const fromFileOnly = run([process.execPath, bundle], machine);

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bedrockResources } from '../../infra/bedrock';
 import {
   BUNDLE,
-  cdkBundlingOptions,
   ESM_REQUIRE_BANNER,
   esbuildOptions,
+  extraFileCommands,
   handlerNames,
 } from '../../infra/bundling';
 import { TubesumStack } from '../../infra/stack';
@@ -216,42 +216,35 @@ describe('functions', () => {
 });
 
 describe('bundling', () => {
-  it('bundles ESM with the createRequire banner, module-first fields and the AWS SDK inside', () => {
-    const cdk = cdkBundlingOptions('register');
-    expect(cdk).toMatchObject({
+  it('bundles ESM with the createRequire banner, module-first fields, code splitting and the AWS SDK inside', () => {
+    const options = esbuildOptions('register', '/asset-output');
+    expect(options).toMatchObject({
+      entryPoints: { index: expect.stringMatching(/functions\/register\.ts$/) },
+      outdir: '/asset-output',
       format: 'esm',
+      splitting: true,
+      outExtension: { '.js': '.mjs' },
       minify: true,
-      sourceMap: true,
+      sourcemap: true,
       target: 'node22',
-      banner: ESM_REQUIRE_BANNER,
+      banner: { js: ESM_REQUIRE_BANNER },
       mainFields: ['module', 'main'],
-      externalModules: [],
+      external: [],
       // The SDK's default credential chain is replaced by the environment provider on Lambda.
-      esbuildArgs: {
-        '--alias': ['@aws-sdk/credential-provider-node=./lib/aws/lambda-credentials.ts'],
-      },
+      alias: { '@aws-sdk/credential-provider-node': './lib/aws/lambda-credentials.ts' },
     });
   });
 
-  it('gives the size script the same esbuild settings as the stack', () => {
-    const cdk = cdkBundlingOptions('token');
-    const script = esbuildOptions('token', '/tmp/out');
-    expect(script).toMatchObject({
-      format: cdk.format,
-      minify: cdk.minify,
-      sourcemap: cdk.sourceMap,
-      sourcesContent: cdk.sourcesContent,
-      target: cdk.target,
-      banner: { js: cdk.banner },
-      mainFields: cdk.mainFields,
-      external: cdk.externalModules,
-    });
-    expect(script.entryPoints).toEqual([expect.stringMatching(/functions\/token\.ts$/)]);
+  it('runs every function from index.mjs of an asset of its own', () => {
+    for (const handler of handlers) {
+      expect(functionResource(base, handler).Properties.Handler).toBe('index.handler');
+    }
+    const keys = handlers.map((h) => JSON.stringify(functionResource(base, h).Properties.Code));
+    expect(new Set(keys).size).toBe(handlers.length);
   });
 
   it('copies the Swagger UI files beside the docs bundle and nowhere else', () => {
-    const hooks = cdkBundlingOptions('docs').commandHooks;
-    const commands = hooks?.afterBundling('/asset-input', '/asset-output') ?? [];
+    const commands = extraFileCommands('docs')('/asset-input', '/asset-output');
     expect(commands).toEqual([
       expect.stringMatching(
         /^cp "\/asset-input\/node_modules\/swagger-ui-dist\/swagger-ui-bundle\.js" "\/asset-output"$/,
@@ -261,17 +254,13 @@ describe('bundling', () => {
       ),
     ]);
     for (const handler of handlers.filter((h) => h !== 'docs' && h !== 'summarize')) {
-      expect(cdkBundlingOptions(handler).commandHooks).toBeUndefined();
+      expect(extraFileCommands(handler)('/asset-input', '/asset-output')).toEqual([]);
     }
     expect(BUNDLE.externalModules).toEqual([]);
   });
 
   it('ships the packages /summarize loads at run time into its node_modules', () => {
-    const commands =
-      cdkBundlingOptions('summarize').commandHooks?.afterBundling(
-        '/asset-input',
-        '/asset-output',
-      ) ?? [];
+    const commands = extraFileCommands('summarize')('/asset-input', '/asset-output');
 
     for (const name of SHIPPED_PACKAGES) {
       expect(commands).toContain(
