@@ -164,12 +164,12 @@ export function buildFunction(handler: string, dir: string): void {
 export function functionCode(handler: string): Code {
   return Code.fromAsset(PROJECT_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
-    // CDK caches bundled assets by their options, and a tryBundle function does not show in
-    // them: without the handler's name every function would get the first one's code.
-    extraHash: handler,
     bundling: {
       // Never pulled: local bundling always succeeds or throws.
       image: DockerImage.fromRegistry('local-esbuild-only'),
+      // CDK caches bundled assets by their bundling options, where a tryBundle function does
+      // not show: without the handler's name every function would get the first one's code.
+      environment: { TUBESUM_HANDLER: handler },
       local: {
         tryBundle(outputDir) {
           buildFunction(handler, outputDir);
