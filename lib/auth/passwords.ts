@@ -1,7 +1,9 @@
 // Password policy and hashing with bcryptjs (pure JS, so it bundles into a Lambda).
+
+import { brotliDecompressSync } from 'node:zlib';
 import bcrypt from 'bcryptjs';
 import type { FieldError } from '../errors';
-import { COMMON_PASSWORDS } from './common-passwords';
+import { COMMON_PASSWORDS_BROTLI_BASE64 } from './common-passwords';
 import {
   PASSWORD_MAX_BYTES,
   PASSWORD_MIN_CHARS,
@@ -10,8 +12,13 @@ import {
 } from './password-policy';
 
 let common: Set<string> | undefined;
+/** The common passwords, unpacked on first use (about a millisecond). */
 function commonPasswords(): Set<string> {
-  common ??= new Set(COMMON_PASSWORDS.split('\n'));
+  common ??= new Set(
+    brotliDecompressSync(Buffer.from(COMMON_PASSWORDS_BROTLI_BASE64, 'base64'))
+      .toString('utf8')
+      .split('\n'),
+  );
   return common;
 }
 

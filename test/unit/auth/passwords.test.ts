@@ -1,5 +1,7 @@
+import { dictionary } from '@zxcvbn-ts/language-common';
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
+import { COMMON_PASSWORDS_COUNT } from '../../../lib/auth/common-passwords';
 import { dummyHash, passwordProblem, verifyPassword } from '../../../lib/auth/passwords';
 
 describe('passwordProblem', () => {
@@ -20,6 +22,28 @@ describe('passwordProblem', () => {
   it('refuses common passwords whatever their case', () => {
     expect(passwordProblem('password1')?.message).toMatch(/common/);
     expect(passwordProblem('ILoveYou')?.message).toMatch(/common/);
+  });
+
+  it('refuses exactly the 10,000 most common breached passwords it may see: no more, no fewer', () => {
+    // The list as the generator picks it from the package, checked one by one against the
+    // compressed copy the bundle carries.
+    const common = new Set<string>();
+    for (const password of dictionary['passwords-common']) {
+      const key = password.toLowerCase();
+      if ([...key].length < 8 || Buffer.byteLength(key) > 72) continue;
+      common.add(key);
+      if (common.size === COMMON_PASSWORDS_COUNT) break;
+    }
+    const refused = [...common].filter((p) => /common/.test(passwordProblem(p)?.message ?? ''));
+    // The next ones down the list, and strong ones, are accepted.
+    const rest = dictionary['passwords-common']
+      .map((password) => password.toLowerCase())
+      .filter((p) => [...p].length >= 8 && Buffer.byteLength(p) <= 72 && !common.has(p))
+      .slice(0, 2_000);
+
+    expect(COMMON_PASSWORDS_COUNT).toBe(10_000);
+    expect(refused).toHaveLength(10_000);
+    expect(rest.filter((p) => passwordProblem(p) !== undefined)).toEqual([]);
   });
 });
 
