@@ -1,32 +1,41 @@
 // The only module that reads process.env. Every setting is validated once into a frozen Config
 // (by a function's entry point at cold start, or by the local host and the tests, which build
 // their own); a bad value fails fast naming the variable. The Config is then passed down.
-import * as z from 'zod';
+import * as z from './schema';
 import { ClientSpecError, parseClientOrder } from './youtube/clients';
 
 const int = (min: number, max: number, fallback: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
+  z._default(z.coerce.number().check(z.int(), z.minimum(min), z.maximum(max)), fallback);
 
-const optionalString = z
-  .string()
-  .trim()
-  .transform((value) => (value === '' ? undefined : value))
-  .optional();
+/** A string, or undefined when unset or blank. */
+const optionalString = z.optional(
+  z.pipe(
+    z.string().check(z.trim()),
+    z.transform((value) => (value === '' ? undefined : value)),
+  ),
+);
 
-const list = z
-  .string()
-  .default('')
-  .transform((value) =>
+/** A comma-separated list (empty when unset). */
+const list = z.pipe(
+  z._default(z.string(), ''),
+  z.transform((value) =>
     value
       .split(',')
       .map((item) => item.trim())
       .filter((item) => item !== ''),
-  );
+  ),
+);
 
 const url = (fallback?: string) => {
   const schema = z.url({ protocol: /^https?$/ });
-  return fallback === undefined ? optionalString.pipe(schema.optional()) : schema.default(fallback);
+  return fallback === undefined
+    ? z.pipe(optionalString, z.optional(schema))
+    : z._default(schema, fallback);
 };
+
+/** A non-empty string with a default. */
+const text = (fallback: string, min = 1, max = Number.MAX_SAFE_INTEGER) =>
+  z._default(z.string().check(z.minLength(min), z.maxLength(max)), fallback);
 
 /** /summarize's own deadline by default: answered (504) well before API Gateway's 30 s. */
 export const DEFAULT_SUMMARIZE_DEADLINE_MS = 25_000;
@@ -38,8 +47,8 @@ export const SUMMARIZE_MARGIN_MS = 3_000;
 
 const envSchema = z.object({
   /** DynamoDB table holding users, login counters, caches and quotas. */
-  TABLE_NAME: z.string().min(3).max(255).default('tubesum'),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
+  TABLE_NAME: text('tubesum', 3, 255),
+  AWS_REGION: text('us-east-1'),
   /** Local or test DynamoDB (the AWS SDK honours it too; we read it to log where we point). */
   AWS_ENDPOINT_URL_DYNAMODB: url(),
   /** Per-attempt deadline for one DynamoDB call; the SDK retries within MAX_ATTEMPTS. */
@@ -57,8 +66,8 @@ const envSchema = z.object({
   CREDENTIALS_SECRET_ARN: optionalString,
   /** Secrets Manager endpoint override (tests point it at a local stub). */
   AWS_ENDPOINT_URL_SECRETS_MANAGER: url(),
-  JWT_ISSUER: z.string().min(1).default('tubesum'),
-  JWT_AUDIENCE: z.string().min(1).default('tubesum-api'),
+  JWT_ISSUER: text('tubesum'),
+  JWT_AUDIENCE: text('tubesum-api'),
   TOKEN_TTL_SECONDS: int(60, 86_400, 1_800),
 
   BCRYPT_COST: int(10, 15, 12),
@@ -87,15 +96,18 @@ const envSchema = z.object({
    * InnerTube clients asked for a video's caption list, in order: comma-separated names, each
    * optionally NAME@VERSION (a retired version is a config change). Empty: ANDROID,IOS,VISIONOS.
    */
-  YOUTUBE_CLIENTS: list.transform((items, context) => {
-    try {
-      return parseClientOrder(items);
-    } catch (error) {
-      if (!(error instanceof ClientSpecError)) throw error;
-      context.addIssue({ code: 'custom', message: error.message });
-      return z.NEVER;
-    }
-  }),
+  YOUTUBE_CLIENTS: z.pipe(
+    list,
+    z.transform((items, context) => {
+      try {
+        return parseClientOrder(items);
+      } catch (error) {
+        if (!(error instanceof ClientSpecError)) throw error;
+        context.issues.push({ code: 'custom', message: error.message, input: items });
+        return z.NEVER;
+      }
+    }),
+  ),
   /** Retries on a fresh proxy connection after YouTube blocks one (rotating proxies). */
   YOUTUBE_PROXY_RETRIES: int(0, 10, 2),
   YOUTUBE_MAX_RESPONSE_BYTES: int(65_536, 67_108_864, 8_388_608),
@@ -106,7 +118,7 @@ const envSchema = z.object({
   /** How long fetched transcripts and metadata are reused; 0 disables that cache. */
   TRANSCRIPT_CACHE_TTL_SECONDS: int(0, 31_536_000, 86_400),
   /** Model used when a request names none. */
-  DEFAULT_MODEL: z.string().min(1).default('extractive'),
+  DEFAULT_MODEL: text('extractive'),
   /** Comma-separated model names this deployment offers; empty means the whole catalog. */
   ALLOWED_MODELS: list,
   /** JSON array of extra catalog entries (see README, "Models"). */
@@ -136,11 +148,11 @@ const envSchema = z.object({
   SWAGGER_UI_DIR: optionalString,
 
   /** Address and port of the local host (`npm start`). */
-  HOST: z.string().min(1).default('127.0.0.1'),
+  HOST: text('127.0.0.1'),
   PORT: int(0, 65_535, 3_000),
 
   /** Where the local host keeps DynamoDB Local's files and its generated JWT secret. */
-  LOCAL_DATA_DIR: z.string().min(1).default('.data'),
+  LOCAL_DATA_DIR: text('.data'),
 });
 
 export type Config = Readonly<z.output<typeof envSchema>>;

@@ -2,9 +2,10 @@
 // OpenAI-compatible server's API key. Locally they are variables (YOUTUBE_PROXY_URL,
 // YOUTUBE_API_KEY, OPENAI_API_KEY); deployed, the stack keeps them in one Secrets Manager secret
 // (CREDENTIALS_SECRET_ARN), so that neither the template nor a function's environment holds one.
-import * as z from 'zod';
+
 import { readSecretString } from './aws/secrets';
 import { type Config, ConfigError } from './config';
+import * as z from './schema';
 
 export interface OperatorCredentials {
   youtubeProxyUrl?: string;
@@ -12,16 +13,17 @@ export interface OperatorCredentials {
   openaiApiKey?: string;
 }
 
-const blankAsUnset = z
-  .string()
-  .trim()
-  .transform((value) => (value === '' ? undefined : value));
+const blankAsUnset = () =>
+  z.pipe(
+    z.string().check(z.trim()),
+    z.transform((value) => (value === '' ? undefined : value)),
+  );
 
 /** What the stack's secret holds; empty strings are parameters left unset. */
 const SecretSchema = z.object({
-  youtubeProxyUrl: blankAsUnset.pipe(z.url({ protocol: /^https?$/ }).optional()).optional(),
-  youtubeApiKey: blankAsUnset.optional(),
-  openaiApiKey: blankAsUnset.optional(),
+  youtubeProxyUrl: z.optional(z.pipe(blankAsUnset(), z.optional(z.url({ protocol: /^https?$/ })))),
+  youtubeApiKey: z.optional(blankAsUnset()),
+  openaiApiKey: z.optional(blankAsUnset()),
 });
 
 /** The secret's values, or none when CREDENTIALS_SECRET_ARN is unset. */

@@ -5,12 +5,12 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type * as z from 'zod';
 import type { Config } from './config';
 import { NotFoundError } from './errors';
 import { type Reply, text } from './http/reply';
 import { buildOpenApiDocument } from './openapi';
 import { docsFileSchema } from './routes';
+import type * as z from './schema';
 import { catalogFromConfig } from './summaries/catalog';
 
 const PAGE = `<!doctype html>

@@ -11,8 +11,8 @@ import type {
   ResponseObject,
   SchemaObject,
 } from 'openapi3-ts/oas31';
-import * as z from 'zod';
 import { problemSchema, type RouteDef, routes as routeTable, usedModelSchema } from './routes';
+import * as z from './schema';
 
 export interface OpenApiOptions {
   /** The model names this deployment offers: `used_model` is documented as their enum. */
@@ -91,7 +91,7 @@ function schemaCollector(models: readonly string[]) {
   return {
     components,
     /** The document schema of `schema` (a $ref when it has an id). */
-    schema(schema: z.ZodType, io: 'input' | 'output'): SchemaObject | ReferenceObject {
+    schema(schema: z.ZodMiniType, io: 'input' | 'output'): SchemaObject | ReferenceObject {
       const {
         $defs = {},
         $schema: _,
@@ -168,7 +168,7 @@ function operation(
             content: Object.fromEntries(
               route.body.contentTypes.map((type) => [
                 type,
-                { schema: schemas.schema(route.body?.schema as z.ZodType, 'input') },
+                { schema: schemas.schema(route.body?.schema as z.ZodMiniType, 'input') },
               ]),
             ),
           },

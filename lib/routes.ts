@@ -1,8 +1,9 @@
 // The route table: the single source of truth for the API. The local host serves it, the
 // OpenAPI document (and so /docs) is generated from it, and the CDK stack deploys it.
-import * as z from 'zod';
+
 import { newPasswordSchema } from './auth/password-policy';
 import { OAUTH2_ERRORS } from './http/problem';
+import * as z from './schema';
 import { emailSchema, usernameSchema } from './users/identity';
 import { BLOCK_REASONS } from './youtube/errors';
 import {
@@ -20,12 +21,12 @@ export type ContentType = 'application/json' | 'application/x-www-form-urlencode
 export interface ResponseDef {
   description: string;
   /** The JSON body; problems (4xx/5xx) always have the Problem schema. */
-  schema?: z.ZodType;
+  schema?: z.ZodMiniType;
   /** Media types of a body that is not JSON (HTML, scripts, styles), documented as text. */
   contentTypes?: readonly string[];
 }
 
-export interface RouteDef<B extends z.ZodType = z.ZodType> {
+export interface RouteDef<B extends z.ZodMiniType = z.ZodMiniType> {
   method: 'GET' | 'POST';
   /** API Gateway path syntax: `/docs/{file}`. */
   path: string;
@@ -37,7 +38,7 @@ export interface RouteDef<B extends z.ZodType = z.ZodType> {
   tag: 'service' | 'accounts' | 'summaries' | 'docs';
   body?: { schema: B; contentTypes: readonly ContentType[] };
   /** Schemas of path parameters (plain strings when absent). */
-  params?: Record<string, z.ZodType>;
+  params?: Record<string, z.ZodMiniType>;
   responses: Record<number, ResponseDef>;
   /**
    * Problems also carry RFC 6749's `error` and `error_description` (an OAuth2 token endpoint's
@@ -47,7 +48,7 @@ export interface RouteDef<B extends z.ZodType = z.ZodType> {
 }
 
 /** A route, keeping its body schema and whether it needs a token in its type. */
-const route = <B extends z.ZodType, const A extends boolean>(
+const route = <B extends z.ZodMiniType, const A extends boolean>(
   def: Omit<RouteDef<B>, 'auth'> & { auth: A },
 ): RouteDef<B> & { auth: A } => def;
 
@@ -57,201 +58,233 @@ const route = <B extends z.ZodType, const A extends boolean>(
 
 export const problemSchema = z
   .object({
-    type: z.string().meta({ examples: ['urn:tubesum:problem:validation-error'] }),
+    type: z.string().check(z.meta({ examples: ['urn:tubesum:problem:validation-error'] })),
     title: z.string(),
-    status: z.number().int().min(400).max(599),
+    status: z.int().check(z.minimum(400), z.maximum(599)),
     detail: z.string(),
-    request_id: z.string().meta({ description: 'Also in the X-Request-Id header and the logs' }),
-    errors: z
-      .array(z.object({ field: z.string(), message: z.string() }))
-      .optional()
-      .meta({ description: 'Field-level problems (422 validation-error)' }),
-    allowed_models: z
-      .array(z.string())
-      .optional()
-      .meta({ description: 'The models this deployment offers (422 for an unknown used_model)' }),
-    available_languages: z.array(z.string()).optional().meta({
-      description: 'Caption languages the video has (422 transcript-language-unavailable)',
-    }),
-    youtube_reason: z.string().optional().meta({
-      description:
-        "YouTube's own words (404 video-unavailable, 422 age-restricted or video-unplayable)",
-    }),
-    block_reason: z
-      .enum(BLOCK_REASONS)
-      .optional()
-      .meta({ description: 'Why YouTube refused this server (503 youtube-blocked)' }),
-    error: z
-      .enum(OAUTH2_ERRORS)
-      .optional()
-      .meta({ description: 'OAuth2 error code (POST /token only, RFC 6749 5.2)' }),
-    error_description: z
+    request_id: z
       .string()
-      .optional()
-      .meta({ description: 'The detail again, for OAuth2 clients (POST /token only)' }),
+      .check(z.meta({ description: 'Also in the X-Request-Id header and the logs' })),
+    errors: z
+      .optional(z.array(z.object({ field: z.string(), message: z.string() })))
+      .check(z.meta({ description: 'Field-level problems (422 validation-error)' })),
+    allowed_models: z
+      .optional(z.array(z.string()))
+      .check(
+        z.meta({
+          description: 'The models this deployment offers (422 for an unknown used_model)',
+        }),
+      ),
+    available_languages: z.optional(z.array(z.string())).check(
+      z.meta({
+        description: 'Caption languages the video has (422 transcript-language-unavailable)',
+      }),
+    ),
+    youtube_reason: z.optional(z.string()).check(
+      z.meta({
+        description:
+          "YouTube's own words (404 video-unavailable, 422 age-restricted or video-unplayable)",
+      }),
+    ),
+    block_reason: z
+      .optional(z.enum(BLOCK_REASONS))
+      .check(z.meta({ description: 'Why YouTube refused this server (503 youtube-blocked)' })),
+    error: z
+      .optional(z.enum(OAUTH2_ERRORS))
+      .check(z.meta({ description: 'OAuth2 error code (POST /token only, RFC 6749 5.2)' })),
+    error_description: z
+      .optional(z.string())
+      .check(z.meta({ description: 'The detail again, for OAuth2 clients (POST /token only)' })),
   })
-  .meta({ id: 'Problem', description: 'RFC 9457 problem details' });
+  .check(z.meta({ id: 'Problem', description: 'RFC 9457 problem details' }));
 
 export const healthResponseSchema = z
   .object({ status: z.literal('healthy') })
-  .meta({ id: 'Health' });
+  .check(z.meta({ id: 'Health' }));
 
 export const registerBodySchema = z
   .object({ username: usernameSchema, email: emailSchema, password: newPasswordSchema })
-  .meta({ id: 'RegisterRequest' });
+  .check(z.meta({ id: 'RegisterRequest' }));
 
 export const registerResponseSchema = z
   .object({
-    message: z.string().meta({ examples: ['User alice registered successfully.'] }),
+    message: z.string().check(z.meta({ examples: ['User alice registered successfully.'] })),
     username: z.string(),
   })
-  .meta({ id: 'RegisterResponse' });
+  .check(z.meta({ id: 'RegisterResponse' }));
 
 // Field names follow the OAuth2 password grant (RFC 6749 4.3), which Swagger UI's Authorize
 // button sends as a form; `username` may hold the username or the email.
-const identifierSchema = z.string().trim().min(1).max(256);
+const identifierSchema = () => z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
 
 export const tokenBodySchema = z
   .object({
-    username: identifierSchema.optional().meta({ description: 'Username or email' }),
-    email: identifierSchema.optional().meta({ description: 'Alternative to username' }),
-    password: z.string().min(1).max(1_024),
-    grant_type: z.literal('password').optional(),
+    username: z.optional(identifierSchema()).check(z.meta({ description: 'Username or email' })),
+    email: z.optional(identifierSchema()).check(z.meta({ description: 'Alternative to username' })),
+    password: z.string().check(z.minLength(1), z.maxLength(1_024)),
+    grant_type: z.optional(z.literal('password')),
   })
-  .refine((body) => body.username !== undefined || body.email !== undefined, {
-    message: 'username (or email) is required',
-    path: ['username'],
-  })
-  // The refinement above in JSON Schema's words (zod cannot derive it from a function).
-  .meta({ id: 'TokenRequest', anyOf: [{ required: ['username'] }, { required: ['email'] }] });
+  .check(
+    z.refine((body) => body.username !== undefined || body.email !== undefined, {
+      message: 'username (or email) is required',
+      path: ['username'],
+    }),
+    // The refinement above in JSON Schema's words (zod cannot derive it from a function).
+    z.meta({ id: 'TokenRequest', anyOf: [{ required: ['username'] }, { required: ['email'] }] }),
+  );
 
 export const tokenResponseSchema = z
   .object({
     access_token: z.string(),
     token_type: z.literal('bearer'),
-    expires_in: z.number().int().meta({ description: 'Seconds until the token expires' }),
+    expires_in: z.int().check(z.meta({ description: 'Seconds until the token expires' })),
   })
-  .meta({ id: 'TokenResponse' });
+  .check(z.meta({ id: 'TokenResponse' }));
 
 export const SUMMARY_LENGTH = { min: 25, max: 2_000, default: 200 } as const;
 
 /** `used_model`; lib/openapi.ts documents it as an enum of the models the deployment offers. */
-export const usedModelSchema = z.string().trim().min(1).max(64);
+export const usedModelSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
 
 /** The optional `summary_language` field of a summarize request: the summary's language. */
-export const summaryLanguageSchema = z
-  .string()
-  .max(35)
-  .regex(LANGUAGE_TAG_PATTERN, 'Must be a language code such as "de" or "pt-BR".')
-  .meta({
+export const summaryLanguageSchema = z.string().check(
+  z.maxLength(35),
+  z.regex(LANGUAGE_TAG_PATTERN, 'Must be a language code such as "de" or "pt-BR".'),
+  z.meta({
     description:
       'Language to write the summary in (BCP 47, e.g. "de", "pt-BR"); by default the transcript’s. Language models translate; the extractive model cannot and answers 422 summary-language-unsupported when it differs from the transcript’s.',
     examples: ['de'],
-  });
+  }),
+);
 
 export const summarizeBodySchema = z
   .object({
     // lib/youtube/url.ts parses it (and says why when it refuses); the pattern documents the
     // forms it accepts.
-    video_url: z
-      .string()
-      .max(MAX_VIDEO_URL_LENGTH)
-      .meta({
+    video_url: z.string().check(
+      z.maxLength(MAX_VIDEO_URL_LENGTH),
+      z.meta({
         description:
           'A YouTube link (watch, youtu.be, shorts, embed, live...) or an 11-character video ID',
         examples: ['https://www.youtube.com/watch?v=GJLlxj_dtq8'],
         pattern: VIDEO_URL_PATTERN,
       }),
+    ),
     summary_length: z
-      .number()
-      .int()
-      .min(SUMMARY_LENGTH.min)
-      .max(SUMMARY_LENGTH.max)
-      .default(SUMMARY_LENGTH.default)
-      .meta({ description: 'Target length of the summary, in words', examples: [200] }),
-    used_model: usedModelSchema.optional().meta({
-      description:
-        'The model to summarise with (case-insensitive); the server default when absent. An unknown name gets a 422 listing the allowed ones in allowed_models.',
-      examples: ['extractive'],
-    }),
-    language: transcriptLanguageSchema.optional(),
-    summary_language: summaryLanguageSchema.optional(),
-    include_key_points: z.boolean().default(true).meta({
-      description:
-        'Whether the answer carries key_points (they are made and cached either way, so this only shapes the answer)',
-    }),
+      ._default(
+        z.int().check(z.minimum(SUMMARY_LENGTH.min), z.maximum(SUMMARY_LENGTH.max)),
+        SUMMARY_LENGTH.default,
+      )
+      .check(z.meta({ description: 'Target length of the summary, in words', examples: [200] })),
+    used_model: z.optional(usedModelSchema).check(
+      z.meta({
+        description:
+          'The model to summarise with (case-insensitive); the server default when absent. An unknown name gets a 422 listing the allowed ones in allowed_models.',
+        examples: ['extractive'],
+      }),
+    ),
+    language: z.optional(transcriptLanguageSchema),
+    summary_language: z.optional(summaryLanguageSchema),
+    include_key_points: z._default(z.boolean(), true).check(
+      z.meta({
+        description:
+          'Whether the answer carries key_points (they are made and cached either way, so this only shapes the answer)',
+      }),
+    ),
   })
-  .meta({ id: 'SummarizeRequest' });
+  .check(z.meta({ id: 'SummarizeRequest' }));
 
 export const keyPointSchema = z
   .object({
-    text: z.string().meta({ description: 'The point, in one sentence' }),
-    start_seconds: z
-      .number()
-      .nonnegative()
-      .meta({
+    text: z.string().check(z.meta({ description: 'The point, in one sentence' })),
+    start_seconds: z.number().check(
+      z.nonnegative(),
+      z.meta({
         description:
           'Where the caption that says it starts, in seconds from the start of the video (milliseconds as decimals)',
         examples: [81.2],
       }),
-    url: z.string().meta({
-      description: 'The video at that moment (t= in whole seconds)',
-      examples: ['https://www.youtube.com/watch?v=py5byOOHZM8&t=81s'],
-    }),
+    ),
+    url: z.string().check(
+      z.meta({
+        description: 'The video at that moment (t= in whole seconds)',
+        examples: ['https://www.youtube.com/watch?v=py5byOOHZM8&t=81s'],
+      }),
+    ),
   })
-  .meta({ id: 'KeyPoint' });
+  .check(z.meta({ id: 'KeyPoint' }));
 
-const tokenCount = z.number().int().nonnegative().nullable();
+const tokenCount = () => z.nullable(z.int().check(z.nonnegative()));
 
 export const summarizeResponseSchema = z
   .object({
     summary: z.string(),
-    word_count: z.number().int().meta({ description: 'Words in the summary' }),
-    key_points: z.array(keyPointSchema).optional().meta({
-      description:
-        'The main points with the moment each is said, in video order; every start_seconds is the start of a caption of the transcript. Absent when the request set include_key_points to false; may be empty when the model gave none the transcript bears out.',
-    }),
-    metadata: videoMetadataSchema
-      .extend({
-        transcript_language: z.string().meta({ description: 'Language of the caption track used' }),
+    word_count: z.int().check(z.meta({ description: 'Words in the summary' })),
+    key_points: z.optional(z.array(keyPointSchema)).check(
+      z.meta({
+        description:
+          'The main points with the moment each is said, in video order; every start_seconds is the start of a caption of the transcript. Absent when the request set include_key_points to false; may be empty when the model gave none the transcript bears out.',
+      }),
+    ),
+    metadata: z
+      .extend(videoMetadataSchema, {
+        transcript_language: z
+          .string()
+          .check(z.meta({ description: 'Language of the caption track used' })),
         transcript_auto_generated: z
           .boolean()
-          .meta({ description: "YouTube's speech recognition track" }),
-        transcript_word_count: z.number().int(),
-        summary_language: z.string().meta({
-          description: 'Language the summary is written in: summary_language, or the transcript’s',
-          examples: ['en'],
-        }),
-        transcript_client: z.string().meta({
-          description:
-            'The InnerTube client whose caption list gave the transcript (see YOUTUBE_CLIENTS)',
-          examples: ['ANDROID'],
-        }),
-        model: z.string().meta({ description: 'The model name asked for (or the default)' }),
+          .check(z.meta({ description: "YouTube's speech recognition track" })),
+        transcript_word_count: z.int(),
+        summary_language: z.string().check(
+          z.meta({
+            description:
+              'Language the summary is written in: summary_language, or the transcript’s',
+            examples: ['en'],
+          }),
+        ),
+        transcript_client: z.string().check(
+          z.meta({
+            description:
+              'The InnerTube client whose caption list gave the transcript (see YOUTUBE_CLIENTS)',
+            examples: ['ANDROID'],
+          }),
+        ),
+        model: z
+          .string()
+          .check(z.meta({ description: 'The model name asked for (or the default)' })),
         model_id: z
           .string()
-          .meta({ description: 'Bedrock model or inference profile id; "extractive" offline' }),
-        summary_length_requested: z.number().int(),
+          .check(
+            z.meta({ description: 'Bedrock model or inference profile id; "extractive" offline' }),
+          ),
+        summary_length_requested: z.int(),
         cached: z
           .boolean()
-          .meta({ description: 'Answered from the cache (no YouTube or model call)' }),
-        chunks: z.number().int().meta({ description: 'Parts the transcript was summarised in' }),
-        input_tokens: tokenCount,
-        output_tokens: tokenCount,
+          .check(z.meta({ description: 'Answered from the cache (no YouTube or model call)' })),
+        chunks: z.int().check(z.meta({ description: 'Parts the transcript was summarised in' })),
+        input_tokens: tokenCount(),
+        output_tokens: tokenCount(),
         estimated_cost_usd: z
           .number()
-          .meta({ description: 'From the catalog prices and reported tokens' }),
-        elapsed_ms: z.number().int(),
-        generated_at: z.string().meta({ description: 'When the summary was made (ISO 8601)' }),
+          .check(z.meta({ description: 'From the catalog prices and reported tokens' })),
+        elapsed_ms: z.int(),
+        generated_at: z
+          .string()
+          .check(z.meta({ description: 'When the summary was made (ISO 8601)' })),
       })
-      .meta({ id: 'SummaryMetadata' }),
+      .check(
+        z.meta({
+          id: 'SummaryMetadata',
+          description: 'About the video, its transcript and how the summary was made.',
+        }),
+      ),
   })
-  .meta({ id: 'SummarizeResponse' });
+  .check(z.meta({ id: 'SummarizeResponse' }));
 
 /** The files GET /docs/{file} serves (Swagger UI's, and the page's own script). */
 export const docsFileSchema = z
   .enum(['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js'])
-  .meta({ description: 'A file of the documentation page' });
+  .check(z.meta({ description: 'A file of the documentation page' }));
 
 /** What GET /openapi.json returns (described loosely: it is this very document). */
 export const openApiDocumentSchema = z
@@ -260,7 +293,7 @@ export const openApiDocumentSchema = z
     info: z.looseObject({ title: z.string(), version: z.string() }),
     paths: z.record(z.string(), z.unknown()),
   })
-  .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' });
+  .check(z.meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' }));
 
 // ---- routes --------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 // The password rules a client can know before sending (lengths), apart from lib/auth/passwords.ts
 // so that the route table and the OpenAPI document do not bundle bcrypt or the common-password
 // list. passwordProblem() applies these and the rules a schema cannot say (bytes, common words).
-import * as z from 'zod';
+import * as z from '../schema';
 
 export const PASSWORD_MIN_CHARS = 8;
 /** bcrypt only reads the first 72 bytes; longer passwords are refused rather than truncated. */
@@ -15,11 +15,11 @@ export const PASSWORD_TOO_SHORT = `must be at least ${PASSWORD_MIN_CHARS} charac
  * UTF-8, so fewer characters outside ASCII) and the common-password check follow in
  * passwordProblem(); the description says so for clients.
  */
-export const newPasswordSchema = z
-  .string()
-  .min(PASSWORD_MIN_CHARS, PASSWORD_TOO_SHORT)
-  .max(PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG)
-  .meta({
+export const newPasswordSchema = z.string().check(
+  z.minLength(PASSWORD_MIN_CHARS, PASSWORD_TOO_SHORT),
+  z.maxLength(PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG),
+  z.meta({
     description: `${PASSWORD_MIN_CHARS}+ characters and at most ${PASSWORD_MAX_BYTES} bytes in UTF-8 (never truncated); not one of the 10,000 most common passwords`,
     examples: ['correct horse battery staple'],
-  });
+  }),
+);

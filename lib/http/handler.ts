@@ -6,7 +6,6 @@ import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { output, ZodError } from 'zod';
 import type { Authenticator } from '../auth/bearer';
 import { type Config, ConfigError, loadConfig } from '../config';
 import {
@@ -20,6 +19,7 @@ import {
 } from '../errors';
 import { appendLogKeys, logger } from '../logger';
 import type { RouteDef } from '../routes';
+import type { core, output } from '../schema';
 import type { User } from '../users/store';
 import { problemReply } from './problem';
 import type { Reply } from './reply';
@@ -161,7 +161,7 @@ function parseBody(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Reply
 }
 
 /** zod issues as field errors a person can act on. */
-export function fieldErrors(error: ZodError): FieldError[] {
+export function fieldErrors(error: core.$ZodError): FieldError[] {
   return error.issues.map((issue) => ({
     field: issue.path.join('.') || 'body',
     message: /received undefined/.test(issue.message) ? 'is required' : issue.message,

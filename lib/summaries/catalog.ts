@@ -2,9 +2,10 @@
 // Bedrock or an OpenAI-compatible server, and the limits the summarizer plans with. Operators
 // add or override Bedrock entries with MODEL_CATALOG_JSON, offer a server's models with
 // OPENAI_MODELS, and restrict the offer with ALLOWED_MODELS.
-import * as z from 'zod';
+
 import { type Config, ConfigError } from '../config';
 import { ValidationError } from '../errors';
+import * as z from '../schema';
 
 /** A model served by Bedrock through the Converse API. */
 export interface BedrockModel {
@@ -147,33 +148,38 @@ const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 /** One operator-supplied entry in MODEL_CATALOG_JSON (camelCase, like BedrockModel). */
 const extraEntrySchema = z
-  .object({
-    name: z.string().regex(NAME, 'lowercase letters, digits, ".", "_" or "-" (at most 64)'),
-    label: z.string().min(1).max(200).optional(),
+  .strictObject({
+    name: z
+      .string()
+      .check(z.regex(NAME, 'lowercase letters, digits, ".", "_" or "-" (at most 64)')),
+    label: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
     modelId: z
       .string()
-      .min(1)
-      .max(2048)
-      .regex(/^[A-Za-z0-9:._/-]+$/, 'a Bedrock model id, inference profile id or ARN'),
-    contextTokens: z.number().int().min(1_000).max(10_000_000),
-    maxOutputTokens: z.number().int().min(16).max(1_000_000),
-    inputPricePer1k: z.number().min(0).default(0),
-    outputPricePer1k: z.number().min(0).default(0),
-    temperature: z.boolean().default(true),
-    requestFields: z.record(z.string(), z.unknown()).optional(),
-    reasoningReserveTokens: z.number().int().min(0).default(0),
+      .check(
+        z.minLength(1),
+        z.maxLength(2048),
+        z.regex(/^[A-Za-z0-9:._/-]+$/, 'a Bedrock model id, inference profile id or ARN'),
+      ),
+    contextTokens: z.int().check(z.minimum(1_000), z.maximum(10_000_000)),
+    maxOutputTokens: z.int().check(z.minimum(16), z.maximum(1_000_000)),
+    inputPricePer1k: z._default(z.number().check(z.minimum(0)), 0),
+    outputPricePer1k: z._default(z.number().check(z.minimum(0)), 0),
+    temperature: z._default(z.boolean(), true),
+    requestFields: z.optional(z.record(z.string(), z.unknown())),
+    reasoningReserveTokens: z._default(z.int().check(z.minimum(0)), 0),
   })
-  .strict()
-  .refine((entry) => entry.name !== 'extractive', {
-    message: '"extractive" is the offline summarizer and cannot be redefined',
-    path: ['name'],
-  })
-  .refine((entry) => entry.maxOutputTokens < entry.contextTokens, {
-    message: 'must be smaller than contextTokens',
-    path: ['maxOutputTokens'],
-  });
+  .check(
+    z.refine((entry) => entry.name !== 'extractive', {
+      message: '"extractive" is the offline summarizer and cannot be redefined',
+      path: ['name'],
+    }),
+    z.refine((entry) => entry.maxOutputTokens < entry.contextTokens, {
+      message: 'must be smaller than contextTokens',
+      path: ['maxOutputTokens'],
+    }),
+  );
 
-const extraCatalogSchema = z.array(extraEntrySchema).max(100);
+const extraCatalogSchema = z.array(extraEntrySchema).check(z.maxLength(100));
 
 function parseExtraEntries(extraJson: string): BedrockModel[] {
   let raw: unknown;

@@ -1,8 +1,9 @@
 // POST /summarize's logic: cache, quota, YouTube, the chosen summarizer, in that order.
-import type * as z from 'zod';
+
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
 import type { summarizeBodySchema, summarizeResponseSchema } from '../routes';
+import type * as z from '../schema';
 import type { User } from '../users/store';
 import { countWords } from '../words';
 import type { YouTubeClient } from '../youtube/client';

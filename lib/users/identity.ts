@@ -1,5 +1,5 @@
 // How usernames and emails are normalised, validated and compared.
-import * as z from 'zod';
+import * as z from '../schema';
 
 /** 3-32 characters of a small ASCII alphabet, starting and ending with a letter or digit. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9]$/;
@@ -10,25 +10,27 @@ export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9]$/;
  * characters and "@" never pass. The normalisation is an overwrite, not a transform, so the
  * pattern stays in the OpenAPI document.
  */
-export const usernameSchema = z
-  .string()
-  .max(256)
-  .overwrite((value) => value.normalize('NFKC'))
-  .regex(USERNAME_PATTERN, {
+export const usernameSchema = z.string().check(
+  z.maxLength(256),
+  z.overwrite((value) => value.normalize('NFKC')),
+  z.regex(USERNAME_PATTERN, {
     message:
       'must be 3-32 characters of a-z, 0-9, ".", "_" or "-", starting and ending with a letter or digit',
-  })
-  .meta({
+  }),
+  z.meta({
     description: 'Login name: 3-32 of a-z 0-9 . _ - (case-insensitive)',
     examples: ['alice'],
-  });
+  }),
+);
 
 export const emailSchema = z
   .string()
-  .trim()
-  .max(254)
-  .check(z.email({ message: 'must be a valid email address' }))
-  .meta({ description: 'Email address (case-insensitive)', examples: ['alice@example.com'] });
+  .check(
+    z.trim(),
+    z.maxLength(254),
+    z.email({ message: 'must be a valid email address' }),
+    z.meta({ description: 'Email address (case-insensitive)', examples: ['alice@example.com'] }),
+  );
 
 /** The key that makes usernames unique case-insensitively. */
 export function usernameKey(username: string): string {

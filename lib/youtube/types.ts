@@ -1,5 +1,5 @@
 // Shapes shared by the YouTube module and the summarizers.
-import type * as z from 'zod';
+import type * as z from '../schema';
 import type { videoMetadataSchema } from './schema';
 
 /** One caption line: text already normalised (entities decoded, tags and cues removed). */
