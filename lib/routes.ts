@@ -68,13 +68,11 @@ export const problemSchema = z
     errors: z
       .optional(z.array(z.object({ field: z.string(), message: z.string() })))
       .check(z.meta({ description: 'Field-level problems (422 validation-error)' })),
-    allowed_models: z
-      .optional(z.array(z.string()))
-      .check(
-        z.meta({
-          description: 'The models this deployment offers (422 for an unknown used_model)',
-        }),
-      ),
+    allowed_models: z.optional(z.array(z.string())).check(
+      z.meta({
+        description: 'The models this deployment offers (422 for an unknown used_model)',
+      }),
+    ),
     available_languages: z.optional(z.array(z.string())).check(
       z.meta({
         description: 'Caption languages the video has (422 transcript-language-unavailable)',

@@ -349,7 +349,8 @@ describe('POST /summarize with a model of an OpenAI-compatible server (stub)', (
     expect(env.openai.requests).toHaveLength(1);
     expect(request?.model).toBe(OPENAI_MODEL_NAME);
     expect(response.body.summary).toBe(echoSummary(request as NonNullable<typeof request>));
-    const usage = (request?.response?.body as { usage: Record<string, number> }).usage;
+    const usage =
+      (request?.response?.body as { usage: Record<string, number> } | undefined)?.usage ?? {};
     expect(response.body.metadata).toMatchObject({
       model: OPENAI_MODEL_NAME,
       model_id: OPENAI_MODEL_NAME,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyBedrockError } from '../../../lib/aws/bedrock';
-import { estimateTokens, maxTokensFor, splitIntoParts } from '../../../lib/summaries/llm';
 import { type BedrockModel, buildCatalog, resolveModel } from '../../../lib/summaries/catalog';
+import { estimateTokens, maxTokensFor, splitIntoParts } from '../../../lib/summaries/llm';
 
 const novaMicro = resolveModel(buildCatalog(), 'nova-micro') as BedrockModel;
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
