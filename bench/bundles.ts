@@ -1,5 +1,6 @@
 // Bundle sizes (built exactly as the CDK stack builds them) and a cold-start proxy: the median
-// time to import each bundled handler in a fresh Node process, minus a bare `node -e 0`.
+// time to import each bundled handler in a fresh Node process, minus a bare `node -e 0`, next to
+// the floor of importing an empty ES module measured in the same run.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,8 @@ import { bundleFunctions, SIZE_TARGETS_KB } from '../scripts/bundle';
 import { median, type Row, row } from './measure';
 
 const COLD_START_RUNS = 15;
-const COLD_START_TARGET_MS = { health: 5, other: 60 };
+/** Issue 14: the others under 60 ms; /health within 2 ms of an empty ES module's import. */
+const COLD_START_TARGET_MS = { overEmptyModule: 2, other: 60 };
 
 function processMs(args: string[], env: NodeJS.ProcessEnv): number {
   const start = process.hrtime.bigint();
@@ -33,6 +35,11 @@ export async function bundleBenchmarks(log: (line: string) => void): Promise<Row
         }),
       );
       rows.push(row('bundle', `${size.handler} gzip`, size.gzipBytes / 1024, 'KB'));
+      if (size.lazyBytes > 0) {
+        rows.push(
+          row('bundle', `${size.handler} on demand (import())`, size.lazyBytes / 1024, 'KB'),
+        );
+      }
     }
     const health = sizes.find((s) => s.handler === 'health');
     rows.push(
@@ -65,16 +72,13 @@ export async function bundleBenchmarks(log: (line: string) => void): Promise<Row
     }
     const bare = median(baseline);
     rows.push(row('cold start', 'bare node -e 0', bare, 'ms'));
-    rows.push(
-      row(
-        'cold start',
-        'empty ESM import (over node -e 0)',
-        Math.max(0, median(esmBaseline) - bare),
-        'ms',
-      ),
-    );
+    const emptyModule = Math.max(0, median(esmBaseline) - bare);
+    rows.push(row('cold start', 'empty ESM import (over node -e 0)', emptyModule, 'ms'));
     for (const [handler, times] of samples) {
-      const limit = handler === 'health' ? COLD_START_TARGET_MS.health : COLD_START_TARGET_MS.other;
+      const limit =
+        handler === 'health'
+          ? Math.round((emptyModule + COLD_START_TARGET_MS.overEmptyModule) * 10) / 10
+          : COLD_START_TARGET_MS.other;
       rows.push(
         row('cold start', `${handler} import`, Math.max(0, median(times) - bare), 'ms', {
           below: limit,

@@ -87,7 +87,8 @@ async function warmLatency(
     LOCAL_DATA_DIR: 'memory',
     PORT: '0',
   });
-  const host = await startLocalHost(config, { log: () => undefined }); // creates the table
+  const host = await startLocalHost(config, { log: () => undefined });
+  await host.database; // the table exists
   // The handlers as the local host builds them: from the Config, one each.
   const load = functionLoader(host.config);
   const db = createDocumentClient(host.config);

@@ -7,6 +7,7 @@ import os from 'node:os';
 import { startDynamoDbLocal } from '../infra/local/dynamodb';
 import { bundleBenchmarks } from './bundles';
 import { handlerBenchmarks } from './handlers';
+import { localStartBenchmarks } from './local-start';
 import { formatTable, type Row } from './measure';
 import { qualityBenchmarks } from './quality-rows';
 import { summarizerBenchmarks } from './summarizer';
@@ -18,6 +19,7 @@ const started = Date.now();
 rows.push(...(await bundleBenchmarks(log)));
 rows.push(...(await summarizerBenchmarks(log)));
 rows.push(...(await qualityBenchmarks(log)));
+rows.push(...(await localStartBenchmarks(log)));
 log('starting DynamoDB Local');
 const dynamo = await startDynamoDbLocal({ dataDir: 'memory' });
 try {

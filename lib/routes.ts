@@ -16,6 +16,12 @@ import { MAX_VIDEO_URL_LENGTH, VIDEO_URL_PATTERN } from './youtube/url';
 /** Names of the Lambda handlers: each is `functions/<name>.ts` exporting `handler`. */
 export type HandlerName = 'health' | 'register' | 'token' | 'summarize' | 'docs';
 
+/**
+ * Handlers that touch no storage: the local host serves them while its database is still
+ * starting. The stack grants them no table access (test/infra/stack.test.ts checks both agree).
+ */
+export const STATELESS_HANDLERS: ReadonlySet<HandlerName> = new Set(['health', 'docs']);
+
 export type ContentType = 'application/json' | 'application/x-www-form-urlencoded';
 
 export interface ResponseDef {

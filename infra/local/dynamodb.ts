@@ -33,7 +33,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function checkJava(): void {
+let javaFound = false;
+
+/**
+ * Throws JavaMissingError unless Java 17+ is installed; asks once per process (`java -version`
+ * takes ~0.1 s).
+ */
+export function checkJava(): void {
+  if (javaFound) return;
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
     throw new JavaMissingError(
@@ -46,6 +53,7 @@ function checkJava(): void {
       `DynamoDB Local needs Java 17+, found Java ${version}: install openjdk-17 (or newer).`,
     );
   }
+  javaFound = true;
 }
 
 /** Resolves once the endpoint answers HTTP at all (DynamoDB Local answers 400 to a bare GET). */

@@ -1,28 +1,50 @@
 // The local host: DynamoDB Local (unless the Config names another DynamoDB), the table, a JWT
-// secret, and the route table served over HTTP. Used by `npm start` and by the tests, each
-// with a Config of its own, which every handler is built from.
+// secret, and the route table served over HTTP, listening before the database is up. Used by
+// `npm start` and by the tests, each with a Config of its own, which every handler is built from.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertStrongSecret } from '../../lib/auth/tokens';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
 import { type Config, withSettings } from '../../lib/config';
-import { routeList } from '../../lib/routes';
-import { type LocalDynamo, startDynamoDbLocal } from './dynamodb';
-import { functionLoader, type LocalServerOptions, startLocalServer } from './server';
+import { ServiceUnavailableError } from '../../lib/errors';
+import { routeList, STATELESS_HANDLERS } from '../../lib/routes';
+import { checkJava, freePort, type LocalDynamo, startDynamoDbLocal } from './dynamodb';
+import {
+  functionLoader,
+  type LocalServer,
+  type LocalServerOptions,
+  startLocalServer,
+} from './server';
 import { ensureTable } from './table';
 
 export interface LocalHost {
   url: string;
   /** The Config the handlers were built from (with the secret and endpoint the host added). */
   config: Config;
+  /**
+   * Resolves once the database answers and the table exists; rejects if it never comes up.
+   * The host listens before that: requests that need the database wait for it, at most
+   * DATABASE_WAIT_MS, then answer 503.
+   */
+  database: Promise<void>;
   close(): Promise<void>;
 }
 
 export interface LocalHostOptions extends Pick<LocalServerOptions, 'accessLog'> {
   /** Where the host tells what it does (default: the console). */
   log?: (line: string) => void;
+  /** How long a request may wait for the database (default DATABASE_WAIT_MS). */
+  databaseWaitMs?: number;
 }
+
+/**
+ * How long a request that needs the database waits for it while it starts (DynamoDB Local is
+ * usually up within 3 s; a slow machine's JVM may take several times that) before a 503.
+ */
+export const DATABASE_WAIT_MS = 30_000;
+/** What such a 503 tells the client to wait before trying again. */
+const RETRY_AFTER_SECONDS = 5;
 
 /**
  * The signing secret when JWT_SECRET is unset: random, and kept in the data folder so tokens
@@ -39,13 +61,10 @@ function generatedSecret(dataDir: string): string {
   return secret;
 }
 
-/** Whether this host may summarise with the offline `extractive` model. */
-function offersOffline(config: Config): boolean {
-  return config.ALLOWED_MODELS.length === 0 || config.ALLOWED_MODELS.includes('extractive');
-}
-
 /**
- * Boots everything `npm start` serves and resolves once it listens.
+ * Boots everything `npm start` serves and resolves once it listens, which it does at once:
+ * DynamoDB Local starts (and the table is created) in parallel with loading the handlers, and
+ * only the requests whose handlers need the database wait for it.
  * @throws ConfigError for a weak JWT_SECRET; JavaMissingError without Java.
  */
 export async function startLocalHost(
@@ -58,43 +77,97 @@ export async function startLocalHost(
     config = withSettings(config, { JWT_SECRET: generatedSecret(config.LOCAL_DATA_DIR) });
   }
   if (config.JWT_SECRET !== undefined) assertStrongSecret(config.JWT_SECRET, 'JWT_SECRET');
-  let dynamo: LocalDynamo | undefined;
+  let dynamo: Promise<LocalDynamo> | undefined;
   if (config.AWS_ENDPOINT_URL_DYNAMODB === undefined) {
+    // Java is checked before listening: without it, nothing but /health would ever work.
+    checkJava();
+    const port = await freePort();
     log(
       `starting DynamoDB Local (data: ${config.LOCAL_DATA_DIR === 'memory' ? 'in memory' : config.LOCAL_DATA_DIR})`,
     );
-    const starting = startDynamoDbLocal({ dataDir: config.LOCAL_DATA_DIR });
-    // While DynamoDB Local boots in its own process (seconds), load what would otherwise stall
-    // the first offline summary and every request served beside it.
-    if (offersOffline(config)) (await import('../../lib/summaries/extractive')).loadLanguageModel();
-    dynamo = await starting;
-    config = withSettings(config, { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint });
+    dynamo = startDynamoDbLocal({ dataDir: config.LOCAL_DATA_DIR, port });
+    config = withSettings(config, { AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}` });
   }
+  const database = prepareTable(config, dynamo, log);
+  // Answered per request below; a database that never comes up must not crash the host.
+  database.catch(() => undefined);
+  let server: LocalServer;
   try {
-    const db = createDocumentClient(config);
-    const created = await ensureTable(db as never, config.TABLE_NAME).finally(() => db.destroy());
-    log(
-      `table ${config.TABLE_NAME} ${created === 'created' ? 'created' : 'found'} at ${config.AWS_ENDPOINT_URL_DYNAMODB}`,
-    );
-    const server = await startLocalServer({
+    server = await startLocalServer({
       host: config.HOST,
       port: config.PORT,
       routes: routeList,
       maxBodyBytes: config.MAX_BODY_BYTES,
       corsOrigins: config.CORS_ORIGINS,
       loadHandler: functionLoader(config),
+      waitFor: (handler) =>
+        STATELESS_HANDLERS.has(handler)
+          ? undefined
+          : withinWait(database, options.databaseWaitMs ?? DATABASE_WAIT_MS),
       accessLog: options.accessLog,
     });
-    return {
-      url: server.url,
-      config,
-      close: async () => {
-        await server.close();
-        await dynamo?.stop();
-      },
-    };
   } catch (error) {
-    await dynamo?.stop();
+    await (await dynamo?.catch(() => undefined))?.stop();
     throw error;
+  }
+  // Loaded while the database starts (a failure shows at the route's first request instead).
+  server.preload().catch(() => undefined);
+  return {
+    url: server.url,
+    config,
+    database,
+    close: async () => {
+      await server.close();
+      await (await dynamo?.catch(() => undefined))?.stop();
+    },
+  };
+}
+
+/** Waits for DynamoDB Local (when the host runs one) and creates the table unless it exists. */
+async function prepareTable(
+  config: Config,
+  dynamo: Promise<LocalDynamo> | undefined,
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    await dynamo;
+    const db = createDocumentClient(config);
+    const created = await ensureTable(db as never, config.TABLE_NAME).finally(() => db.destroy());
+    log(
+      `table ${config.TABLE_NAME} ${created === 'created' ? 'created' : 'found'} at ${config.AWS_ENDPOINT_URL_DYNAMODB}`,
+    );
+  } catch (error) {
+    log(
+      `error: the database at ${config.AWS_ENDPOINT_URL_DYNAMODB} did not come up, so requests ` +
+        `that need it answer 503: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    throw error;
+  }
+}
+
+/** `database`, or a 503 problem once it failed or has kept a request waiting `ms`. */
+async function withinWait(database: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    const outcome = await Promise.race([database.then(() => 'ready' as const), timeout]);
+    if (outcome === 'timeout') {
+      throw new ServiceUnavailableError(
+        'storage-unavailable',
+        `The database is still starting after ${ms / 1000} s; try again shortly.`,
+        RETRY_AFTER_SECONDS,
+      );
+    }
+  } catch (error) {
+    if (error instanceof ServiceUnavailableError) throw error;
+    throw new ServiceUnavailableError(
+      'storage-unavailable',
+      'The database did not start; the server log says why.',
+      RETRY_AFTER_SECONDS,
+    );
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -22,7 +22,12 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '../../lib/http/cors';
-import { type HandlerName, routeList, UNROUTED_HANDLER } from '../../lib/routes';
+import {
+  type HandlerName,
+  routeList,
+  STATELESS_HANDLERS,
+  UNROUTED_HANDLER,
+} from '../../lib/routes';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
 import { BUILT_IN_MODELS } from '../../lib/summaries/catalog';
 
@@ -502,6 +507,13 @@ describe('least privilege', () => {
       ]);
       expect(environment(base, handler)).not.toHaveProperty('TABLE_NAME');
     }
+  });
+
+  it('gives table access to exactly the handlers the local host makes wait for its database', () => {
+    const withTable = handlers.filter((handler) =>
+      actionsOf(statements(base, handler)).some((action) => action.startsWith('dynamodb:')),
+    );
+    expect(withTable.sort()).toEqual(handlers.filter((h) => !STATELESS_HANDLERS.has(h)).sort());
   });
 
   it('limits the account functions to the item operations the user store and the counters make', () => {

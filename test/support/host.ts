@@ -78,6 +78,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
 /** Starts a local host with the test Config and the given settings on top of it. */
 export async function startTestHost(env: Record<string, string> = {}): Promise<TestHost> {
   const host = await startLocalHost(testConfig(env), { log: () => undefined });
+  // Tests start from a ready table (a broken endpoint fails here, not in some later request).
+  await host.database;
   const db = createDocumentClient(host.config);
   // Every response a test sees must be one the OpenAPI document describes.
   const contract = await fetchContract(host.url);

@@ -38,23 +38,19 @@ function waitFor(pattern: RegExp, timeoutMs = READY_MS): Promise<RegExpMatchArra
 
 beforeAll(async () => {
   // What `npm start` runs (without npm in between).
-  child = spawn(
-    process.execPath,
-    ['--env-file=infra/local/local.env', '--import', 'tsx', 'infra/local/main.ts'],
-    {
-      env: {
-        ...process.env,
-        AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
-        TABLE_NAME: `proc-${Date.now()}`,
-        JWT_SECRET: secret,
-        BCRYPT_COST: '10',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        POWERTOOLS_LOG_LEVEL: 'DEBUG',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  child = spawn(process.execPath, ['--env-file=infra/local/local.env', 'infra/local/start.mjs'], {
+    env: {
+      ...process.env,
+      AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+      TABLE_NAME: `proc-${Date.now()}`,
+      JWT_SECRET: secret,
+      BCRYPT_COST: '10',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      POWERTOOLS_LOG_LEVEL: 'DEBUG',
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (chunk) => {
     output += chunk;
   });
@@ -173,13 +169,68 @@ describe('the local host process', () => {
   });
 });
 
+describe('the local host process with its own DynamoDB Local', () => {
+  it(
+    'listens before DynamoDB Local is up, and a registration sent at once waits for it',
+    async () => {
+      const { AWS_ENDPOINT_URL_DYNAMODB: _theRunsOwn, ...env } = process.env;
+      const own = spawn(
+        process.execPath,
+        ['--env-file=infra/local/local.env', 'infra/local/start.mjs'],
+        {
+          env: {
+            ...env,
+            LOCAL_DATA_DIR: 'memory',
+            PORT: '0',
+            HOST: '127.0.0.1',
+            BCRYPT_COST: '10',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let said = '';
+      const listening = new Promise<string>((resolve, reject) => {
+        const read = (chunk: Buffer) => {
+          said += chunk;
+          const found = /^listening on (\S+)$/m.exec(said)?.[1];
+          if (found) resolve(found);
+        };
+        own.stdout?.on('data', read);
+        own.stderr?.on('data', read);
+        own.once('exit', () => reject(new Error(`exited before listening:\n${said}`)));
+      });
+      try {
+        const ownUrl = await listening;
+        const health = await fetch(`${ownUrl}/health`);
+        const registration = await fetch(`${ownUrl}/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(newUser()),
+        });
+
+        expect(health.status).toBe(200);
+        expect(registration.status).toBe(201);
+        const lines = said.split('\n');
+        const listenedAt = lines.findIndex((line) => line.startsWith('listening on'));
+        const tableAt = lines.findIndex((line) => /^table tubesum created at/.test(line));
+        expect(listenedAt).toBeGreaterThanOrEqual(0);
+        expect(tableAt).toBeGreaterThan(listenedAt);
+      } finally {
+        own.kill('SIGTERM');
+        await new Promise((resolve) => own.once('exit', resolve));
+      }
+    },
+    READY_MS + 10_000,
+  );
+});
+
 describe('the local host process with a bad setting', () => {
   it(
     'stops at start, naming YOUTUBE_CLIENTS, for a client it does not know',
     async () => {
       const bad = spawn(
         process.execPath,
-        ['--env-file=infra/local/local.env', '--import', 'tsx', 'infra/local/main.ts'],
+        ['--env-file=infra/local/local.env', 'infra/local/start.mjs'],
         {
           env: { ...process.env, YOUTUBE_CLIENTS: 'ANDROID,NOKIA', PORT: '0' },
           stdio: ['ignore', 'pipe', 'pipe'],
