@@ -1,43 +1,55 @@
 // Quality of the offline summarizer, reproducible offline: `npx tsx bench/quality.ts`.
-// 1. VT-SSum dev clips: Top-3 precision/recall/F1 of rankSentences against the slide-derived
-//    sentence labels, next to lead-3 and a seeded random-3 (the VT-SSum paper's metric; its
-//    BERT fine-tuned on CNN/DM scores Top3-F1 40.92 on the test split).
+// 1. VT-SSum train videos: 5-fold cross-validation of the sentence ranking's training
+//    (bench/tune-ranking.ts): weights trained on the clips of 4/5 of the videos, Top-3
+//    precision/recall/F1 of rankSentences's model scored on the clips of the other fifth;
+//    mean and spread over the folds, next to lead-3 and a seeded random-3.
+// 2. VT-SSum dev videos: Top-3 of rankSentences as shipped (weights trained on all the train
+//    videos, never on these), next to lead-3 and random-3. Top-3 against the slide-derived
+//    sentence labels is the VT-SSum paper's metric; on its test split, BERT fine-tuned on
+//    CNN/DM scores Top3-F1 40.92 and BERT fine-tuned on VT-SSum 48.90.
 //    VT-SSum is not in the repository (its authors publish it without a licence): point
-//    VT_SSUM_DIR at a folder of its JSON files (e.g. `dev/` of a clone of
-//    https://github.com/Dod-o/VT-SSum); without one, this part is skipped and says so.
-// 2. The real transcript in test/fixtures: ROUGE-1/2/L of the 300-word extractive summary
+//    VT_SSUM_TRAIN_DIR and VT_SSUM_DIR at folders of its JSON files (`train/` and `dev/` of a
+//    clone of https://github.com/Dod-o/VT-SSum); a part without its folder is skipped and says so.
+// 3. The real transcript in test/fixtures: ROUGE-1/2/L of the 300-word extractive summary
 //    against its reference summary, next to the transcript's first words at the same length.
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import model from 'wink-eng-lite-web-model';
 import { rankSentences, splitTranscript, summarizeSentences } from '../lib/summaries/extractive';
+import { scoreFeatures } from '../lib/summaries/ranking';
 import { countWords } from '../lib/words';
 import { loadSharedReferenceSummary, loadSharedTranscript } from '../test/support/transcripts';
+import {
+  type LabelledClip,
+  type LabelledVideo,
+  loadVideos,
+  trainingClips,
+  trainWeights,
+  VT_SSUM_TRAIN_MISSING,
+  vtSsumTrainDir,
+} from './tune-ranking';
 
 /** The team's machines keep the 40 dev videos beside the repository, in ../shared. */
 const TEAM_VT_SSUM_DIR = fileURLToPath(
   new URL('../../shared/fixtures/vt-ssum-dev', import.meta.url),
 );
 
-/** Where the VT-SSum videos are, or undefined when this machine has none. */
+/** Where the VT-SSum dev videos are, or undefined when this machine has none. */
 export function vtSsumDir(): string | undefined {
   const dir = process.env.VT_SSUM_DIR ?? TEAM_VT_SSUM_DIR;
   return existsSync(dir) ? dir : undefined;
 }
 
 export const VT_SSUM_MISSING =
-  'VT-SSum videos not found: set VT_SSUM_DIR to a folder of VT-SSum JSON files ' +
+  'VT-SSum dev videos not found: set VT_SSUM_DIR to a folder of VT-SSum JSON files ' +
   '(e.g. dev/ of a clone of https://github.com/Dod-o/VT-SSum) to score the sentence ranking';
+export { VT_SSUM_TRAIN_MISSING };
+
 const SHARED_VIDEO_ID = 'py5byOOHZM8';
 const TOP_K = 3;
+const FOLDS = 5;
 const SUMMARY_WORDS = 300;
 const RANDOM_SEED = 20_240_601;
-
-interface LabelledClip {
-  sentences: string[];
-  labels: boolean[];
-}
 
 /** Percentages (0-100). */
 export interface PrecisionRecallF1 {
@@ -61,42 +73,36 @@ export interface RougeScores {
   words: number;
 }
 
-export interface QualityResult {
-  /** Undefined when no VT-SSum videos are on this machine (see vtSsumDir). */
-  vtSsum:
-    | {
-        dir: string;
-        videos: number;
-        clips: number;
-        sentences: number;
-        methods: { extractive: Top3Scores; lead3: Top3Scores; random3: Top3Scores };
-      }
-    | undefined;
-  rouge: { extractive: RougeScores; lead: RougeScores };
+interface VideoSet {
+  dir: string;
+  videos: number;
+  clips: number;
+  sentences: number;
 }
 
-async function loadClips(dir: string): Promise<{ videos: number; clips: LabelledClip[] }> {
-  const files = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
-  const clips: LabelledClip[] = [];
-  for (const file of files) {
-    const video = JSON.parse(await readFile(`${dir}/${file}`, 'utf8')) as {
-      summarization: Record<
-        string,
-        {
-          is_summarization_sample: boolean;
-          summarization_data: { sent: string; label: number }[];
-        }
-      >;
-    };
-    for (const clip of Object.values(video.summarization)) {
-      if (!clip.is_summarization_sample) continue;
-      clips.push({
-        sentences: clip.summarization_data.map((item) => item.sent),
-        labels: clip.summarization_data.map((item) => item.label === 1),
-      });
-    }
-  }
-  return { videos: files.length, clips };
+/** Mean, standard deviation, lowest and highest of a figure over the folds. */
+export interface Spread {
+  mean: number;
+  sd: number;
+  min: number;
+  max: number;
+}
+
+export interface QualityResult {
+  /** Undefined when no VT-SSum training videos are on this machine (see vtSsumTrainDir). */
+  train:
+    | (VideoSet & {
+        /** Macro Top-3 of each held-out fold, and their spread. */
+        folds: PrecisionRecallF1[];
+        crossValidated: Record<keyof PrecisionRecallF1, Spread>;
+        baselines: { lead3: Top3Scores; random3: Top3Scores };
+      })
+    | undefined;
+  /** Undefined when no VT-SSum dev videos are on this machine (see vtSsumDir). */
+  dev:
+    | (VideoSet & { methods: { extractive: Top3Scores; lead3: Top3Scores; random3: Top3Scores } })
+    | undefined;
+  rouge: { extractive: RougeScores; lead: RougeScores };
 }
 
 // Indices of the k highest scores; ties go to the earlier sentence so results are stable.
@@ -137,25 +143,102 @@ function percentages(precision: number, recall: number): PrecisionRecallF1 {
   return { precision: 100 * precision, recall: 100 * recall, f1: 100 * f1(precision, recall) };
 }
 
-function scoreTop3(clips: LabelledClip[], pick: (clip: LabelledClip) => number[]): Top3Scores {
+function scoreTop3(
+  clips: LabelledClip[],
+  pick: (clip: LabelledClip, index: number) => number[],
+): Top3Scores {
   let precisionSum = 0;
   let recallSum = 0;
   let hits = 0;
   let picks = 0;
   let positives = 0;
-  for (const clip of clips) {
-    const picked = pick(clip);
-    const clipHits = picked.filter((index) => clip.labels[index]).length;
+  clips.forEach((clip, index) => {
+    const picked = pick(clip, index);
+    const clipHits = picked.filter((i) => clip.labels[i]).length;
     const clipPositives = clip.labels.filter(Boolean).length;
     precisionSum += clipHits / picked.length;
     recallSum += clipPositives === 0 ? 0 : clipHits / clipPositives;
     hits += clipHits;
     picks += picked.length;
     positives += clipPositives;
-  }
+  });
   return {
     macro: percentages(precisionSum / clips.length, recallSum / clips.length),
     micro: percentages(hits / picks, hits / positives),
+  };
+}
+
+function baselines(clips: LabelledClip[]): { lead3: Top3Scores; random3: Top3Scores } {
+  const random = seededRandom(RANDOM_SEED);
+  return {
+    lead3: scoreTop3(clips, (clip) => [0, 1, 2].slice(0, Math.min(TOP_K, clip.sentences.length))),
+    random3: scoreTop3(clips, (clip) => randomPick(clip.sentences.length, TOP_K, random)),
+  };
+}
+
+function describe(dir: string, videos: LabelledVideo[]): VideoSet {
+  const clips = videos.flatMap((video) => video.clips);
+  return {
+    dir,
+    videos: videos.length,
+    clips: clips.length,
+    sentences: clips.reduce((n, clip) => n + clip.sentences.length, 0),
+  };
+}
+
+function spread(values: number[]): Spread {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length;
+  return { mean, sd: Math.sqrt(variance), min: Math.min(...values), max: Math.max(...values) };
+}
+
+/**
+ * k-fold cross-validation over the train videos (video i in fold i mod k, so a video's clips
+ * never train the weights they are scored with), then baselines over all their clips.
+ */
+async function crossValidate(dir: string): Promise<NonNullable<QualityResult['train']>> {
+  const videos = await loadVideos(dir);
+  const folds: PrecisionRecallF1[] = [];
+  const byFold = videos.map((video, i) => ({ fold: i % FOLDS, clips: video.clips }));
+  const prepared = byFold.map(({ fold, clips }) => ({
+    fold,
+    clips,
+    training: trainingClips(clips),
+  }));
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const weights = trainWeights(
+      prepared.filter((v) => v.fold !== fold).flatMap((v) => v.training),
+    );
+    const heldOut = prepared.filter((v) => v.fold === fold);
+    const clips = heldOut.flatMap((v) => v.clips);
+    const features = heldOut.flatMap((v) => v.training.map((clip) => clip.features));
+    const scores = scoreTop3(clips, (_, k) =>
+      topK(scoreFeatures(features[k] ?? [], weights), TOP_K),
+    );
+    folds.push(scores.macro);
+  }
+  return {
+    ...describe(dir, videos),
+    folds,
+    crossValidated: {
+      precision: spread(folds.map((fold) => fold.precision)),
+      recall: spread(folds.map((fold) => fold.recall)),
+      f1: spread(folds.map((fold) => fold.f1)),
+    },
+    baselines: baselines(videos.flatMap((video) => video.clips)),
+  };
+}
+
+/** VT-SSum Top-3 scores of the dev videos in `dir`; deterministic (random-3 is seeded). */
+async function scoreDev(dir: string): Promise<NonNullable<QualityResult['dev']>> {
+  const videos = await loadVideos(dir);
+  const clips = videos.flatMap((video) => video.clips);
+  return {
+    ...describe(dir, videos),
+    methods: {
+      extractive: scoreTop3(clips, (clip) => topK(rankSentences(clip.sentences), TOP_K)),
+      ...baselines(clips),
+    },
   };
 }
 
@@ -219,27 +302,10 @@ export function rouge(candidate: string, reference: string): RougeScores {
   };
 }
 
-/** VT-SSum Top-3 scores of the videos in `dir`; deterministic (the random baseline is seeded). */
-async function scoreVtSsum(dir: string): Promise<NonNullable<QualityResult['vtSsum']>> {
-  const { videos, clips } = await loadClips(dir);
-  const random = seededRandom(RANDOM_SEED);
-  const methods = {
-    extractive: scoreTop3(clips, (clip) => topK(rankSentences(clip.sentences), TOP_K)),
-    lead3: scoreTop3(clips, (clip) => [0, 1, 2].slice(0, Math.min(TOP_K, clip.sentences.length))),
-    random3: scoreTop3(clips, (clip) => randomPick(clip.sentences.length, TOP_K, random)),
-  };
-  return {
-    dir,
-    videos,
-    clips: clips.length,
-    sentences: clips.reduce((n, clip) => n + clip.sentences.length, 0),
-    methods,
-  };
-}
-
-/** Runs both benchmarks (VT-SSum only when its videos are on this machine). */
+/** Runs every part (the VT-SSum ones only when their videos are on this machine). */
 export async function runQualityBenchmark(): Promise<QualityResult> {
-  const dir = vtSsumDir();
+  const trainDir = vtSsumTrainDir();
+  const devDir = vtSsumDir();
   const transcript = loadSharedTranscript();
   const reference = loadSharedReferenceSummary();
   const sentences = splitTranscript(transcript);
@@ -247,36 +313,61 @@ export async function runQualityBenchmark(): Promise<QualityResult> {
   // Lead-N: the transcript's first words (cues removed, as for the summary) at the same length.
   const lead = sentences.join(' ').split(/\s+/).slice(0, countWords(summary)).join(' ');
   return {
-    vtSsum: dir === undefined ? undefined : await scoreVtSsum(dir),
+    train: trainDir === undefined ? undefined : await crossValidate(trainDir),
+    dev: devDir === undefined ? undefined : await scoreDev(devDir),
     rouge: { extractive: rouge(summary, reference), lead: rouge(lead, reference) },
   };
 }
 
 const fixed = (value: number) => value.toFixed(2).padStart(6);
 
-function printVtSsum(vtSsum: NonNullable<QualityResult['vtSsum']>): void {
+function printSet(name: string, set: VideoSet): void {
   console.log(
-    `VT-SSum (${vtSsum.dir}): ${vtSsum.videos} videos, ${vtSsum.clips} summarization clips, ` +
-      `${vtSsum.sentences} sentences; Top-3 (percent)`,
+    `VT-SSum ${name} (${set.dir}): ${set.videos} videos, ${set.clips} summarization clips, ` +
+      `${set.sentences} sentences; Top-3 (percent)`,
   );
+}
+
+function printMethods(methods: Record<string, Top3Scores>): void {
   console.log('method        macro P  macro R  macro F1 | micro P  micro R  micro F1');
-  for (const [name, scores] of Object.entries(vtSsum.methods)) {
-    const { macro, micro } = scores;
+  for (const [name, { macro, micro }] of Object.entries(methods)) {
     console.log(
       `${name.padEnd(12)} ${fixed(macro.precision)}   ${fixed(macro.recall)}   ${fixed(macro.f1)}  ` +
         `| ${fixed(micro.precision)}   ${fixed(micro.recall)}   ${fixed(micro.f1)}`,
     );
   }
-  console.log(
-    '(macro F1 is the F1 of the clip-averaged P and R, as in the VT-SSum paper; published',
-  );
-  console.log(' BERT fine-tuned on CNN/DM: Top3-F1 40.92 on the test split)');
+}
+
+function printTrain(train: NonNullable<QualityResult['train']>): void {
+  printSet('train', train);
+  console.log(`rankSentences, ${FOLDS}-fold cross-validation over videos (held-out folds, macro):`);
+  for (const [name, s] of Object.entries(train.crossValidated)) {
+    console.log(
+      `  ${name.padEnd(9)} mean ${fixed(s.mean)}  sd ${s.sd.toFixed(2)}  ` +
+        `min ${fixed(s.min)}  max ${fixed(s.max)}`,
+    );
+  }
+  console.log('baselines over all the train clips:');
+  printMethods(train.baselines);
+}
+
+function printDev(dev: NonNullable<QualityResult['dev']>): void {
+  printSet('dev', dev);
+  printMethods(dev.methods);
+  console.log('(extractive: the weights trained on all the train videos, as shipped)');
 }
 
 function printResult(result: QualityResult): void {
-  const { vtSsum, rouge: r } = result;
-  if (vtSsum === undefined) console.log(VT_SSUM_MISSING);
-  else printVtSsum(vtSsum);
+  const { train, dev, rouge: r } = result;
+  if (train === undefined) console.log(VT_SSUM_TRAIN_MISSING);
+  else printTrain(train);
+  console.log('');
+  if (dev === undefined) console.log(VT_SSUM_MISSING);
+  else printDev(dev);
+  console.log(
+    '(macro F1 is the F1 of the clip-averaged P and R, as in the VT-SSum paper; published on',
+  );
+  console.log(' its test split: BERT fine-tuned on CNN/DM Top3-F1 40.92, on VT-SSum 48.90)');
   console.log('');
   console.log(`ROUGE F1 (percent) vs the reference summary of ${SHARED_VIDEO_ID}`);
   console.log('summary                 words  ROUGE-1  ROUGE-2  ROUGE-L');
