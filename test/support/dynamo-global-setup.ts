@@ -7,6 +7,8 @@ import { startDynamoDbLocal } from '../../infra/local/dynamodb';
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
+    /** The Java process of that DynamoDB Local. */
+    dynamoPid: number;
     dynamoStartMs: number;
   }
 }
@@ -15,6 +17,7 @@ export default async function setup(project: TestProject) {
   const started = performance.now();
   const dynamo = await startDynamoDbLocal({ dataDir: 'memory' });
   project.provide('dynamoEndpoint', dynamo.endpoint);
+  project.provide('dynamoPid', dynamo.pid);
   project.provide('dynamoStartMs', performance.now() - started);
   return async () => {
     await dynamo.stop();

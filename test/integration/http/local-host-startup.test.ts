@@ -1,8 +1,9 @@
 // The local host listens before its database is up: /health and the docs answer at once, requests
 // that need the database wait for it, and answer 503 + Retry-After when it never comes up.
+import { existsSync, readFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../../infra/local/dynamodb';
+import { DYNAMODB_JVM_FLAGS, freePort } from '../../../infra/local/dynamodb';
 import { type LocalHost, startLocalHost } from '../../../infra/local/host';
 import { newUser, testConfig } from '../../support/host';
 
@@ -128,4 +129,20 @@ describe('the local host while its database starts', () => {
     expect(log.join('\n')).toContain(`error: the database at ${endpoint} did not come up`);
     expect((await fetch(`${host.url}/health`)).status).toBe(200);
   });
+});
+
+describe('DynamoDB Local as the host starts it', () => {
+  it.skipIf(!existsSync('/proc/self/environ'))(
+    'runs with the JVM flags that start it faster',
+    () => {
+      // The run's own DynamoDB Local, started by startDynamoDbLocal (test/support).
+      const environment = readFileSync(`/proc/${inject('dynamoPid')}/environ`, 'utf8').split('\0');
+      const options = environment
+        .find((entry) => entry.startsWith('JDK_JAVA_OPTIONS='))
+        ?.slice('JDK_JAVA_OPTIONS='.length);
+
+      expect(DYNAMODB_JVM_FLAGS.length).toBeGreaterThan(0);
+      for (const flag of DYNAMODB_JVM_FLAGS) expect(options?.split(' ')).toContain(flag);
+    },
+  );
 });
