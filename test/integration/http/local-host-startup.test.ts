@@ -131,6 +131,36 @@ describe('the local host while its database starts', () => {
   });
 });
 
+describe('the table', () => {
+  it('is created by the first host and found by the next, users kept', async () => {
+    const settings = testConfig();
+    const log: string[] = [];
+    host = await startLocalHost(settings, { log: (line) => log.push(line) });
+    await host.database;
+    const user = newUser();
+    const first = await fetch(`${host.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(user),
+    });
+    await host.close();
+    host = await startLocalHost(settings, { log: (line) => log.push(line) });
+    await host.database;
+    const again = await fetch(`${host.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(user),
+    });
+
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(409);
+    expect(log.filter((line) => line.startsWith('table '))).toEqual([
+      expect.stringMatching(new RegExp(`^table ${settings.TABLE_NAME} created at `)),
+      expect.stringMatching(new RegExp(`^table ${settings.TABLE_NAME} found at `)),
+    ]);
+  });
+});
+
 describe('DynamoDB Local as the host starts it', () => {
   it.skipIf(!existsSync('/proc/self/environ'))(
     'runs with the JVM flags that start it faster',
