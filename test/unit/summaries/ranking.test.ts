@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { trainWeights } from '../../../bench/tune-ranking';
+import {
+  buildCueWords,
+  crossFitted,
+  type TrainingClip,
+  trainingClips,
+  trainWeights,
+} from '../../../bench/tune-ranking';
 import { runToEnd } from '../../../lib/cooperative';
-import { analyse, FEATURES, rankSentences, scoreFeatures } from '../../../lib/summaries/ranking';
+import {
+  analyse,
+  cueScore,
+  FEATURES,
+  rankSentences,
+  scoreFeatures,
+  sentenceTokens,
+} from '../../../lib/summaries/ranking';
 import { loadSharedTranscript } from '../../support/transcripts';
 
 const CONTENT = [
@@ -131,5 +144,75 @@ describe('trainWeights (bench/tune-ranking.ts)', () => {
     const clip = clips[0] as (typeof clips)[number];
     const scores = scoreFeatures(clip.features, weights);
     expect(clip.labels[scores.indexOf(Math.max(...scores))]).toBe(true);
+  });
+});
+
+describe('the cues feature', () => {
+  it('is the mean weight of a sentence’s tokens, stopwords included, 0 for no tokens', () => {
+    const cues = new Map([
+      ['um', -1],
+      ['algorithm', 0.5],
+    ]);
+
+    expect(cueScore(sentenceTokens('Um, the algorithm, um.'), cues)).toBeCloseTo(-1.5 / 4);
+    expect(cueScore([], cues)).toBe(0);
+  });
+
+  it('counts chatty words against a sentence and lecture words for it, as shipped', () => {
+    expect(cueScore(sentenceTokens('Yeah, um, I think you know, okay?'))).toBeLessThan(0);
+    expect(cueScore(sentenceTokens('The model learns a function of the data.'))).toBeGreaterThan(0);
+  });
+});
+
+describe('buildCueWords and crossFitted (bench/tune-ranking.ts)', () => {
+  // 50 videos of 4 clips: the labelled sentence says "theorem", the others "yeah"; "the" is in
+  // all of them.
+  const videos = Array.from({ length: 50 }, () =>
+    trainingClips(
+      Array.from({ length: 4 }, () => ({
+        sentences: ['Yeah the end.', 'The theorem holds.', 'Yeah the cat.'],
+        labels: [false, true, false],
+      })),
+    ),
+  );
+
+  it('weighs words by how much more often they are in labelled sentences', () => {
+    const cues = buildCueWords(videos);
+
+    expect(cues.get('theorem')).toBeGreaterThan(0.5);
+    expect(cues.get('yeah')).toBeLessThan(-0.5);
+    expect(Math.abs(cues.get('the') ?? 0)).toBeLessThan(0.1);
+  });
+
+  it('leaves out the words of too few videos: one lecture’s subject is no cue', () => {
+    // Video 0 says "zebra" in every labelled sentence, as often as the others say "theorem".
+    const zebra = trainingClips(
+      Array.from({ length: 40 }, () => ({
+        sentences: ['Yeah the end.', 'The zebra theorem holds.', 'Yeah the cat.'],
+        labels: [false, true, false],
+      })),
+    );
+
+    const cues = buildCueWords([zebra, ...videos.slice(1)]);
+
+    expect(cues.get('theorem')).toBeGreaterThan(0.5);
+    expect(cues.has('zebra')).toBe(false);
+  });
+
+  it('gives each video cues from a table built without its own labels', () => {
+    const cues = FEATURES.indexOf('cues');
+    const flipped = videos.map((clips, v) =>
+      v === 0
+        ? clips.map((clip): TrainingClip => ({ ...clip, labels: [true, false, false] }))
+        : clips,
+    );
+
+    const fitted = crossFitted(videos);
+    const fittedFlipped = crossFitted(flipped);
+
+    const column = (clips: TrainingClip[]) =>
+      clips.slice(0, 4).map((clip) => clip.features.map((vector) => vector[cues]));
+    expect(column(fittedFlipped)).toEqual(column(fitted));
+    expect(fitted[0]?.features[1]?.[cues]).toBeGreaterThan(0);
   });
 });
