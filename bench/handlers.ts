@@ -17,6 +17,7 @@ import type { Reply } from '../lib/http/reply';
 import type { HandlerName } from '../lib/routes';
 import { type FakeYouTube, startFakeYouTube } from '../test/support/fake-youtube';
 import { loadSharedTranscript, toCaptionXml } from '../test/support/transcripts';
+import { npmStartArgs } from './local-start';
 import { median, quantile, type Row, row, timeRuns } from './measure';
 
 const VIDEO = 'GJLlxj_dtq8';
@@ -296,11 +297,8 @@ async function throughput(
     POWERTOOLS_LOG_LEVEL: 'WARN',
     PORT: String(hostPort),
   };
-  const host = await startChild(
-    ['--env-file=infra/local/local.env', '--import', 'tsx', 'infra/local/main.ts'],
-    env,
-    /listening on /,
-  );
+  // What `npm start` runs, without npm in between.
+  const host = await startChild(npmStartArgs(), env, /listening on /);
   const bare = await startChild(
     [
       '-e',

