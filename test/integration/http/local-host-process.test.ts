@@ -224,33 +224,57 @@ describe('the local host process with its own DynamoDB Local', () => {
   );
 });
 
+/** Runs `npm start`'s host with `env` on top of this process's and returns its exit and output. */
+async function failedStart(env: NodeJS.ProcessEnv) {
+  const bad = spawn(
+    process.execPath,
+    ['--env-file=infra/local/local.env', 'infra/local/start.mjs'],
+    {
+      env: { ...process.env, PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let said = '';
+  bad.stdout?.on('data', (chunk) => {
+    said += chunk;
+  });
+  bad.stderr?.on('data', (chunk) => {
+    said += chunk;
+  });
+  const code = await new Promise((resolve) => bad.once('exit', resolve));
+  return { code, said };
+}
+
 describe('the local host process with a bad setting', () => {
   it(
     'stops at start, naming YOUTUBE_CLIENTS, for a client it does not know',
     async () => {
-      const bad = spawn(
-        process.execPath,
-        ['--env-file=infra/local/local.env', 'infra/local/start.mjs'],
-        {
-          env: { ...process.env, YOUTUBE_CLIENTS: 'ANDROID,NOKIA', PORT: '0' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let said = '';
-      bad.stdout?.on('data', (chunk) => {
-        said += chunk;
-      });
-      bad.stderr?.on('data', (chunk) => {
-        said += chunk;
-      });
-
-      const code = await new Promise((resolve) => bad.once('exit', resolve));
+      const { code, said } = await failedStart({ YOUTUBE_CLIENTS: 'ANDROID,NOKIA' });
 
       expect(code).toBe(1);
       expect(said).toMatch(
         /^error: invalid configuration: YOUTUBE_CLIENTS: unknown InnerTube client "NOKIA"/m,
       );
       expect(said).not.toMatch(/listening on/);
+    },
+    READY_MS,
+  );
+
+  it(
+    'stops at start, saying how to install Java, on a machine without it',
+    async () => {
+      const { AWS_ENDPOINT_URL_DYNAMODB: _theRunsOwn, ...env } = process.env;
+      const { code, said } = await failedStart({
+        ...env,
+        AWS_ENDPOINT_URL_DYNAMODB: undefined,
+        LOCAL_DATA_DIR: 'memory',
+        // Nothing to run on the PATH: no java (node itself is started by its full path).
+        PATH: '',
+      });
+
+      expect(code).toBe(1);
+      expect(said).toMatch(/^error: DynamoDB Local needs Java 17\+: install it/m);
+      expect(said).not.toMatch(/listening on|Unhandled|at .*main\.mjs/);
     },
     READY_MS,
   );
