@@ -84,7 +84,9 @@ const COMMON = new Set(
 );
 const UNSPACED =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+// Made on first use: creating it loads ICU's word-break data, ~15 ms of every cold start of
+// /summarize (most of which are answered from the cache without ever anchoring a key point).
+let segmenter: Intl.Segmenter | undefined;
 
 /**
  * What a passage is about, comparable across wordings: its uncommon words cut to their first
@@ -93,6 +95,7 @@ const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
  */
 function keysOf(text: string): Set<string> {
   const keys = new Set<string>();
+  segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
   for (const { segment, isWordLike } of segmenter.segment(text.toLowerCase())) {
     if (!isWordLike) continue;
     if (UNSPACED.test(segment)) {
