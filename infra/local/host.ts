@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../../lib/config';
+import { type Config, withSettings } from '../../lib/config';
 import { ServiceUnavailableError } from '../../lib/errors';
 import { checkJava, freePort, type LocalDynamo, startDynamoDbLocal } from './dynamodb';
 import type { LocalServer, LocalServerOptions } from './server';
@@ -65,7 +65,8 @@ export async function startLocalHost(
   const log = options.log ?? ((line: string) => console.log(line));
   let config = settings;
   let dynamo: Promise<LocalDynamo> | undefined;
-  let endpoint: Partial<Config> = {};
+  /** What the host adds to the Config: DynamoDB Local's endpoint, a generated secret. */
+  let added: Partial<Config> = {};
   if (config.AWS_ENDPOINT_URL_DYNAMODB === undefined) {
     const port = await freePort();
     log(
@@ -74,29 +75,34 @@ export async function startLocalHost(
     dynamo = startDynamoDbLocal({ dataDir: config.LOCAL_DATA_DIR, port });
     // Its failure is told by checkJava below, or by `database` (prepareTable).
     dynamo.catch(() => undefined);
-    endpoint = { AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}` };
+    added = { AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}` };
   }
   const stopDynamo = async () => (await dynamo?.catch(() => undefined))?.stop();
   try {
-    // Loaded while the JVM starts (on the other core): the SDK, zod's schemas and jose take a
-    // good part of a second to load, which would otherwise come before DynamoDB Local's start.
-    const [{ assertStrongSecret }, { withSettings }, { routeList, STATELESS_HANDLERS }, server] =
-      await Promise.all([
-        import('../../lib/auth/tokens'),
-        import('../../lib/config'),
-        import('../../lib/routes'),
-        import('./server'),
-      ]);
+    // Loaded while the JVM starts (on the other core), not before: the route table's schemas,
+    // jose and the server take ~0.1 s (the SDK, more, loads with the table and the handlers).
+    const [{ assertStrongSecret }, { routeList, STATELESS_HANDLERS }, server] = await Promise.all([
+      import('../../lib/auth/tokens'),
+      import('../../lib/routes'),
+      import('./server'),
+    ]);
     // Without Java nothing but /health would ever work: say so before listening.
     if (dynamo !== undefined) await checkJava();
     if (config.JWT_SECRET === undefined && config.JWT_SECRET_ARN === undefined) {
-      endpoint = { ...endpoint, JWT_SECRET: generatedSecret(config.LOCAL_DATA_DIR) };
+      added = { ...added, JWT_SECRET: generatedSecret(config.LOCAL_DATA_DIR) };
     }
-    config = withSettings(config, endpoint);
+    config = withSettings(config, added);
     if (config.JWT_SECRET !== undefined) assertStrongSecret(config.JWT_SECRET, 'JWT_SECRET');
     const database = prepareTable(config, dynamo, log);
-    // Answered per request below; a database that never comes up must not crash the host.
-    database.catch(() => undefined);
+    // Once up, requests stop asking (no timer per request). A database that never comes up is
+    // answered per request below, and must not crash the host.
+    let up = false;
+    database.then(
+      () => {
+        up = true;
+      },
+      () => undefined,
+    );
     const waitMs = options.databaseWaitMs ?? DATABASE_WAIT_MS;
     const local: LocalServer = await server.startLocalServer({
       host: config.HOST,
@@ -106,7 +112,7 @@ export async function startLocalHost(
       corsOrigins: config.CORS_ORIGINS,
       loadHandler: server.functionLoader(config),
       waitFor: (handler) =>
-        STATELESS_HANDLERS.has(handler) ? undefined : withinWait(database, waitMs),
+        up || STATELESS_HANDLERS.has(handler) ? undefined : withinWait(database, waitMs),
       accessLog: options.accessLog,
     });
     // Loaded while the database starts (a failure shows at the route's first request instead).

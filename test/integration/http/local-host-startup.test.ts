@@ -60,9 +60,9 @@ describe('the local host while its database starts', () => {
   it('serves /health, /openapi.json and /docs at once, and registers once the database is up', async () => {
     const dynamo = await gatedDynamo();
     const log: string[] = [];
-    host = await startLocalHost(testConfig({ AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint }), {
-      log: (line) => log.push(line),
-    });
+    // Held requests must not time out meanwhile, however slow this machine is right now.
+    const settings = { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint, DYNAMODB_TIMEOUT_MS: '20000' };
+    host = await startLocalHost(testConfig(settings), { log: (line) => log.push(line) });
     let settled = false;
     void host.database.then(() => {
       settled = true;
