@@ -112,6 +112,8 @@ async function waitUntilUp(endpoint: string, timeoutMs: number, exited: () => st
 export async function startDynamoDbLocal(options: {
   dataDir: string;
   port?: number;
+  /** Stops a start still under way (a host shut down before its database came up). */
+  signal?: AbortSignal;
 }): Promise<LocalDynamo> {
   const java = checkJava();
   // Rejections are awaited below; this keeps one that comes first from being unhandled.
@@ -143,9 +145,15 @@ export async function startDynamoDbLocal(options: {
   child.once('exit', () => process.removeListener('exit', killOnExit));
 
   const endpoint = `http://127.0.0.1:${port}`;
+  let started = false;
+  options.signal?.addEventListener('abort', () => {
+    if (!started) child.kill('SIGKILL');
+  });
   try {
+    options.signal?.throwIfAborted();
     await java;
     await waitUntilUp(endpoint, 30_000, () => exit);
+    started = true;
   } catch (error) {
     child.kill('SIGKILL');
     throw error;

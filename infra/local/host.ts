@@ -27,6 +27,8 @@ export interface LocalHostOptions extends Pick<LocalServerOptions, 'accessLog'> 
   log?: (line: string) => void;
   /** How long a request may wait for the database (default DATABASE_WAIT_MS). */
   databaseWaitMs?: number;
+  /** Shuts down a start still under way: DynamoDB Local is stopped at once, not when up. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -65,6 +67,8 @@ export async function startLocalHost(
   const log = options.log ?? ((line: string) => console.log(line));
   let config = settings;
   let dynamo: Promise<LocalDynamo> | undefined;
+  const shutdown = new AbortController();
+  options.signal?.addEventListener('abort', () => shutdown.abort());
   /** What the host adds to the Config: DynamoDB Local's endpoint, a generated secret. */
   let added: Partial<Config> = {};
   if (config.AWS_ENDPOINT_URL_DYNAMODB === undefined) {
@@ -72,12 +76,20 @@ export async function startLocalHost(
     log(
       `starting DynamoDB Local (data: ${config.LOCAL_DATA_DIR === 'memory' ? 'in memory' : config.LOCAL_DATA_DIR})`,
     );
-    dynamo = startDynamoDbLocal({ dataDir: config.LOCAL_DATA_DIR, port });
+    dynamo = startDynamoDbLocal({
+      dataDir: config.LOCAL_DATA_DIR,
+      port,
+      signal: shutdown.signal,
+    });
     // Its failure is told by checkJava below, or by `database` (prepareTable).
     dynamo.catch(() => undefined);
     added = { AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}` };
   }
-  const stopDynamo = async () => (await dynamo?.catch(() => undefined))?.stop();
+  // Stops DynamoDB Local, at once if it is still starting.
+  const stopDynamo = async () => {
+    shutdown.abort();
+    await (await dynamo?.catch(() => undefined))?.stop();
+  };
   try {
     // Loaded while the JVM starts (on the other core), not before: the route table's schemas,
     // jose and the server take ~0.1 s (the SDK, more, loads with the table and the handlers).
@@ -93,7 +105,7 @@ export async function startLocalHost(
     }
     config = withSettings(config, added);
     if (config.JWT_SECRET !== undefined) assertStrongSecret(config.JWT_SECRET, 'JWT_SECRET');
-    const database = prepareTable(config, dynamo, log);
+    const database = prepareTable(config, dynamo, shutdown.signal, log);
     // Once up, requests stop asking (no timer per request). A database that never comes up is
     // answered per request below, and must not crash the host.
     let up = false;
@@ -136,6 +148,7 @@ export async function startLocalHost(
 async function prepareTable(
   config: Config,
   dynamo: Promise<LocalDynamo> | undefined,
+  shutdown: AbortSignal,
   log: (line: string) => void,
 ): Promise<void> {
   try {
@@ -150,6 +163,7 @@ async function prepareTable(
       `table ${config.TABLE_NAME} ${created === 'created' ? 'created' : 'found'} at ${config.AWS_ENDPOINT_URL_DYNAMODB}`,
     );
   } catch (error) {
+    if (shutdown.aborted) throw error;
     log(
       `error: the database at ${config.AWS_ENDPOINT_URL_DYNAMODB} did not come up, so requests ` +
         `that need it answer 503: ${error instanceof Error ? error.message : String(error)}`,

@@ -3,6 +3,7 @@
 // cleanly on SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ACCESS_LOG_FIELDS } from '../../../lib/http/access-log';
@@ -244,6 +245,73 @@ async function failedStart(env: NodeJS.ProcessEnv) {
   const code = await new Promise((resolve) => bad.once('exit', resolve));
   return { code, said };
 }
+
+/** The ids of the DynamoDB Local processes whose parent is `pid` (Linux /proc). */
+function dynamoChildren(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+        return Number(fields[1]) === pid && command.includes('DynamoDBLocal.jar');
+      } catch {
+        return false; // ended meanwhile
+      }
+    })
+    .map(Number);
+}
+
+/** Whether a process runs (a zombie, ended but not yet reaped by whoever adopted it, does not). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('the local host process stopped while it starts', () => {
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'exits at once on SIGTERM and takes DynamoDB Local with it',
+    async () => {
+      const { AWS_ENDPOINT_URL_DYNAMODB: _theRunsOwn, ...env } = process.env;
+      const starting = spawn(
+        process.execPath,
+        ['--env-file=infra/local/local.env', 'infra/local/start.mjs'],
+        { env: { ...env, LOCAL_DATA_DIR: 'memory', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let said = '';
+      starting.stdout?.on('data', (chunk) => {
+        said += chunk;
+      });
+      starting.stderr?.on('data', (chunk) => {
+        said += chunk;
+      });
+      const exited = new Promise((resolve) => starting.once('exit', resolve));
+      let java: number[] = [];
+      const deadline = Date.now() + READY_MS;
+      while (java.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        java = dynamoChildren(starting.pid as number);
+      }
+      expect(java, said).toHaveLength(1);
+      expect(said).not.toMatch(/^table /m);
+
+      starting.kill('SIGTERM');
+      const code = await exited;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      expect(code).toBe(0);
+      expect(said).toMatch(/SIGTERM received, shutting down/);
+      expect(running(java[0] as number)).toBe(false);
+      expect(said).not.toMatch(/^error/m);
+    },
+    READY_MS + 5_000,
+  );
+});
 
 describe('the local host process with a bad setting', () => {
   it(
