@@ -291,23 +291,27 @@ describe('the local host process stopped while it starts', () => {
         said += chunk;
       });
       const exited = new Promise((resolve) => starting.once('exit', resolve));
-      let java: number[] = [];
-      const deadline = Date.now() + READY_MS;
-      while (java.length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        java = dynamoChildren(starting.pid as number);
+      try {
+        let java: number[] = [];
+        const deadline = Date.now() + READY_MS;
+        while (java.length === 0 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          java = dynamoChildren(starting.pid as number);
+        }
+        expect(java, said).toHaveLength(1);
+        expect(said).not.toMatch(/^table /m);
+
+        starting.kill('SIGTERM');
+        const code = await exited;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+
+        expect(code).toBe(0);
+        expect(said).toMatch(/SIGTERM received, shutting down/);
+        expect(running(java[0] as number)).toBe(false);
+        expect(said).not.toMatch(/^error/m);
+      } finally {
+        if (starting.exitCode === null && starting.signalCode === null) starting.kill('SIGKILL');
       }
-      expect(java, said).toHaveLength(1);
-      expect(said).not.toMatch(/^table /m);
-
-      starting.kill('SIGTERM');
-      const code = await exited;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-
-      expect(code).toBe(0);
-      expect(said).toMatch(/SIGTERM received, shutting down/);
-      expect(running(java[0] as number)).toBe(false);
-      expect(said).not.toMatch(/^error/m);
     },
     READY_MS + 5_000,
   );
