@@ -12,8 +12,7 @@
 //    clone of https://github.com/Dod-o/VT-SSum); a part without its folder is skipped and says so.
 // 3. The real transcript in test/fixtures: ROUGE-1/2/L of the 300-word extractive summary
 //    against its reference summary, next to the transcript's first words at the same length.
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import model from 'wink-eng-lite-web-model';
 import { rankSentences, splitTranscript, summarizeSentences } from '../lib/summaries/extractive';
 import { scoreFeatures } from '../lib/summaries/ranking';
@@ -28,20 +27,13 @@ import {
   trainingClips,
   trainWeights,
   VT_SSUM_TRAIN_MISSING,
+  vtSsumFolder,
   vtSsumTrainDir,
   withCueWords,
 } from './tune-ranking';
 
-/** The team's machines keep the 40 dev videos beside the repository, in ../shared. */
-const TEAM_VT_SSUM_DIR = fileURLToPath(
-  new URL('../../shared/fixtures/vt-ssum-dev', import.meta.url),
-);
-
-/** Where the VT-SSum dev videos are, or undefined when this machine has none. */
-export function vtSsumDir(): string | undefined {
-  const dir = process.env.VT_SSUM_DIR ?? TEAM_VT_SSUM_DIR;
-  return existsSync(dir) ? dir : undefined;
-}
+/** Where the 40 VT-SSum dev videos are, or undefined. */
+export const vtSsumDir = () => vtSsumFolder('VT_SSUM_DIR', 'dev');
 
 export const VT_SSUM_MISSING =
   'VT-SSum dev videos not found: set VT_SSUM_DIR to a folder of VT-SSum JSON files ' +

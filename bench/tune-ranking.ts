@@ -25,16 +25,18 @@ import {
 } from '../lib/summaries/ranking';
 import { countWords } from '../lib/words';
 
-/** The team's machines keep the 400 training videos beside the repository, in ../shared. */
-const TEAM_TRAIN_DIR = fileURLToPath(
-  new URL('../../shared/fixtures/vt-ssum-train', import.meta.url),
-);
-
-/** Where the VT-SSum training videos are, or undefined when this machine has none. */
-export function vtSsumTrainDir(): string | undefined {
-  const dir = process.env.VT_SSUM_TRAIN_DIR ?? TEAM_TRAIN_DIR;
+/**
+ * A folder of VT-SSum videos: the one `variable` names, else the team's copy of the split beside
+ * the repository (../shared/fixtures/vt-ssum-<split>); undefined when this machine has neither.
+ */
+export function vtSsumFolder(variable: string, split: 'train' | 'dev'): string | undefined {
+  const team = fileURLToPath(new URL(`../../shared/fixtures/vt-ssum-${split}`, import.meta.url));
+  const dir = process.env[variable] ?? team;
   return existsSync(dir) ? dir : undefined;
 }
+
+/** Where the 400 VT-SSum training videos are, or undefined. */
+export const vtSsumTrainDir = () => vtSsumFolder('VT_SSUM_TRAIN_DIR', 'train');
 
 export const VT_SSUM_TRAIN_MISSING =
   'VT-SSum training videos not found: set VT_SSUM_TRAIN_DIR to a folder of VT-SSum JSON ' +
