@@ -30,6 +30,13 @@ export async function ensureTable(
     status = created.TableDescription?.TableStatus;
   } catch (error) {
     if (error instanceof ResourceInUseException) return 'exists';
+    // A DynamoDB of your own may let this role use the table but not create one: if the table
+    // is there, that is all the host needs; if not, the creation's error says why.
+    const exists = await client.send(new DescribeTableCommand({ TableName: tableName })).then(
+      () => true,
+      () => false,
+    );
+    if (exists) return 'exists';
     throw error;
   }
   // DynamoDB Local creates tables ACTIVE at once; a real DynamoDB takes a few seconds.
