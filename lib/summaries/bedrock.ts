@@ -7,12 +7,7 @@ import type {
   ConverseCommandOutput,
 } from '@aws-sdk/client-bedrock-runtime';
 import { type BedrockClient, classifyBedrockError } from '../aws/bedrock';
-import {
-  BadGatewayError,
-  GatewayTimeoutError,
-  HttpError,
-  ServiceUnavailableError,
-} from '../errors';
+import { BadGatewayError, HttpError, ServiceUnavailableError } from '../errors';
 import type { Logger } from '../logger';
 import type { BedrockModel } from './catalog';
 import {
@@ -20,6 +15,7 @@ import {
   type ChatModel,
   type ChatRequest,
   createLlmSummarizer,
+  modelProblems,
   TEMPERATURE,
 } from './llm';
 import type { Summarizer } from './types';
@@ -87,7 +83,7 @@ export function createBedrockChat(
         stopReason: output.stopReason,
         step: request.step,
       });
-      throw new BadGatewayError('model-error', 'The model returned no summary.');
+      throw modelProblems.noSummary();
     }
     if (output.stopReason === 'max_tokens') {
       logger?.warn('Bedrock summary hit maxTokens and may end mid-sentence', {
@@ -116,27 +112,13 @@ export function createBedrockChat(
     switch (kind) {
       case 'aborted':
       case 'timeout':
-        return new GatewayTimeoutError(
-          'model-timeout',
-          'The model did not answer in time; try a shorter summary or try again later.',
-          { cause: error },
-        );
+        return modelProblems.timeout(error);
       case 'throttled':
         logger?.warn('Bedrock throttled the request after all retries', context);
-        return new ServiceUnavailableError(
-          'model-throttled',
-          'The model is receiving too many requests; try again shortly.',
-          retryAfter.throttled,
-          { cause: error },
-        );
+        return modelProblems.throttled(retryAfter.throttled, error);
       case 'unavailable':
         logger?.warn('Bedrock unavailable after all retries', context);
-        return new ServiceUnavailableError(
-          'model-unavailable',
-          'The model is temporarily unavailable; try again shortly.',
-          retryAfter.unavailable,
-          { cause: error },
-        );
+        return modelProblems.unavailable(retryAfter.unavailable, error);
       case 'access-denied':
         logger?.error(
           'Bedrock denied access to the model: enable access to it in the Bedrock console for ' +
@@ -178,16 +160,12 @@ export function createBedrockChat(
           ...context,
           awsMessage,
         });
-        return new BadGatewayError('model-error', 'The model could not produce a summary.', {
-          cause: error,
-        });
+        return modelProblems.failed(error);
       case 'unknown':
         // An AWS error we do not know is still the model's failure; anything else is our bug.
         if (error instanceof Error && '$metadata' in error) {
           logger?.error('Bedrock call failed', { ...context, awsMessage });
-          return new BadGatewayError('model-error', 'The model could not produce a summary.', {
-            cause: error,
-          });
+          return modelProblems.failed(error);
         }
         return error;
     }

@@ -4,7 +4,12 @@
 // ever cut off to make it fit. Key points come back with the summary and are checked against
 // the transcript (key-points.ts).
 import { randomBytes } from 'node:crypto';
-import { UnprocessableError } from '../errors';
+import {
+  BadGatewayError,
+  GatewayTimeoutError,
+  ServiceUnavailableError,
+  UnprocessableError,
+} from '../errors';
 import type { Transcript } from '../youtube/types';
 import {
   anchorKeyPoints,
@@ -22,6 +27,36 @@ import {
   userPrompt,
 } from './prompt';
 import type { SummarizeInput, Summarizer, SummaryResult } from './types';
+
+/**
+ * What a client is told when a model call fails, whichever provider served it: the same problem
+ * types and words for Bedrock and OpenAI-compatible servers (each says more in its own log).
+ */
+export const modelProblems = {
+  noSummary: () => new BadGatewayError('model-error', 'The model returned no summary.'),
+  timeout: (cause: unknown) =>
+    new GatewayTimeoutError(
+      'model-timeout',
+      'The model did not answer in time; try a shorter summary or try again later.',
+      { cause },
+    ),
+  throttled: (retryAfterSeconds: number, cause: unknown) =>
+    new ServiceUnavailableError(
+      'model-throttled',
+      'The model is receiving too many requests; try again shortly.',
+      retryAfterSeconds,
+      { cause },
+    ),
+  unavailable: (retryAfterSeconds: number, cause: unknown) =>
+    new ServiceUnavailableError(
+      'model-unavailable',
+      'The model is temporarily unavailable; try again shortly.',
+      retryAfterSeconds,
+      { cause },
+    ),
+  failed: (cause: unknown) =>
+    new BadGatewayError('model-error', 'The model could not produce a summary.', { cause }),
+};
 
 /** What the planning needs to know of a model. */
 export interface ModelLimits {

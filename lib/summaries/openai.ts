@@ -5,12 +5,7 @@
 import OpenAI from 'openai';
 import type { Config } from '../config';
 import type { OperatorCredentials } from '../credentials';
-import {
-  BadGatewayError,
-  GatewayTimeoutError,
-  HttpError,
-  ServiceUnavailableError,
-} from '../errors';
+import { BadGatewayError, HttpError } from '../errors';
 import type { Logger } from '../logger';
 import { withRetries } from '../retry';
 import type { OpenAiModel } from './catalog';
@@ -19,6 +14,7 @@ import {
   type ChatModel,
   type ChatRequest,
   createLlmSummarizer,
+  modelProblems,
   TEMPERATURE,
 } from './llm';
 import type { Summarizer } from './types';
@@ -142,7 +138,7 @@ export function createOpenAiChat(options: Omit<OpenAiSummarizerOptions, 'concurr
         finishReason: choice?.finish_reason,
         step: request.step,
       });
-      throw new BadGatewayError('model-error', 'The model returned no summary.');
+      throw modelProblems.noSummary();
     }
     if (choice?.finish_reason === 'length') {
       logger?.warn('model server summary hit max_tokens and may end mid-sentence', {
@@ -168,29 +164,15 @@ export function createOpenAiChat(options: Omit<OpenAiSummarizerOptions, 'concurr
     const status = error instanceof OpenAI.APIError ? error.status : undefined;
     const context = { model: model.name, status, error: (error as Error)?.name };
     if (signal.aborted || error instanceof OpenAI.APIUserAbortError) {
-      return new GatewayTimeoutError(
-        'model-timeout',
-        'The model did not answer in time; try a shorter summary or try again later.',
-        { cause: error },
-      );
+      return modelProblems.timeout(error);
     }
     if (status === 429) {
       logger?.warn('the model server throttled the request after all retries', context);
-      return new ServiceUnavailableError(
-        'model-throttled',
-        'The model is receiving too many requests; try again shortly.',
-        serverRetryAfter(error) ?? retryAfter.throttled,
-        { cause: error },
-      );
+      return modelProblems.throttled(serverRetryAfter(error) ?? retryAfter.throttled, error);
     }
     if (error instanceof OpenAI.APIConnectionError || (status !== undefined && status >= 500)) {
       logger?.warn('the model server is unreachable or failing after all retries', context);
-      return new ServiceUnavailableError(
-        'model-unavailable',
-        'The model is temporarily unavailable; try again shortly.',
-        serverRetryAfter(error) ?? retryAfter.unavailable,
-        { cause: error },
-      );
+      return modelProblems.unavailable(serverRetryAfter(error) ?? retryAfter.unavailable, error);
     }
     const serverMessage = error instanceof Error ? error.message : String(error);
     if (status === 401 || status === 403) {
@@ -217,9 +199,7 @@ export function createOpenAiChat(options: Omit<OpenAiSummarizerOptions, 'concurr
     }
     if (error instanceof OpenAI.APIError) {
       logger?.error('the model server rejected the request', { ...context, serverMessage });
-      return new BadGatewayError('model-error', 'The model could not produce a summary.', {
-        cause: error,
-      });
+      return modelProblems.failed(error);
     }
     return error;
   }
