@@ -2,11 +2,10 @@
 // the local server under autocannon next to a bare node:http server measured in the same run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
 import bcrypt from 'bcryptjs';
-import type { LocalDynamo } from '../infra/local/dynamodb';
+import { freePort, type LocalDynamo } from '../infra/local/dynamodb';
 import { apiGatewayEvent, lambdaContext } from '../infra/local/event';
 import { startLocalHost } from '../infra/local/host';
 import { functionLoader } from '../infra/local/server';
@@ -242,15 +241,6 @@ async function warmLatency(
     db.destroy();
     await host.close();
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {

@@ -4,8 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { startDynamoDbLocal } from '../infra/local/dynamodb';
+import { freePort, startDynamoDbLocal } from '../infra/local/dynamodb';
 import { median, type Row, row } from './measure';
 
 const RUNS = 3;
@@ -18,15 +17,6 @@ export function npmStartArgs(): string[] {
   const [command, ...args] = pkg.scripts.start.split(/\s+/);
   if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
   return args;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Processes of a process group: name and resident memory (MiB), from /proc (Linux). */
