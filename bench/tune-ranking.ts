@@ -219,6 +219,7 @@ function meanAndSpread(vectors: number[][]): { mean: number[]; spread: number[] 
 }
 
 // Solves A x = b by Gaussian elimination with partial pivoting (A is small and positive definite).
+// Hand-written: an 11 x 11 solve for a bench script does not warrant a numerics dependency.
 function solve(matrix: number[][], vector: number[]): number[] {
   const n = vector.length;
   const rows = matrix.map((row, i) => [...row, vector[i] as number]);
