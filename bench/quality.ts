@@ -14,8 +14,12 @@
 //    against its reference summary, next to the transcript's first words at the same length.
 import { pathToFileURL } from 'node:url';
 import model from 'wink-eng-lite-web-model';
-import { rankSentences, splitTranscript, summarizeSentences } from '../lib/summaries/extractive';
-import { scoreFeatures } from '../lib/summaries/ranking';
+import { scoreFeatures } from '../lib/summaries/extractive/ranking';
+import {
+  rankSentences,
+  splitTranscript,
+  summarizeSentences,
+} from '../lib/summaries/extractive/summarizer';
 import { countWords } from '../lib/words';
 import { loadSharedReferenceSummary, loadSharedTranscript } from '../test/support/transcripts';
 import {

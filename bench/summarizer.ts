@@ -1,5 +1,5 @@
 // Speed of the offline summarizer on 3,000 and 30,000 words (built from the shared fixtures).
-import { createExtractiveSummarizer } from '../lib/summaries/extractive';
+import { createExtractiveSummarizer } from '../lib/summaries/extractive/summarizer';
 import { buildLongTranscript, loadSharedMetadata } from '../test/support/transcripts';
 import { median, type Row, row, timeRuns } from './measure';
 

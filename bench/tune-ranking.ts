@@ -1,7 +1,7 @@
-// Trains the sentence ranking's weights (WEIGHTS in lib/summaries/ranking.ts) on VT-SSum's
+// Trains the sentence ranking's weights (WEIGHTS in lib/summaries/extractive/ranking.ts) on VT-SSum's
 // training videos, never on its dev videos, which bench/quality.ts scores the result on:
 //   VT_SSUM_TRAIN_DIR=../shared/fixtures/vt-ssum-train npx tsx bench/tune-ranking.ts
-// writes the word table of the 'cues' feature to lib/summaries/cue-words.ts, prints the weights
+// writes the word table of the 'cues' feature to lib/summaries/extractive/cue-words.ts, prints the weights
 // to paste into ranking.ts (it reproduces both), then how well the summarizer's selection does
 // with the ranking as it is (see SHARPNESS there). The weights are trained on cross-fitted
 // 'cues' values (see crossFitted). The model is a
@@ -13,7 +13,6 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runToEnd } from '../lib/cooperative';
-import { summarizeSentences } from '../lib/summaries/extractive';
 import {
   type CueWords,
   cueScore,
@@ -22,7 +21,8 @@ import {
   sentenceFeatures,
   sentenceTokens,
   type Weights,
-} from '../lib/summaries/ranking';
+} from '../lib/summaries/extractive/ranking';
+import { summarizeSentences } from '../lib/summaries/extractive/summarizer';
 import { countWords } from '../lib/words';
 
 /**
@@ -306,7 +306,9 @@ export function formatWeights(weights: Weights): string {
 }
 
 /** Where the generated word table of the 'cues' feature goes. */
-const CUE_WORDS_FILE = fileURLToPath(new URL('../lib/summaries/cue-words.ts', import.meta.url));
+const CUE_WORDS_FILE = fileURLToPath(
+  new URL('../lib/summaries/extractive/cue-words.ts', import.meta.url),
+);
 
 /** cue-words.ts for the word table `cues`, estimated on `videos` videos from `source`. */
 export function formatCueWords(cues: CueWords, videos: number, source: string): string {

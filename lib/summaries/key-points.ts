@@ -3,7 +3,7 @@
 // and every time they give is checked against the transcript: a point is moved to the start
 // of the caption that says it, or dropped, so that no link opens a moment that does not exist.
 import type { Transcript, TranscriptSegment } from '../youtube/types';
-import { parseTimestamp } from './prompt';
+import { parseTimestamp } from './llm/prompt';
 
 /** A key point at the start of the caption where it is said. */
 export interface KeyPoint {

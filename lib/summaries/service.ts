@@ -9,11 +9,11 @@ import { countWords } from '../words';
 import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
 import { parseVideoId } from '../youtube/url';
-import { type Cache, summaryKey, videoKey } from './cache';
 import { type Catalog, type CatalogEntry, estimateCostUsd, resolveModel } from './catalog';
 import { keyPointUrl } from './key-points';
-import type { Quota } from './quota';
 import type { SingleFlight } from './single-flight';
+import { type Cache, summaryKey, videoKey } from './store/cache';
+import type { Quota } from './store/quota';
 import type { Summarizer } from './types';
 
 /** A validated request body of POST /summarize. */

@@ -7,11 +7,11 @@ import { type Config, SUMMARIZE_MARGIN_MS } from '../config';
 import type { Logger } from '../logger';
 import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
-import { createCache } from './cache';
 import { catalogFromConfig } from './catalog';
-import { createQuota } from './quota';
 import { createSummaryService, type SummarizeResponse, type SummaryService } from './service';
 import { createSingleFlight } from './single-flight';
+import { createCache } from './store/cache';
+import { createQuota } from './store/quota';
 import type { Summarizer } from './types';
 
 /** Calls `load` once and hands every caller the same promise (retried after a failure). */
@@ -45,13 +45,13 @@ export function summaryServiceFrom(
     }),
   );
   const extractive = once<Summarizer>(async () =>
-    (await import('./extractive')).createExtractiveSummarizer(),
+    (await import('./extractive/summarizer')).createExtractiveSummarizer(),
   );
   const bedrock = once(async () =>
     (await import('../aws/bedrock')).createBedrockClientFromConfig(config),
   );
   const openai = once(async () =>
-    (await import('./openai')).createOpenAiClientFromConfig(config, await credentials()),
+    (await import('./llm/openai')).createOpenAiClientFromConfig(config, await credentials()),
   );
   return createSummaryService({
     youtube,
@@ -60,7 +60,7 @@ export function summaryServiceFrom(
     summarizer: async (model) => {
       if (model.kind === 'extractive') return extractive();
       if (model.kind === 'openai') {
-        const { createOpenAiSummarizer } = await import('./openai');
+        const { createOpenAiSummarizer } = await import('./llm/openai');
         return createOpenAiSummarizer({
           client: await openai(),
           model,
@@ -69,7 +69,7 @@ export function summaryServiceFrom(
           logger,
         });
       }
-      const { createBedrockSummarizer } = await import('./bedrock');
+      const { createBedrockSummarizer } = await import('./llm/bedrock');
       return createBedrockSummarizer({
         client: await bedrock(),
         model,

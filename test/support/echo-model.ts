@@ -1,6 +1,6 @@
 // What the local model stubs (Bedrock, OpenAI-compatible) answer by default: a deterministic
 // "summary" made of the data the prompt carries, so tests can tell what reached the model, in
-// the answer form the prompt asks for (lib/summaries/prompt.ts).
+// the answer form the prompt asks for (lib/summaries/llm/prompt.ts).
 
 /** What a stub knows of a request: the system prompt and the last user message. */
 export interface EchoRequest {

@@ -1,8 +1,8 @@
 // The Bedrock summarizer with the real SDK client against the local Converse stub.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type BedrockClient, createBedrockClient } from '../../../lib/aws/bedrock';
-import { createBedrockSummarizer } from '../../../lib/summaries/bedrock';
 import { type BedrockModel, buildCatalog, resolveModel } from '../../../lib/summaries/catalog';
+import { createBedrockSummarizer } from '../../../lib/summaries/llm/bedrock';
 import type { Transcript } from '../../../lib/youtube/types';
 import {
   type BedrockStub,

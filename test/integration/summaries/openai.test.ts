@@ -6,7 +6,7 @@ import {
   createOpenAiClient,
   createOpenAiSummarizer,
   type OpenAiSummarizerOptions,
-} from '../../../lib/summaries/openai';
+} from '../../../lib/summaries/llm/openai';
 import { echoSummary } from '../../support/echo-model';
 import { failure } from '../../support/errors';
 import { type OpenAiStub, startOpenAiStub } from '../../support/openai-stub';

@@ -7,7 +7,7 @@ import {
   keyPointUrl,
   parseAnswer,
 } from '../../../lib/summaries/key-points';
-import { chaptersOf, formatTimestamp, parseTimestamp } from '../../../lib/summaries/prompt';
+import { chaptersOf, formatTimestamp, parseTimestamp } from '../../../lib/summaries/llm/prompt';
 import { loadSharedTranscript } from '../../support/transcripts';
 
 const transcript = loadSharedTranscript();

@@ -3,12 +3,13 @@
 // `openai` client: the ChatModel of llm.ts for such a server (one call with our retries, and
 // what its failures mean for the client and the operator), and the summarizer made of it.
 import OpenAI from 'openai';
-import type { Config } from '../config';
-import type { OperatorCredentials } from '../credentials';
-import { BadGatewayError, HttpError } from '../errors';
-import type { Logger } from '../logger';
-import { withRetries } from '../retry';
-import type { OpenAiModel } from './catalog';
+import type { Config } from '../../config';
+import type { OperatorCredentials } from '../../credentials';
+import { BadGatewayError, HttpError } from '../../errors';
+import type { Logger } from '../../logger';
+import { withRetries } from '../../retry';
+import type { OpenAiModel } from '../catalog';
+import type { Summarizer } from '../types';
 import {
   type ChatAnswer,
   type ChatModel,
@@ -16,8 +17,7 @@ import {
   createLlmSummarizer,
   modelProblems,
   TEMPERATURE,
-} from './llm';
-import type { Summarizer } from './types';
+} from './summarizer';
 
 export interface OpenAiClientOptions {
   /** OPENAI_BASE_URL, e.g. http://localhost:11434/v1. */

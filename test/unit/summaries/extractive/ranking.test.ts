@@ -5,8 +5,8 @@ import {
   type TrainingClip,
   trainingClips,
   trainWeights,
-} from '../../../bench/tune-ranking';
-import { runToEnd } from '../../../lib/cooperative';
+} from '../../../../bench/tune-ranking';
+import { runToEnd } from '../../../../lib/cooperative';
 import {
   analyse,
   cueScore,
@@ -14,8 +14,8 @@ import {
   rankSentences,
   scoreFeatures,
   sentenceTokens,
-} from '../../../lib/summaries/ranking';
-import { loadSharedTranscript } from '../../support/transcripts';
+} from '../../../../lib/summaries/extractive/ranking';
+import { loadSharedTranscript } from '../../../support/transcripts';
 
 const CONTENT = [
   'Convolutional neural networks learn image features directly from labelled training data.',

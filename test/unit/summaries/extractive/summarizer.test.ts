@@ -4,15 +4,15 @@ import {
   rankSentences,
   splitTranscript,
   summarizeSentences,
-} from '../../../lib/summaries/extractive';
-import { countWords } from '../../../lib/words';
-import type { Transcript, TranscriptSegment } from '../../../lib/youtube/types';
+} from '../../../../lib/summaries/extractive/summarizer';
+import { countWords } from '../../../../lib/words';
+import type { Transcript, TranscriptSegment } from '../../../../lib/youtube/types';
 import {
   buildLongTranscript,
   loadSharedMetadata,
   loadSharedTranscript,
   transcriptFromLines,
-} from '../../support/transcripts';
+} from '../../../support/transcripts';
 
 const metadata = loadSharedMetadata();
 

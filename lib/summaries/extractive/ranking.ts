@@ -3,7 +3,7 @@
 // A log-linear model over a handful of features of a sentence and of its place in the text, and
 // of the words it uses (cue-words.ts), trained on VT-SSum's lecture transcripts by
 // bench/tune-ranking.ts.
-import { runToEnd, type Steps } from '../cooperative';
+import { runToEnd, type Steps } from '../../cooperative';
 import { CUE_WORDS } from './cue-words';
 import { english } from './english';
 

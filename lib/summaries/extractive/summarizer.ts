@@ -2,14 +2,14 @@
 // locally). It splits the transcript into sentences, scores them without supervision and picks
 // a budgeted, non-redundant subset in transcript order.
 
-import { runInSlices, runToEnd, type Steps } from '../cooperative';
-import { UnprocessableError } from '../errors';
-import { countWords } from '../words';
-import type { Transcript, TranscriptSegment } from '../youtube/types';
+import { runInSlices, runToEnd, type Steps } from '../../cooperative';
+import { UnprocessableError } from '../../errors';
+import { countWords } from '../../words';
+import type { Transcript, TranscriptSegment } from '../../youtube/types';
+import { type KeyPoint, keyPointCount } from '../key-points';
+import type { SummarizeInput, Summarizer, SummaryResult } from '../types';
 import { english } from './english';
-import { type KeyPoint, keyPointCount } from './key-points';
 import { analyse } from './ranking';
-import type { SummarizeInput, Summarizer, SummaryResult } from './types';
 
 export { loadLanguageModel } from './english';
 export { rankSentences } from './ranking';

@@ -4,8 +4,8 @@
 // model for a known video is made without YouTube.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { storeError } from '../aws/dynamodb';
-import { TABLE_TTL_ATTRIBUTE } from '../aws/table';
+import { storeError } from '../../aws/dynamodb';
+import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 
 export interface Cache<T> {
   /** The cached value, or undefined when absent or expired. */

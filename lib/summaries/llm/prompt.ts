@@ -3,7 +3,7 @@
 // nonce, as material to summarise and never as instructions. The data carries the video's
 // title, channel, publish date, the start of its description, its chapters when the
 // description lists them, and the transcript with [m:ss] marks the key points refer to.
-import type { Transcript, VideoMetadata } from '../youtube/types';
+import type { Transcript, VideoMetadata } from '../../youtube/types';
 
 /** One call of a summary: the whole transcript, one part of it, or a combination of parts. */
 export type Step =

@@ -9,15 +9,16 @@ import {
   GatewayTimeoutError,
   ServiceUnavailableError,
   UnprocessableError,
-} from '../errors';
-import type { Transcript } from '../youtube/types';
+} from '../../errors';
+import type { Transcript } from '../../youtube/types';
 import {
   anchorKeyPoints,
   type ClaimedKeyPoint,
   type KeyPoint,
   keyPointCount,
   parseAnswer,
-} from './key-points';
+} from '../key-points';
+import type { SummarizeInput, Summarizer, SummaryResult } from '../types';
 import {
   formatTimestamp,
   type PromptContext,
@@ -26,7 +27,6 @@ import {
   systemPrompt,
   userPrompt,
 } from './prompt';
-import type { SummarizeInput, Summarizer, SummaryResult } from './types';
 
 /**
  * What a client is told when a model call fails, whichever provider served it: the same problem

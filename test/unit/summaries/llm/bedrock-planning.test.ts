@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { classifyBedrockError } from '../../../lib/aws/bedrock';
-import { type BedrockModel, buildCatalog, resolveModel } from '../../../lib/summaries/catalog';
-import { estimateTokens, maxTokensFor, splitIntoParts } from '../../../lib/summaries/llm';
+import { classifyBedrockError } from '../../../../lib/aws/bedrock';
+import { type BedrockModel, buildCatalog, resolveModel } from '../../../../lib/summaries/catalog';
+import {
+  estimateTokens,
+  maxTokensFor,
+  splitIntoParts,
+} from '../../../../lib/summaries/llm/summarizer';
 
 const novaMicro = resolveModel(buildCatalog(), 'nova-micro') as BedrockModel;
 const words = (text: string) => text.split(/\s+/).filter(Boolean);

@@ -6,10 +6,11 @@ import type {
   ConverseCommandInput,
   ConverseCommandOutput,
 } from '@aws-sdk/client-bedrock-runtime';
-import { type BedrockClient, classifyBedrockError } from '../aws/bedrock';
-import { BadGatewayError, HttpError, ServiceUnavailableError } from '../errors';
-import type { Logger } from '../logger';
-import type { BedrockModel } from './catalog';
+import { type BedrockClient, classifyBedrockError } from '../../aws/bedrock';
+import { BadGatewayError, HttpError, ServiceUnavailableError } from '../../errors';
+import type { Logger } from '../../logger';
+import type { BedrockModel } from '../catalog';
+import type { Summarizer } from '../types';
 import {
   type ChatAnswer,
   type ChatModel,
@@ -17,8 +18,7 @@ import {
   createLlmSummarizer,
   modelProblems,
   TEMPERATURE,
-} from './llm';
-import type { Summarizer } from './types';
+} from './summarizer';
 
 export interface BedrockSummarizerOptions {
   /** The process-wide client (see createBedrockClient); only `converse` is used. */

@@ -1,7 +1,7 @@
 // The English language model of the offline summarizer (wink-nlp's lite web model): sentence
 // boundaries and the Porter2 stemmer. Loaded once per process, on first use or when asked.
 import winkNLP from 'wink-nlp';
-import { requireShipped } from '../shipped';
+import { requireShipped } from '../../shipped';
 
 type Model = typeof import('wink-eng-lite-web-model');
 

@@ -2,9 +2,9 @@
 // UTC day). A summary reserves a unit before any work and gives it back if it fails.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { storeError } from '../aws/dynamodb';
-import { TABLE_TTL_ATTRIBUTE } from '../aws/table';
-import { TooManyRequestsError } from '../errors';
+import { storeError } from '../../aws/dynamodb';
+import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
+import { TooManyRequestsError } from '../../errors';
 
 export interface Quota {
   /**
