@@ -1,39 +1,69 @@
-// POST /summarize: summarise a video's transcript for the authenticated user.
+// POST /summarize: a summary for the authenticated user: 200 when ready within the wait, else
+// 202 with the job to poll (GET /summaries/{id}).
 import { createBearerAuthenticator } from '../lib/auth/bearer';
 import { tokenSettingsFrom } from '../lib/auth/settings';
 import { createDocumentClient } from '../lib/aws/dynamodb';
-import { type Config, SUMMARIZE_MARGIN_MS } from '../lib/config';
+import { createSqsClient } from '../lib/aws/sqs';
+import { type Config, ConfigError, SUMMARIZE_MARGIN_MS } from '../lib/config';
 import { createHandler, lambdaEntry } from '../lib/http/handler';
+import { preferenceApplied, readPreferences, waitMsFor } from '../lib/http/prefer';
 import { json } from '../lib/http/reply';
 import { logger } from '../lib/logger';
 import { routes } from '../lib/routes';
+import { createSqsQueue, type JobQueue } from '../lib/summaries/queue';
+import { jobLocation, pollAfterSeconds } from '../lib/summaries/service';
 import { summaryServiceFrom } from '../lib/summaries/wiring';
 import { createUserStore } from '../lib/users/store';
 
+/** What the local host hands the function instead of what it would build from the Config. */
+export interface SummarizeServices {
+  /** The local host's in-process queue; deployed, the SQS queue at JOB_QUEUE_URL. */
+  queue?: JobQueue;
+}
+
+/** The deployed queue: JOB_QUEUE_URL, set by the stack. */
+function sqsQueueFrom(config: Config): JobQueue {
+  if (config.JOB_QUEUE_URL === undefined) {
+    throw new ConfigError('invalid configuration: JOB_QUEUE_URL is not set (the queue of jobs)');
+  }
+  return createSqsQueue(createSqsClient(config), config.JOB_QUEUE_URL);
+}
+
 /** The function's handler, built from a Config (the local host and tests pass their own). */
-export function create(config: Config) {
+export function create(config: Config, services: SummarizeServices = {}) {
   const db = createDocumentClient(config);
   const users = createUserStore(db, config.TABLE_NAME);
   const authenticate = createBearerAuthenticator({
     tokenSettings: tokenSettingsFrom(config),
     findUser: (id) => users.getById(id),
   });
-  const summaries = summaryServiceFrom(config, db, logger);
+  const queue = services.queue ?? sqsQueueFrom(config);
+  const summaries = summaryServiceFrom(config, db, queue, logger);
   return createHandler(
     routes.summarize,
     config,
-    async ({ body, user, lambda }) => {
-      // Our own deadline, and never past the Lambda's: the margin is left to answer the 504.
-      const deadlineMs = Math.min(
-        config.SUMMARIZE_DEADLINE_MS,
-        lambda.getRemainingTimeInMillis() - SUMMARIZE_MARGIN_MS,
+    async ({ body, user, event, lambda, requestId }) => {
+      const preferences = readPreferences(event.headers?.prefer);
+      // Never past the Lambda's own end: the margin is left to answer the 202.
+      const waitMs = Math.max(
+        0,
+        Math.min(
+          waitMsFor(preferences, config.SUMMARIZE_WAIT_MS),
+          lambda.getRemainingTimeInMillis() - SUMMARIZE_MARGIN_MS,
+        ),
       );
-      const result = await summaries.summarize(
-        user,
-        body,
-        AbortSignal.timeout(Math.max(1_000, deadlineMs)),
-      );
-      return json(200, result);
+      const submitted = await summaries.submit(user, body, { waitMs, requestId });
+      const applied = preferenceApplied(preferences, !submitted.ready);
+      const headers: Record<string, string> = applied ? { 'Preference-Applied': applied } : {};
+      const location = jobLocation(submitted.job.id);
+      if (submitted.ready) {
+        return json(200, submitted.response, { ...headers, 'Content-Location': location });
+      }
+      return json(202, submitted.job, {
+        ...headers,
+        Location: location,
+        'Retry-After': String(pollAfterSeconds(submitted.job)),
+      });
     },
     { authenticate },
   );

@@ -1,11 +1,20 @@
 // What each Lambda needs: its size and deadline, and every resource it touches. Keyed by the
 // route table's handler names, so a handler without a profile does not compile.
 import { Duration } from 'aws-cdk-lib';
-import { DEFAULT_SUMMARIZE_DEADLINE_MS, SUMMARIZE_MARGIN_MS } from '../lib/config';
+import {
+  DEFAULT_SUMMARIZE_WAIT_MS,
+  MAX_SUMMARIZE_WAIT_MS,
+  SUMMARIZE_MARGIN_MS,
+} from '../lib/config';
 import type { HandlerName } from '../lib/routes';
 
 /** DynamoDB actions a function may call on the table (item-level only: no Scan, no Query). */
-export type TableAction = 'dynamodb:GetItem' | 'dynamodb:PutItem' | 'dynamodb:UpdateItem';
+export type TableAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:Query';
 
 export interface FunctionProfile {
   description: string;
@@ -67,15 +76,21 @@ export const PROFILES: Readonly<Record<HandlerName, FunctionProfile>> = {
     // its model) and the extractive summarizer splits sentences on the CPU: 1 GB (~0.6 vCPU)
     // keeps the cold start and the offline summarizer short without paying for an idle vCPU.
     memorySize: 1024,
-    // The function's own deadline (SUMMARIZE_DEADLINE_MS, 25 s) stops the work first, so it
-    // answers a clean 503/504 itself; the margin (SUMMARIZE_MARGIN_MS, 3 s) is for that answer.
-    // 28 s stays below API Gateway's 30 s.
-    timeout: Duration.millis(DEFAULT_SUMMARIZE_DEADLINE_MS + SUMMARIZE_MARGIN_MS),
+    // It waits at most MAX_SUMMARIZE_WAIT_MS (25 s) for the summary, then answers 202; the
+    // margin (SUMMARIZE_MARGIN_MS, 3 s) is for that answer. 28 s stays below API Gateway's 30 s.
+    timeout: Duration.millis(MAX_SUMMARIZE_WAIT_MS + SUMMARIZE_MARGIN_MS),
     // Summary cache and daily quota items (get, put, counter updates).
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     bedrock: true,
     credentials: true,
-    environment: { SUMMARIZE_DEADLINE_MS: String(DEFAULT_SUMMARIZE_DEADLINE_MS) },
+    environment: { SUMMARIZE_WAIT_MS: String(DEFAULT_SUMMARIZE_WAIT_MS) },
+  },
+  summaries: {
+    description: 'GET /summaries, GET/DELETE /summaries/{id}: the caller\'s summary jobs',
+    // Reads and small writes to the table: waiting, not computing.
+    memorySize: 512,
+    timeout: Duration.seconds(10),
+    table: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
   },
   docs: {
     description: 'GET /docs, /docs/{file}, /openapi.json: interactive documentation',

@@ -37,13 +37,19 @@ const url = (fallback?: string) => {
 const text = (fallback: string, min = 1, max = Number.MAX_SAFE_INTEGER) =>
   z._default(z.string().check(z.minLength(min), z.maxLength(max)), fallback);
 
-/** /summarize's own deadline by default: answered (504) well before API Gateway's 30 s. */
-export const DEFAULT_SUMMARIZE_DEADLINE_MS = 25_000;
+/** How long POST /summarize waits for its summary by default before answering 202. */
+export const DEFAULT_SUMMARIZE_WAIT_MS = 20_000;
+/** The most it may wait: its Lambda (and API Gateway's 30 s) must still be there to answer. */
+export const MAX_SUMMARIZE_WAIT_MS = 25_000;
 /**
- * Time kept between /summarize's deadline and the end of its Lambda (the function's timeout,
- * set by the stack to the deadline plus this): enough to answer the 504 problem and log it.
+ * Time kept between /summarize's wait and the end of its Lambda (the function's timeout, set by
+ * the stack to the longest wait plus this): enough to read the job once more and answer 202.
  */
 export const SUMMARIZE_MARGIN_MS = 3_000;
+/** Kept between a job's budget and its worker's end: enough to store a failure and settle. */
+export const WORKER_MARGIN_MS = 60_000;
+/** A local job's budget by default: a laptop's model may take many minutes for a long video. */
+export const DEFAULT_JOB_DEADLINE_MS = 3_600_000;
 
 const envSchema = z.object({
   /** DynamoDB table holding users, login counters, caches and quotas. */
@@ -124,8 +130,24 @@ const envSchema = z.object({
   /** JSON array of extra catalog entries (see README, "Models"). */
   MODEL_CATALOG_JSON: optionalString,
   AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url(),
-  /** Our own deadline for one /summarize call, below API Gateway's 30 s. */
-  SUMMARIZE_DEADLINE_MS: int(1_000, 29_000, DEFAULT_SUMMARIZE_DEADLINE_MS),
+  /**
+   * How long POST /summarize waits for its summary before it answers 202 with a job to poll
+   * (a request's `Prefer: wait=N` may ask for less, `Prefer: respond-async` for none).
+   */
+  SUMMARIZE_WAIT_MS: int(0, MAX_SUMMARIZE_WAIT_MS, DEFAULT_SUMMARIZE_WAIT_MS),
+  /** A job's budget: a summary not made within it fails (504). The stack sets the worker's. */
+  JOB_DEADLINE_MS: int(10_000, 86_400_000, DEFAULT_JOB_DEADLINE_MS),
+  /**
+   * How long a worker's hold on a job lasts without renewal (it renews a third of the way): a
+   * worker that vanishes (killed, crashed) lets another resume the job after this.
+   */
+  JOB_LEASE_SECONDS: int(2, 900, 30),
+  /** Jobs the local host works on at once (deployed: the stack's workerConcurrency). */
+  JOB_CONCURRENCY: int(1, 64, 2),
+  /** The SQS queue POST /summarize sends jobs to (set by the CDK stack; the local host runs its own). */
+  JOB_QUEUE_URL: url(),
+  /** SQS endpoint override (tests point it at a local stub). */
+  AWS_ENDPOINT_URL_SQS: url(),
   BEDROCK_MAX_ATTEMPTS: int(1, 10, 4),
   BEDROCK_CONCURRENCY: int(1, 16, 4),
 

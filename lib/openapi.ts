@@ -11,7 +11,13 @@ import type {
   ResponseObject,
   SchemaObject,
 } from 'openapi3-ts/oas31';
-import { problemSchema, type RouteDef, routes as routeTable, usedModelSchema } from './routes';
+import {
+  problemSchema,
+  type RouteDef,
+  type RouteHeader,
+  routes as routeTable,
+  usedModelSchema,
+} from './routes';
 import * as z from './schema';
 
 export interface OpenApiOptions {
@@ -49,6 +55,21 @@ const HEADERS = {
     required: true,
     schema: { type: 'string' },
   },
+  Location: {
+    description: 'Where the job is polled: GET /summaries/{id}',
+    required: true,
+    schema: { type: 'string', examples: ['/summaries/c2hvcnQtaWQtZXhhbXBsZQ'] },
+  },
+  'Content-Location': {
+    description: 'The job of this summary in GET /summaries (the history)',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'Preference-Applied': {
+    description: 'RFC 7240: the Prefer preferences honoured (respond-async, wait=N)',
+    required: true,
+    schema: { type: 'string' },
+  },
 } satisfies Record<string, HeaderObject>;
 
 type HeaderName = keyof typeof HEADERS;
@@ -60,6 +81,22 @@ function headerNames(status: number): HeaderName[] {
   if (status === 405) names.push('Allow');
   if (status === 429 || status === 503) names.push('Retry-After');
   return names;
+}
+
+/** A response's headers: the status's own, and the route's (a reference when always there). */
+function responseHeaders(
+  status: number,
+  own: Partial<Record<RouteHeader, 'always' | 'sometimes'>> = {},
+): Record<string, HeaderObject | ReferenceObject> {
+  const headers: Record<string, HeaderObject | ReferenceObject> = {};
+  for (const name of headerNames(status)) headers[name] = { $ref: `#/components/headers/${name}` };
+  for (const [name, when] of Object.entries(own) as [RouteHeader, 'always' | 'sometimes'][]) {
+    headers[name] =
+      when === 'always'
+        ? { $ref: `#/components/headers/${name}` }
+        : { ...HEADERS[name], required: false };
+  }
+  return headers;
 }
 
 /** Path parameters of an API Gateway style path, e.g. `{file}` in `/docs/{file}`. */
@@ -136,16 +173,15 @@ function operation(
     if (status >= 400) content = { 'application/problem+json': { schema: problem } };
     else if (response.schema)
       content = { 'application/json': { schema: schemas.schema(response.schema, 'output') } };
-    else
+    else if (response.contentTypes)
       content = Object.fromEntries(
-        (response.contentTypes ?? []).map((type) => [type, { schema: { type: 'string' } }]),
+        response.contentTypes.map((type) => [type, { schema: { type: 'string' } }]),
       );
     responses[code] = {
       description: response.description,
-      headers: Object.fromEntries(
-        headerNames(status).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
-      ),
-      content,
+      headers: responseHeaders(status, response.headers),
+      // A response without a body (204) has no content at all.
+      ...(content ? { content } : {}),
     };
   }
   const parameters: ParameterObject[] = pathParameters(route.path).map((name) => ({
@@ -154,6 +190,28 @@ function operation(
     required: true,
     schema: route.params?.[name] ? schemas.schema(route.params[name], 'input') : { type: 'string' },
   }));
+  if (route.query) {
+    const query = schemas.schema(route.query, 'input') as SchemaObject;
+    for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      const { description, ...rest } = schema as SchemaObject;
+      parameters.push({
+        name,
+        in: 'query',
+        required: query.required?.includes(name) ?? false,
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
+    }
+  }
+  for (const [name, header] of Object.entries(route.headers ?? {})) {
+    parameters.push({
+      name,
+      in: 'header',
+      required: false,
+      description: header.description,
+      schema: { type: 'string', examples: [...header.examples] },
+    });
+  }
   return {
     operationId,
     summary: route.summary,

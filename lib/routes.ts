@@ -2,19 +2,28 @@
 // OpenAPI document (and so /docs) is generated from it, and the CDK stack deploys it.
 
 import { newPasswordSchema } from './auth/password-policy';
-import { OAUTH2_ERRORS } from './http/problem';
 import * as z from './schema';
-import { emailSchema, usernameSchema } from './users/identity';
-import { BLOCK_REASONS } from './youtube/errors';
 import {
-  LANGUAGE_TAG_PATTERN,
-  transcriptLanguageSchema,
-  videoMetadataSchema,
-} from './youtube/schema';
-import { MAX_VIDEO_URL_LENGTH, VIDEO_URL_PATTERN } from './youtube/url';
+  jobIdSchema,
+  jobListQuerySchema,
+  jobListSchema,
+  jobSchema,
+  summarizeBodySchema,
+  summarizeResponseSchema,
+} from './summaries/schemas';
+import { emailSchema, usernameSchema } from './users/identity';
+
+export { problemSchema } from './http/problem-schema';
+export {
+  keyPointSchema,
+  SUMMARY_LENGTH,
+  summarizeBodySchema,
+  summarizeResponseSchema,
+  usedModelSchema,
+} from './summaries/schemas';
 
 /** Names of the Lambda handlers: each is `functions/<name>.ts` exporting `handler`. */
-export type HandlerName = 'health' | 'register' | 'token' | 'summarize' | 'docs';
+export type HandlerName = 'health' | 'register' | 'token' | 'summarize' | 'summaries' | 'docs';
 
 /**
  * Handlers that touch no storage: the local host serves them while its database is still
@@ -24,16 +33,31 @@ export const STATELESS_HANDLERS: ReadonlySet<HandlerName> = new Set(['health', '
 
 export type ContentType = 'application/json' | 'application/x-www-form-urlencoded';
 
+/** Response headers a route sets itself (the ones every response of a status carries, such as
+ * X-Request-Id or a 429's Retry-After, are added by lib/openapi.ts). */
+export type RouteHeader = 'Location' | 'Content-Location' | 'Retry-After' | 'Preference-Applied';
+
 export interface ResponseDef {
   description: string;
-  /** The JSON body; problems (4xx/5xx) always have the Problem schema. */
+  /** The JSON body; problems (4xx/5xx) always have the Problem schema; none: no body (204). */
   schema?: z.ZodMiniType;
   /** Media types of a body that is not JSON (HTML, scripts, styles), documented as text. */
   contentTypes?: readonly string[];
+  /** Headers this response carries: always, or only in some cases. */
+  headers?: Partial<Record<RouteHeader, 'always' | 'sometimes'>>;
 }
 
-export interface RouteDef<B extends z.ZodMiniType = z.ZodMiniType> {
-  method: 'GET' | 'POST';
+/** A request header a route reads (documented; its handler parses it). */
+export interface HeaderDef {
+  description: string;
+  examples: readonly string[];
+}
+
+export interface RouteDef<
+  B extends z.ZodMiniType = z.ZodMiniType,
+  Q extends z.ZodMiniType = z.ZodMiniType,
+> {
+  method: 'GET' | 'POST' | 'DELETE';
   /** API Gateway path syntax: `/docs/{file}`. */
   path: string;
   handler: HandlerName;
@@ -45,6 +69,10 @@ export interface RouteDef<B extends z.ZodMiniType = z.ZodMiniType> {
   body?: { schema: B; contentTypes: readonly ContentType[] };
   /** Schemas of path parameters (plain strings when absent). */
   params?: Record<string, z.ZodMiniType>;
+  /** The query string's parameters, one object schema (validated: 422 when they fail). */
+  query?: Q;
+  /** Request headers the route reads, by name. */
+  headers?: Record<string, HeaderDef>;
   responses: Record<number, ResponseDef>;
   /**
    * Problems also carry RFC 6749's `error` and `error_description` (an OAuth2 token endpoint's
@@ -53,54 +81,18 @@ export interface RouteDef<B extends z.ZodMiniType = z.ZodMiniType> {
   oauth2Errors?: boolean;
 }
 
-/** A route, keeping its body schema and whether it needs a token in its type. */
-const route = <B extends z.ZodMiniType, const A extends boolean>(
-  def: Omit<RouteDef<B>, 'auth'> & { auth: A },
-): RouteDef<B> & { auth: A } => def;
+/** A route, keeping its body and query schemas and whether it needs a token in its type. */
+const route = <
+  B extends z.ZodMiniType,
+  const A extends boolean,
+  Q extends z.ZodMiniType = z.ZodMiniType,
+>(
+  def: Omit<RouteDef<B, Q>, 'auth'> & { auth: A },
+): RouteDef<B, Q> & { auth: A } => def;
 
 // ---- schemas -------------------------------------------------------------------------------
 // Request schemas validate the bodies and are documented in their input form; response schemas
 // are documented in their output form (lib/openapi.ts).
-
-export const problemSchema = z
-  .object({
-    type: z.string().check(z.meta({ examples: ['urn:tubesum:problem:validation-error'] })),
-    title: z.string(),
-    status: z.int().check(z.minimum(400), z.maximum(599)),
-    detail: z.string(),
-    request_id: z
-      .string()
-      .check(z.meta({ description: 'Also in the X-Request-Id header and the logs' })),
-    errors: z
-      .optional(z.array(z.object({ field: z.string(), message: z.string() })))
-      .check(z.meta({ description: 'Field-level problems (422 validation-error)' })),
-    allowed_models: z.optional(z.array(z.string())).check(
-      z.meta({
-        description: 'The models this deployment offers (422 for an unknown used_model)',
-      }),
-    ),
-    available_languages: z.optional(z.array(z.string())).check(
-      z.meta({
-        description: 'Caption languages the video has (422 transcript-language-unavailable)',
-      }),
-    ),
-    youtube_reason: z.optional(z.string()).check(
-      z.meta({
-        description:
-          "YouTube's own words (404 video-unavailable, 422 age-restricted or video-unplayable)",
-      }),
-    ),
-    block_reason: z
-      .optional(z.enum(BLOCK_REASONS))
-      .check(z.meta({ description: 'Why YouTube refused this server (503 youtube-blocked)' })),
-    error: z
-      .optional(z.enum(OAUTH2_ERRORS))
-      .check(z.meta({ description: 'OAuth2 error code (POST /token only, RFC 6749 5.2)' })),
-    error_description: z
-      .optional(z.string())
-      .check(z.meta({ description: 'The detail again, for OAuth2 clients (POST /token only)' })),
-  })
-  .check(z.meta({ id: 'Problem', description: 'RFC 9457 problem details' }));
 
 export const healthResponseSchema = z
   .object({ status: z.literal('healthy') })
@@ -144,146 +136,6 @@ export const tokenResponseSchema = z
     expires_in: z.int().check(z.meta({ description: 'Seconds until the token expires' })),
   })
   .check(z.meta({ id: 'TokenResponse' }));
-
-export const SUMMARY_LENGTH = { min: 25, max: 2_000, default: 200 } as const;
-
-/** `used_model`; lib/openapi.ts documents it as an enum of the models the deployment offers. */
-export const usedModelSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
-
-/** The optional `summary_language` field of a summarize request: the summary's language. */
-export const summaryLanguageSchema = z.string().check(
-  z.maxLength(35),
-  z.regex(LANGUAGE_TAG_PATTERN, 'Must be a language code such as "de" or "pt-BR".'),
-  z.meta({
-    description:
-      'Language to write the summary in (BCP 47, e.g. "de", "pt-BR"); by default the transcript’s. Language models translate; the extractive model cannot and answers 422 summary-language-unsupported when it differs from the transcript’s.',
-    examples: ['de'],
-  }),
-);
-
-export const summarizeBodySchema = z
-  .object({
-    // lib/youtube/url.ts parses it (and says why when it refuses); the pattern documents the
-    // forms it accepts.
-    video_url: z.string().check(
-      z.maxLength(MAX_VIDEO_URL_LENGTH),
-      z.meta({
-        description:
-          'A YouTube link (watch, youtu.be, shorts, embed, live...) or an 11-character video ID',
-        examples: ['https://www.youtube.com/watch?v=GJLlxj_dtq8'],
-        pattern: VIDEO_URL_PATTERN,
-      }),
-    ),
-    summary_length: z
-      ._default(
-        z.int().check(z.minimum(SUMMARY_LENGTH.min), z.maximum(SUMMARY_LENGTH.max)),
-        SUMMARY_LENGTH.default,
-      )
-      .check(z.meta({ description: 'Target length of the summary, in words', examples: [200] })),
-    used_model: z.optional(usedModelSchema).check(
-      z.meta({
-        description:
-          'The model to summarise with (case-insensitive); the server default when absent. An unknown name gets a 422 listing the allowed ones in allowed_models.',
-        examples: ['extractive'],
-      }),
-    ),
-    language: z.optional(transcriptLanguageSchema),
-    summary_language: z.optional(summaryLanguageSchema),
-    include_key_points: z._default(z.boolean(), true).check(
-      z.meta({
-        description:
-          'Whether the answer carries key_points (they are made and cached either way, so this only shapes the answer)',
-      }),
-    ),
-  })
-  .check(z.meta({ id: 'SummarizeRequest' }));
-
-export const keyPointSchema = z
-  .object({
-    text: z.string().check(z.meta({ description: 'The point, in one sentence' })),
-    start_seconds: z.number().check(
-      z.nonnegative(),
-      z.meta({
-        description:
-          'Where the caption that says it starts, in seconds from the start of the video (milliseconds as decimals)',
-        examples: [81.2],
-      }),
-    ),
-    url: z.string().check(
-      z.meta({
-        description: 'The video at that moment (t= in whole seconds)',
-        examples: ['https://www.youtube.com/watch?v=py5byOOHZM8&t=81s'],
-      }),
-    ),
-  })
-  .check(z.meta({ id: 'KeyPoint' }));
-
-const tokenCount = () => z.nullable(z.int().check(z.nonnegative()));
-
-export const summarizeResponseSchema = z
-  .object({
-    summary: z.string(),
-    word_count: z.int().check(z.meta({ description: 'Words in the summary' })),
-    key_points: z.optional(z.array(keyPointSchema)).check(
-      z.meta({
-        description:
-          'The main points with the moment each is said, in video order; every start_seconds is the start of a caption of the transcript. Absent when the request set include_key_points to false; may be empty when the model gave none the transcript bears out.',
-      }),
-    ),
-    metadata: z
-      .extend(videoMetadataSchema, {
-        transcript_language: z
-          .string()
-          .check(z.meta({ description: 'Language of the caption track used' })),
-        transcript_auto_generated: z
-          .boolean()
-          .check(z.meta({ description: "YouTube's speech recognition track" })),
-        transcript_word_count: z.int(),
-        summary_language: z.string().check(
-          z.meta({
-            description:
-              'Language the summary is written in: summary_language, or the transcript’s',
-            examples: ['en'],
-          }),
-        ),
-        transcript_client: z.string().check(
-          z.meta({
-            description:
-              'The InnerTube client whose caption list gave the transcript (see YOUTUBE_CLIENTS)',
-            examples: ['ANDROID'],
-          }),
-        ),
-        model: z
-          .string()
-          .check(z.meta({ description: 'The model name asked for (or the default)' })),
-        model_id: z
-          .string()
-          .check(
-            z.meta({ description: 'Bedrock model or inference profile id; "extractive" offline' }),
-          ),
-        summary_length_requested: z.int(),
-        cached: z
-          .boolean()
-          .check(z.meta({ description: 'Answered from the cache (no YouTube or model call)' })),
-        chunks: z.int().check(z.meta({ description: 'Parts the transcript was summarised in' })),
-        input_tokens: tokenCount(),
-        output_tokens: tokenCount(),
-        estimated_cost_usd: z
-          .number()
-          .check(z.meta({ description: 'From the catalog prices and reported tokens' })),
-        elapsed_ms: z.int(),
-        generated_at: z
-          .string()
-          .check(z.meta({ description: 'When the summary was made (ISO 8601)' })),
-      })
-      .check(
-        z.meta({
-          id: 'SummaryMetadata',
-          description: 'About the video, its transcript and how the summary was made.',
-        }),
-      ),
-  })
-  .check(z.meta({ id: 'SummarizeResponse' }));
 
 /** The files GET /docs/{file} serves (Swagger UI's, and the page's own script). */
 export const docsFileSchema = z
@@ -390,10 +242,28 @@ export const routes = {
     tag: 'summaries',
     summary: 'Summarise the transcript of a YouTube video',
     description:
-      "Fetches the video's captions and metadata, and summarises the transcript in about summary_length words with the chosen model. Identical requests are answered from a cache and do not count against the daily quota.",
+      "Fetches the video's captions and metadata, and summarises the transcript in about summary_length words with the chosen model. Answers 200 with the summary when it is ready within the wait (a cached summary, the extractive model, a short video); otherwise 202 with a job to poll at Location (GET /summaries/{id}). The wait follows RFC 7240: `Prefer: respond-async` answers 202 at once, `Prefer: wait=N` waits at most N seconds, otherwise the server's wait (SUMMARIZE_WAIT_MS, 20 s by default). Identical requests share one summary; a cached one does not count against the daily quota.",
     body: { schema: summarizeBodySchema, contentTypes: ['application/json'] },
+    headers: {
+      Prefer: {
+        description:
+          'RFC 7240: `respond-async` (answer 202 with the job at once unless the summary is ready), `wait=N` (wait at most N seconds for the summary). Preference-Applied says which were honoured.',
+        examples: ['respond-async', 'wait=5', 'respond-async, wait=2'],
+      },
+    },
     responses: {
-      200: { description: 'The summary', schema: summarizeResponseSchema },
+      200: {
+        description:
+          'The summary (ready within the wait); Content-Location names its job in GET /summaries',
+        schema: summarizeResponseSchema,
+        headers: { 'Content-Location': 'always', 'Preference-Applied': 'sometimes' },
+      },
+      202: {
+        description:
+          'Not ready within the wait: the job, to poll at Location (after Retry-After seconds) until it is done',
+        schema: jobSchema,
+        headers: { Location: 'always', 'Retry-After': 'always', 'Preference-Applied': 'sometimes' },
+      },
       ...withBody,
       404: { description: 'Video unavailable or private' },
       422: { description: 'Invalid fields, unknown model, or a video without usable captions' },
@@ -402,8 +272,64 @@ export const routes = {
         description:
           'YouTube or the model answered with something unusable, or the model is not enabled',
       },
-      503: { description: 'YouTube blocked us, or the model is throttled; see Retry-After' },
-      504: { description: 'YouTube or the model did not answer within the deadline' },
+      503: {
+        description:
+          'YouTube blocked us, the model is throttled, or the job could not be queued; see Retry-After',
+      },
+      504: { description: 'YouTube or the model did not answer in time' },
+    },
+  }),
+  listSummaries: route({
+    method: 'GET',
+    path: '/summaries',
+    handler: 'summaries',
+    auth: true,
+    tag: 'summaries',
+    summary: "The caller's summary jobs, newest first (their history)",
+    description:
+      'Every summary the caller asked for with POST /summarize, finished or not, newest first, one page at a time (limit, then next_cursor). A job created a moment ago may take a moment to appear.',
+    query: jobListQuerySchema,
+    responses: {
+      200: { description: 'A page of jobs', schema: jobListSchema },
+      ...handled,
+      422: { description: 'Invalid limit or cursor (see errors)' },
+    },
+  }),
+  getSummary: route({
+    method: 'GET',
+    path: '/summaries/{id}',
+    handler: 'summaries',
+    auth: true,
+    tag: 'summaries',
+    summary: 'A summary job: where it stands, then its summary or its problem',
+    description:
+      "Poll until status is done (result is the summary, exactly as POST /summarize answers it), failed (error is the problem a direct call would have answered) or cancelled. Only the job's owner sees it.",
+    params: { id: jobIdSchema },
+    responses: {
+      200: {
+        description: 'The job; Retry-After says when to look again while it is unfinished',
+        schema: jobSchema,
+        headers: { 'Retry-After': 'sometimes' },
+      },
+      ...handled,
+      404: { description: 'No such job of yours' },
+    },
+  }),
+  cancelSummary: route({
+    method: 'DELETE',
+    path: '/summaries/{id}',
+    handler: 'summaries',
+    auth: true,
+    tag: 'summaries',
+    summary: 'Cancel an unfinished summary job, or remove a finished one from the history',
+    description:
+      'An unfinished job is cancelled (200, status cancelled): no model call starts for it after this; a summary other jobs still wait for goes on for them. A finished job is removed from GET /summaries (204). A cancelled job still counts against the daily quota.',
+    params: { id: jobIdSchema },
+    responses: {
+      200: { description: 'Cancelled: the job as it now stands', schema: jobSchema },
+      204: { description: 'Removed from the history' },
+      ...handled,
+      404: { description: 'No such job of yours' },
     },
   }),
   openapi: route({

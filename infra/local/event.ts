@@ -1,9 +1,10 @@
-// What API Gateway's HTTP API hands a Lambda: the payload-format-2.0 event of a request, and a
-// context whose remaining time is API Gateway's 30 s integration limit. Built by the local host
-// for every request, and by the benchmarks and tests that call handlers directly.
+// What Lambda hands a function: the payload-format-2.0 event of an API Gateway HTTP API request,
+// the event of an SQS event source mapping (the worker), and a context with the time left. Built
+// by the local host for every request and queue message, and by the benchmarks and tests that
+// call handlers directly.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { HandlerName } from '../../lib/routes';
+import type { APIGatewayProxyEventV2, Context, SQSEvent } from 'aws-lambda';
 
 /** API Gateway gives a Lambda integration at most 30 s. */
 const INTEGRATION_TIMEOUT_MS = 30_000;
@@ -73,9 +74,16 @@ export function apiGatewayEvent(
   };
 }
 
-/** A Lambda context with API Gateway's 30 s integration limit as the remaining time. */
-export function lambdaContext(name: HandlerName, requestId: string): Context {
-  const deadline = Date.now() + INTEGRATION_TIMEOUT_MS;
+/**
+ * A Lambda context whose remaining time is `timeoutMs`: by default API Gateway's 30 s integration
+ * limit (a route's function), else the function's own timeout (the worker).
+ */
+export function lambdaContext(
+  name: string,
+  requestId: string,
+  timeoutMs = INTEGRATION_TIMEOUT_MS,
+): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     awsRequestId: requestId,
     functionName: `tubesum-${name}`,
@@ -89,5 +97,33 @@ export function lambdaContext(name: HandlerName, requestId: string): Context {
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
+  };
+}
+
+/** The event an SQS event source mapping delivers for one message (`receives`: its delivery count). */
+export function sqsEvent(
+  message: { id: string; body: string; receives: number; sentAt: number },
+  queue = 'tubesum-jobs',
+): SQSEvent {
+  const now = Date.now();
+  return {
+    Records: [
+      {
+        messageId: message.id,
+        receiptHandle: `local-${message.id}-${message.receives}`,
+        body: message.body,
+        attributes: {
+          ApproximateReceiveCount: String(message.receives),
+          SentTimestamp: String(message.sentAt),
+          SenderId: 'local',
+          ApproximateFirstReceiveTimestamp: String(now),
+        },
+        messageAttributes: {},
+        md5OfBody: createHash('md5').update(message.body).digest('hex'),
+        eventSource: 'aws:sqs',
+        eventSourceARN: `arn:aws:sqs:local:000000000000:${queue}`,
+        awsRegion: 'local',
+      },
+    ],
   };
 }

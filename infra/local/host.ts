@@ -4,9 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Config, withSettings } from '../../lib/config';
+import { type Config, WORKER_MARGIN_MS, withSettings } from '../../lib/config';
 import { ServiceUnavailableError } from '../../lib/errors';
 import { checkJava, freePort, type LocalDynamo, startDynamoDbLocal } from './dynamodb';
+import type { LocalQueue } from './queue';
 import type { LocalServer, LocalServerOptions } from './server';
 
 export interface LocalHost {
@@ -19,6 +20,8 @@ export interface LocalHost {
    * DATABASE_WAIT_MS, then answer 503.
    */
   database: Promise<void>;
+  /** The in-process job queue (POST /summarize's runs, made by the worker in this process). */
+  queue: LocalQueue;
   close(): Promise<void>;
 }
 
@@ -93,11 +96,13 @@ export async function startLocalHost(
   try {
     // Loaded while the JVM starts (on the other core), not before: the route table's schemas,
     // jose and the server take ~0.1 s (the SDK, more, loads with the table and the handlers).
-    const [{ assertStrongSecret }, { routeList, STATELESS_HANDLERS }, server] = await Promise.all([
-      import('../../lib/auth/tokens'),
-      import('../../lib/routes'),
-      import('./server'),
-    ]);
+    const [{ assertStrongSecret }, { routeList, STATELESS_HANDLERS }, server, jobQueue] =
+      await Promise.all([
+        import('../../lib/auth/tokens'),
+        import('../../lib/routes'),
+        import('./server'),
+        import('./queue'),
+      ]);
     // Without Java nothing but /health would ever work: say so before listening.
     if (dynamo !== undefined) await checkJava();
     if (config.JWT_SECRET === undefined && config.JWT_SECRET_ARN === undefined) {
@@ -116,13 +121,33 @@ export async function startLocalHost(
       () => undefined,
     );
     const waitMs = options.databaseWaitMs ?? DATABASE_WAIT_MS;
+    // The worker behind the queue, as the stack runs it behind SQS: the same handler, fed the
+    // same events. A shutdown stops its runs, which give their lease back for the next start.
+    const workerConfig = config;
+    const jobs: LocalQueue = jobQueue.createLocalQueue({
+      worker: async () => {
+        const worker = await import('../../functions/worker');
+        return worker.create(workerConfig, {
+          shutdown: shutdown.signal,
+          force: (messageId) => jobs.forced(messageId),
+        });
+      },
+      concurrency: config.JOB_CONCURRENCY,
+      timeoutMs: config.JOB_DEADLINE_MS + WORKER_MARGIN_MS,
+      log,
+    });
+    // Runs a crash (or a kill) left unfinished are resumed once the table is there.
+    database.then(
+      () => resumeUnfinished(workerConfig, jobs, dynamo !== undefined, log),
+      () => undefined,
+    );
     const local: LocalServer = await server.startLocalServer({
       host: config.HOST,
       port: config.PORT,
       routes: routeList,
       maxBodyBytes: config.MAX_BODY_BYTES,
       corsOrigins: config.CORS_ORIGINS,
-      loadHandler: server.functionLoader(config),
+      loadHandler: server.functionLoader(config, { queue: jobs }),
       waitFor: (handler) =>
         up || STATELESS_HANDLERS.has(handler) ? undefined : withinWait(database, waitMs),
       accessLog: options.accessLog,
@@ -133,7 +158,11 @@ export async function startLocalHost(
       url: local.url,
       config,
       database,
+      queue: jobs,
       close: async () => {
+        // Runs give their lease back (they need the database) before anything stops.
+        shutdown.abort();
+        await jobs.close();
         await local.close();
         await stopDynamo();
       },
@@ -141,6 +170,46 @@ export async function startLocalHost(
   } catch (error) {
     await stopDynamo();
     throw error;
+  }
+}
+
+/**
+ * Resumes the summary runs a crash left unfinished. With its own DynamoDB Local (`exclusive`)
+ * no other process can be working on them: they are taken over at once. With a shared DynamoDB,
+ * a run whose worker may still be alive elsewhere is resumed when its lease expires (a live
+ * worker renews it, and the resumed message then leaves the run to it).
+ */
+async function resumeUnfinished(
+  config: Config,
+  queue: LocalQueue,
+  exclusive: boolean,
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    const [{ createDocumentClient }, { createRecordStore }] = await Promise.all([
+      import('../../lib/aws/dynamodb'),
+      import('../../lib/summaries/store/records'),
+    ]);
+    const db = createDocumentClient(config);
+    const records = createRecordStore(db, config.TABLE_NAME, {
+      leaseMs: config.JOB_LEASE_SECONDS * 1000,
+    });
+    const unfinished = await records.unfinished().finally(() => db.destroy());
+    if (unfinished.length === 0) return;
+    log(`resuming ${unfinished.length} unfinished summary job(s)`);
+    const now = Date.now();
+    for (const record of unfinished) {
+      const held = record.owner !== undefined && (record.leaseUntil ?? 0) > now;
+      queue.resume(
+        { key: record.key, request_id: record.requestId },
+        {
+          force: exclusive,
+          delayMs: held && !exclusive ? (record.leaseUntil ?? now) - now + 100 : 0,
+        },
+      );
+    }
+  } catch (error) {
+    log(`error: could not look for unfinished summary jobs: ${String(error)}`);
   }
 }
 

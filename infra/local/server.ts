@@ -42,19 +42,22 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-/** Builds each handler from `functions/<name>.ts` with `config`, as Lambda would from its own. */
-export function functionLoader(config: Config) {
+/**
+ * Builds each handler from `functions/<name>.ts` with `config`, as Lambda would from its own,
+ * and `services`: what the local host hands them instead of what they would build from the
+ * Config (POST /summarize's queue: the host's in-process one rather than SQS).
+ */
+export function functionLoader(config: Config, services: Record<string, unknown> = {}) {
   return async (name: HandlerName): Promise<LambdaHandler> => {
     const module = (await import(`../../functions/${name}.ts`)) as {
-      create: (config: Config) => LambdaHandler;
+      create: (config: Config, services?: Record<string, unknown>) => LambdaHandler;
     };
-    return module.create(config);
+    return module.create(config, services);
   };
 }
 
 const EMPTY = Buffer.alloc(0);
 
-/** Reads the body, stopping as soon as it exceeds `limit` (the caller answers 413). */
 /** Why a body was not read: over the limit (announced or sent), or the client hung up. */
 type Unread = 'too-large' | 'client-gone';
 

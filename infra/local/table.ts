@@ -4,9 +4,51 @@ import {
   DescribeTableCommand,
   type DynamoDBClient,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE_PARTITION_KEY, TABLE_TTL_ATTRIBUTE } from '../../lib/aws/table';
+import { JOBS_INDEX, TABLE_PARTITION_KEY, TABLE_TTL_ATTRIBUTE } from '../../lib/aws/table';
+
+/** The jobs-by-user index, as CreateTable and UpdateTable take it (the stack declares the same). */
+const JOBS_INDEX_DEFINITION = {
+  IndexName: JOBS_INDEX.name,
+  KeySchema: [
+    { AttributeName: JOBS_INDEX.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: JOBS_INDEX.sortKey, KeyType: 'RANGE' as const },
+  ],
+  Projection: { ProjectionType: 'ALL' as const },
+};
+const INDEX_ATTRIBUTES = [
+  { AttributeName: JOBS_INDEX.partitionKey, AttributeType: 'S' as const },
+  { AttributeName: JOBS_INDEX.sortKey, AttributeType: 'S' as const },
+];
+
+/**
+ * Adds the jobs index to a table made before it existed (a `.data/` folder of an earlier
+ * version), and waits until it is ACTIVE.
+ */
+async function ensureJobsIndex(client: DynamoDBClient, tableName: string): Promise<void> {
+  const indexStatus = async () => {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return Table?.GlobalSecondaryIndexes?.find((index) => index.IndexName === JOBS_INDEX.name)
+      ?.IndexStatus;
+  };
+  let status = await indexStatus();
+  if (status === undefined) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: INDEX_ATTRIBUTES,
+        GlobalSecondaryIndexUpdates: [{ Create: JOBS_INDEX_DEFINITION }],
+      }),
+    );
+    status = await indexStatus();
+  }
+  for (let i = 0; status !== 'ACTIVE' && i < 300; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    status = await indexStatus();
+  }
+}
 
 /**
  * Creates the table (and its TTL) unless it exists; resolves once it is ACTIVE. Asks to create
@@ -23,20 +65,30 @@ export async function ensureTable(
       new CreateTableCommand({
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: TABLE_PARTITION_KEY, AttributeType: 'S' }],
+        AttributeDefinitions: [
+          { AttributeName: TABLE_PARTITION_KEY, AttributeType: 'S' },
+          ...INDEX_ATTRIBUTES,
+        ],
         KeySchema: [{ AttributeName: TABLE_PARTITION_KEY, KeyType: 'HASH' }],
+        GlobalSecondaryIndexes: [JOBS_INDEX_DEFINITION],
       }),
     );
     status = created.TableDescription?.TableStatus;
   } catch (error) {
-    if (error instanceof ResourceInUseException) return 'exists';
+    if (error instanceof ResourceInUseException) {
+      await ensureJobsIndex(client, tableName);
+      return 'exists';
+    }
     // A DynamoDB of your own may let this role use the table but not create one: if the table
     // is there, that is all the host needs; if not, the creation's error says why.
     const exists = await client.send(new DescribeTableCommand({ TableName: tableName })).then(
       () => true,
       () => false,
     );
-    if (exists) return 'exists';
+    if (exists) {
+      await ensureJobsIndex(client, tableName);
+      return 'exists';
+    }
     throw error;
   }
   // DynamoDB Local creates tables ACTIVE at once; a real DynamoDB takes a few seconds.

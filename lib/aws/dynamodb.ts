@@ -75,3 +75,20 @@ export function cancellationCodes(error: unknown): string[] | undefined {
   if (!(error instanceof TransactionCanceledException)) return undefined;
   return (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
 }
+
+/**
+ * The ExpressionAttributeNames of expressions that name every attribute `#name` (many plain
+ * words, such as `state`, `value` or `work`, are reserved in DynamoDB's expressions), with
+ * `aliases` for tokens whose attribute is named otherwise (`#expires` for `expiresAt`).
+ */
+export function expressionNames(
+  expressions: readonly (string | undefined)[],
+  aliases: Record<string, string> = {},
+): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const match of expressions.join(' ').matchAll(/#([A-Za-z][A-Za-z0-9]*)/g)) {
+    const [token, name = ''] = match;
+    names[token] = aliases[token] ?? name;
+  }
+  return names;
+}

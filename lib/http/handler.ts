@@ -19,7 +19,7 @@ import {
 } from '../errors';
 import { appendLogKeys, logger } from '../logger';
 import type { RouteDef } from '../routes';
-import type { core, output } from '../schema';
+import type { core, output, ZodMiniType } from '../schema';
 import type { User } from '../users/store';
 import { problemReply } from './problem';
 import type { Reply } from './reply';
@@ -27,8 +27,10 @@ import type { Reply } from './reply';
 /** A Lambda handler of an API Gateway HTTP API route (payload format 2.0). */
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Reply>;
 
-export interface RequestContext<Body, U extends User | undefined> {
+export interface RequestContext<Body, U extends User | undefined, Query = undefined> {
   body: Body;
+  /** The validated query string (routes with a `query` schema). */
+  query: Query;
   /** The authenticated user: a User on routes with `auth: true`, undefined on the others. */
   user: U;
   requestId: string;
@@ -37,15 +39,23 @@ export interface RequestContext<Body, U extends User | undefined> {
   config: Config;
 }
 
-type Action<Body, U extends User | undefined> = (
-  context: RequestContext<Body, U>,
+type Action<Body, U extends User | undefined, Query = undefined> = (
+  context: RequestContext<Body, U, Query>,
 ) => Promise<Reply>;
 
 /** The validated body of a route's requests. */
 type BodyOf<R> = R extends RouteDef<infer B> ? output<B> : never;
+/** The validated query of a route's requests (undefined for routes that take none). */
+type QueryOf<R> = R extends { query?: infer Q }
+  ? Q extends ZodMiniType
+    ? output<Q>
+    : undefined
+  : undefined;
 
-// The user a request authenticated as, keyed by its event (middy hands the same object on).
+// The user a request authenticated as, and its validated query, keyed by its event (middy hands
+// the same object on).
 const authenticated = new WeakMap<APIGatewayProxyEventV2, User>();
+const queries = new WeakMap<APIGatewayProxyEventV2, unknown>();
 
 type Internal = Record<string, unknown> & { startedAt?: number };
 type HttpRequest = Request<APIGatewayProxyEventV2, Reply, Error, Context, Internal>;
@@ -181,6 +191,18 @@ function validateBody(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Re
   };
 }
 
+/** The query string against the route's schema (422 naming each bad parameter). */
+function validateQuery(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+  return {
+    before: ({ event }) => {
+      if (!route.query) return;
+      const parsed = route.query.safeParse(event.queryStringParameters ?? {});
+      if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
+      queries.set(event, parsed.data);
+    },
+  };
+}
+
 function authentication(authenticate: Authenticator): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
   return {
     before: async (request) => {
@@ -198,12 +220,12 @@ function authentication(authenticate: Authenticator): MiddlewareObj<APIGatewayPr
 export function createHandler<R extends RouteDef & { auth: false }>(
   route: R,
   config: Config,
-  action: Action<BodyOf<R>, undefined>,
+  action: Action<BodyOf<R>, undefined, QueryOf<R>>,
 ): LambdaHandler;
 export function createHandler<R extends RouteDef & { auth: true }>(
   route: R,
   config: Config,
-  action: Action<BodyOf<R>, User>,
+  action: Action<BodyOf<R>, User, QueryOf<R>>,
   // Injected rather than imported, so that public routes do not bundle the user store.
   options: { authenticate: Authenticator },
 ): LambdaHandler;
@@ -211,15 +233,16 @@ export function createHandler(
   route: RouteDef,
   config: Config,
   // Each overload narrows what the action is given; here it is whatever the route sends it.
-  action: Action<never, never>,
+  action: Action<never, never, never>,
   options?: { authenticate: Authenticator },
 ): LambdaHandler {
-  const run = action as Action<unknown, User | undefined>;
+  const run = action as Action<unknown, User | undefined, unknown>;
   const stack = middy<APIGatewayProxyEventV2, Reply, Error, Context, Internal>();
   stack.use(problemsAndAccessLog(route));
   stack.use(bodyLimit(config));
   // Authentication comes before parsing: strangers learn nothing about the body's rules.
   if (options) stack.use(authentication(options.authenticate));
+  if (route.query) stack.use(validateQuery(route));
   if (route.body) {
     stack.use(parseBody(route));
     stack.use(validateBody(route));
@@ -227,6 +250,7 @@ export function createHandler(
   return stack.handler(async (event, lambda) =>
     run({
       body: event.body,
+      query: queries.get(event),
       user: authenticated.get(event),
       requestId: requestIdOf(event),
       event,

@@ -39,3 +39,8 @@ export function text(
     body,
   };
 }
+
+/** A response without a body (204 No Content). */
+export function noContent(headers: Record<string, string> = {}): Reply {
+  return { statusCode: 204, headers: { ...baseHeaders, ...headers } };
+}

@@ -1,20 +1,32 @@
-// POST /summarize's logic: cache, quota, YouTube, the chosen summarizer, in that order.
+// The summaries service: POST /summarize and the jobs behind it (GET, list, DELETE). A request
+// becomes a job, a user's handle on the record of its summary: served at once from a finished
+// record (the cache), attached to a run already under way (identical requests make their summary
+// once, whoever sends them), or a new run handed to the workers through the queue. The request
+// then waits for the run, within its wait; a summary not ready by then is answered as the job.
 
-import { HttpError } from '../errors';
+import { HttpError, NotFoundError } from '../errors';
+import type { Problem } from '../http/problem';
+import { PROBLEM_TYPE_PREFIX } from '../http/problem';
 import type { Logger } from '../logger';
 import type { summarizeBodySchema, summarizeResponseSchema } from '../routes';
 import type * as z from '../schema';
 import type { User } from '../users/store';
-import { countWords } from '../words';
-import type { YouTubeClient } from '../youtube/client';
-import type { Video } from '../youtube/types';
 import { parseVideoId } from '../youtube/url';
-import { type Catalog, type CatalogEntry, estimateCostUsd, resolveModel } from './catalog';
-import { keyPointUrl } from './key-points';
-import type { SingleFlight } from './single-flight';
-import { type Cache, summaryKey, videoKey } from './store/cache';
+import { type Catalog, resolveModel } from './catalog';
+import { answerFor, outcomeFor, progressOf } from './outcome';
+import type { JobQueue } from './queue';
+import type { JobStatus } from './schemas';
+import { type Job, type JobProgress, type JobStore, newJobId } from './store/jobs';
 import type { Quota } from './store/quota';
-import type { Summarizer } from './types';
+import {
+  problemError,
+  type RecordStore,
+  reusable,
+  type SummaryRecord,
+  storedProblem,
+  summaryKey,
+  type Work,
+} from './store/records';
 
 /** A validated request body of POST /summarize. */
 export type SummarizeRequest = z.output<typeof summarizeBodySchema>;
@@ -22,158 +34,313 @@ export type SummarizeRequest = z.output<typeof summarizeBodySchema>;
 /** The API's answer. */
 export type SummarizeResponse = z.output<typeof summarizeResponseSchema>;
 
+/** A job as the API shows it (the SummaryJob schema). */
+export interface JobView {
+  id: string;
+  status: JobStatus;
+  progress: JobProgress;
+  request: Job['request'];
+  result: SummarizeResponse | null;
+  error: Problem | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What POST /summarize answers: the summary when it was ready within the wait, else the job. */
+export type Submitted =
+  | { ready: true; response: SummarizeResponse; job: JobView }
+  | { ready: false; job: JobView };
+
 export interface SummaryServiceDeps {
-  /** Resolved on the first cache miss: cache hits never load the YouTube client. */
-  youtube: () => Promise<Pick<YouTubeClient, 'fetchVideo'>>;
   catalog: Catalog;
   defaultModel: string;
-  /** The summarizer of a catalog entry, loaded on first use (the offline one holds a model). */
-  summarizer: (model: CatalogEntry) => Promise<Summarizer>;
-  summaries: Cache<SummarizeResponse>;
-  /** Fetched videos: another length or model for the same video needs no YouTube call. */
-  videos: Cache<Video>;
+  records: RecordStore;
+  jobs: JobStore;
   quota: Quota;
-  /** Identical requests at once share one making of their summary. */
-  flights: SingleFlight<SummarizeResponse>;
+  queue: JobQueue;
   logger: Logger;
 }
 
 export interface SummaryService {
   /**
-   * Summarises a video for a user within `signal`'s deadline.
-   * @throws HttpError: 422 (bad URL, unknown model, no usable captions), 404, 429 (quota),
-   * 502/503/504 (YouTube or Bedrock failures).
+   * Asks for a summary for a user and waits for it at most `waitMs`.
+   * @throws HttpError: 422 (bad URL, unknown model), 429 (quota), 503 (store or queue down),
+   * and whatever the run ended with when it ended within the wait (404, 422, 502-504).
    */
-  summarize(user: User, request: SummarizeRequest, signal: AbortSignal): Promise<SummarizeResponse>;
+  submit(
+    user: User,
+    request: SummarizeRequest,
+    options: { waitMs: number; requestId: string },
+  ): Promise<Submitted>;
+  /** The user's job. @throws NotFoundError when there is no such job of theirs. */
+  get(user: User, id: string): Promise<JobView>;
+  /** A page of the user's jobs, newest first. @throws ValidationError for a bad cursor. */
+  list(
+    user: User,
+    page: { limit: number; cursor?: string | undefined },
+  ): Promise<{ items: JobView[]; next_cursor: string | null }>;
+  /**
+   * Cancels the user's unfinished job (the view, cancelled) or removes a finished one from
+   * their history ('removed'). @throws NotFoundError when there is no such job of theirs.
+   */
+  cancel(user: User, id: string): Promise<JobView | 'removed'>;
 }
 
-/** The summarize flow over its collaborators (all injectable for tests). */
+/** How often a waiting request looks at its record: soon at first, then every second. */
+const POLL_FIRST_MS = 50;
+const POLL_MAX_MS = 1_000;
+
+/** The same 404 for a job that does not exist and for someone else's. */
+const unknownJob = () => new NotFoundError('No such summary job.');
+
+/** The problem of a failed job, as a direct call would have answered it. */
+function problemOf(job: Job): Problem | null {
+  if (!job.problem) return null;
+  const { type, title, status, detail, extensions } = job.problem;
+  const problem: Problem = {
+    type: PROBLEM_TYPE_PREFIX + type,
+    title,
+    status,
+    detail,
+    request_id: job.requestId,
+  };
+  for (const [name, value] of Object.entries(extensions)) {
+    if (!(name in problem)) problem[name] = value;
+  }
+  return problem;
+}
+
+/** A job as the API shows it, its live progress read from its record while it is pending. */
+function viewOf(job: Job, record: SummaryRecord | undefined): JobView {
+  let status: JobStatus;
+  let progress: JobProgress;
+  if (job.status === 'pending') {
+    progress = record ? progressOf(record) : { stage: 'queued', parts_done: 0, parts_total: 0 };
+    status = progress.stage === 'queued' ? 'queued' : 'running';
+  } else {
+    status = job.status;
+    progress = job.progress ?? { stage: 'queued', parts_done: 0, parts_total: 0 };
+  }
+  return {
+    id: job.id,
+    status,
+    progress,
+    request: job.request,
+    result: job.result ?? null,
+    error: problemOf(job),
+    created_at: new Date(job.createdAt).toISOString(),
+    updated_at: new Date(Math.max(job.updatedAt, record?.updatedAt ?? 0)).toISOString(),
+  };
+}
+
+/** The summaries service over its collaborators (all injectable for tests). */
 export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
-  /** The video from the cache, else from YouTube (then cached; a failed put only logs). */
-  async function fetchVideo(videoId: string, language: string | undefined, signal: AbortSignal) {
-    const key = videoKey(videoId, language);
-    const cached = await deps.videos.get(key);
-    if (cached) return cached;
-    const video = await (await deps.youtube()).fetchVideo(videoId, { language, signal });
-    await deps.videos.put(key, video).catch((error: unknown) => {
-      deps.logger.warn('could not cache the transcript', { error: String(error) });
-    });
-    return video;
+  const { records, jobs, logger } = deps;
+
+  /**
+   * A pending job brought up to date with its record: settled when the run ended (the worker
+   * settles it too; whichever comes first wins), failed when the record is gone.
+   */
+  async function refresh(job: Job): Promise<{ job: Job; record?: SummaryRecord }> {
+    if (job.status !== 'pending') return { job };
+    const record = await records.get(job.key);
+    const outcome = record
+      ? outcomeFor(job, record)
+      : {
+          status: 'failed' as const,
+          problem: storedProblem(
+            new HttpError(503, 'summary-interrupted', 'Service unavailable', {
+              detail: 'The work on this summary was lost; ask for it again.',
+              headers: { 'Retry-After': '1' },
+              expose: true,
+            }),
+          ),
+          progress: { stage: 'queued' as const, parts_done: 0, parts_total: 0 },
+        };
+    if (!outcome) return { job, ...(record ? { record } : {}) };
+    await jobs.settle(job.id, outcome);
+    // Whatever won the race (this, the worker, a cancel) is what the job now says.
+    const settled = await jobs.get(job.id);
+    return settled ? { job: settled } : { job: { ...job, ...outcome } };
   }
 
-  /** A new summary: the video (cached or from YouTube), then the chosen summarizer. */
-  async function makeSummary(
-    videoId: string,
-    model: CatalogEntry,
-    request: SummarizeRequest,
-    signal: AbortSignal,
-    started: number,
-  ): Promise<SummarizeResponse> {
-    const { metadata, transcript, client } = await fetchVideo(videoId, request.language, signal);
-    const summarizer = await deps.summarizer(model);
-    // Key points are made whatever include_key_points says: one cached summary serves both.
-    const result = await summarizer.summarize({
-      transcript,
-      metadata,
-      targetWords: request.summary_length,
-      keyPoints: true,
-      signal,
-      ...(request.summary_language === undefined
-        ? {}
-        : { summaryLanguage: request.summary_language }),
-    });
-    const summaryLanguage = request.summary_language ?? transcript.language;
-    deps.logger.info('summary generated', {
-      video_id: videoId,
-      model: model.name,
-      chunks: result.chunks,
-      input_tokens: result.inputTokens,
-      output_tokens: result.outputTokens,
-    });
-    return {
-      summary: result.summary,
-      word_count: countWords(result.summary, summaryLanguage),
-      key_points: result.keyPoints.map((point) => ({
-        text: point.text,
-        start_seconds: point.startMs / 1000,
-        url: keyPointUrl(videoId, point.startMs),
-      })),
-      metadata: {
-        ...metadata,
-        summary_language: summaryLanguage,
-        transcript_language: transcript.language,
-        transcript_auto_generated: transcript.autoGenerated,
-        transcript_word_count: transcript.wordCount,
-        transcript_client: client,
-        model: model.name,
-        model_id: model.modelId,
-        summary_length_requested: request.summary_length,
-        cached: false,
-        chunks: result.chunks,
-        input_tokens: result.inputTokens,
-        output_tokens: result.outputTokens,
-        estimated_cost_usd: Number(
-          estimateCostUsd(model, result.inputTokens, result.outputTokens).toFixed(6),
-        ),
-        elapsed_ms: Date.now() - started,
-        generated_at: new Date().toISOString(),
-      },
-    };
+  /** The user's job, or the same 404 whether it does not exist or is someone else's. */
+  async function ownJob(user: User, id: string): Promise<Job> {
+    const job = await jobs.get(id);
+    if (!job || job.userId !== user.id) throw unknownJob();
+    return job;
+  }
+
+  /** Waits until the record's run ends or `waitMs` passes; the record as last read. */
+  async function waitFor(key: string, waitMs: number): Promise<SummaryRecord | undefined> {
+    const deadline = Date.now() + waitMs;
+    let pause = POLL_FIRST_MS;
+    for (;;) {
+      const record = await records.get(key);
+      const left = deadline - Date.now();
+      if (record?.state !== 'working' || left <= 0) return record;
+      const wake = new AbortController();
+      await Promise.race([
+        new Promise((resolve) => setTimeout(resolve, Math.min(pause, left))),
+        deps.queue.settled?.(key, wake.signal) ?? new Promise(() => undefined),
+      ]);
+      wake.abort();
+      pause = Math.min(POLL_MAX_MS, pause * 2);
+    }
   }
 
   return {
-    async summarize(user, request, signal) {
-      const started = Date.now();
+    async submit(user, request, { waitMs, requestId }) {
       // Both are checked before any I/O: a bad URL or model costs no request anywhere.
       const videoId = parseVideoId(request.video_url);
       const model = resolveModel(deps.catalog, request.used_model ?? deps.defaultModel);
-      const key = summaryKey({
-        videoId,
-        language: request.language,
-        model: model.name,
-        length: request.summary_length,
-        summaryLanguage: request.summary_language,
-      });
-
-      const fromCache = (response: SummarizeResponse): SummarizeResponse => ({
-        ...response,
-        metadata: { ...response.metadata, cached: true, elapsed_ms: Date.now() - started },
-      });
-      const answer = (response: SummarizeResponse): SummarizeResponse => {
-        if (request.include_key_points) return response;
-        const { key_points: _omitted, ...rest } = response;
-        return rest;
+      const work: Work = { videoId, model: model.name, length: request.summary_length };
+      if (request.language !== undefined) work.language = request.language;
+      if (request.summary_language !== undefined) work.summaryLanguage = request.summary_language;
+      const key = summaryKey(work);
+      const now = Date.now();
+      const job: Job = {
+        id: newJobId(),
+        userId: user.id,
+        key,
+        request: {
+          video_url: request.video_url,
+          summary_length: request.summary_length,
+          used_model: model.name,
+          include_key_points: request.include_key_points,
+          ...(request.language === undefined ? {} : { language: request.language }),
+          ...(request.summary_language === undefined
+            ? {}
+            : { summary_language: request.summary_language }),
+        },
+        status: 'pending',
+        shared: true,
+        requestId,
+        createdAt: now,
+        updatedAt: now,
       };
-      const cached = await deps.summaries.get(key);
-      if (cached) {
-        deps.logger.info('summary served from cache', { video_id: videoId, model: model.name });
-        return answer(fromCache(cached));
+
+      let record = await records.get(key);
+      const fields = { video_id: videoId, model: model.name, job_id: job.id };
+      for (let attempt = 0; ; attempt++) {
+        const use = reusable(record);
+        if (use === 'done' && record?.value) {
+          const response = answerFor(record.value, job.request, { since: now });
+          const done: Job = {
+            ...job,
+            status: 'done',
+            result: response,
+            progress: {
+              stage: 'done',
+              parts_done: record.partsTotal,
+              parts_total: record.partsTotal,
+            },
+          };
+          await jobs.create(done);
+          logger.info('summary served from cache', fields);
+          return { ready: true, response, job: viewOf(done, undefined) };
+        }
+        // A verdict on the video found a moment ago is every identical request's answer.
+        if (use === 'failed' && record?.problem) throw problemError(record.problem);
+        if (use === 'working' && (await records.attach(key, job.id))) {
+          await jobs.create(job);
+          logger.info('summary job waits for a run under way', fields);
+          break;
+        }
+        if (use === 'free') {
+          // A new run: its job's user pays for it, unless another request starts it first.
+          const { day } = await deps.quota.reserve(user.id);
+          const chargedTo = { userId: user.id, day };
+          if (await records.claim(key, { work, jobId: job.id, requestId, chargedTo })) {
+            job.shared = false;
+            await jobs.create(job);
+            await enqueue(key, requestId, job);
+            logger.info('summary job queued', fields);
+            break;
+          }
+          await deps.quota.release(user.id, day).catch(() => undefined);
+        }
+        // The record changed under this request (another one started or ended a run): again.
+        if (attempt >= 4) throw new Error(`summary record ${key} keeps changing`);
+        record = await records.get(key);
       }
 
-      const { value, shared } = await deps.flights.run(key, signal, async () => {
-        await deps.quota.reserve(user.id);
-        try {
-          const response = await makeSummary(videoId, model, request, signal, started);
-          await deps.summaries.put(key, response).catch((error: unknown) => {
-            // The summary is done and paid for: a cache failure must not lose it.
-            deps.logger.warn('could not cache the summary', { error: String(error) });
-          });
-          return response;
-        } catch (error) {
-          // A lookup whose outcome the video decided (404, 422) costs its unit, or the service
-          // could be used to call YouTube without limit; a failure of ours or of a dependency
-          // (5xx) gives it back.
-          if (!(error instanceof HttpError) || error.status >= 500) {
-            await deps.quota.release(user.id).catch((releaseError: unknown) => {
-              deps.logger.warn('could not give back a quota unit', { error: String(releaseError) });
-            });
-          }
-          throw error;
-        }
-      });
-      if (shared)
-        deps.logger.info('summary shared with an identical request', { video_id: videoId });
-      return answer(shared ? fromCache(value) : value);
+      const last = await waitFor(key, waitMs);
+      const { job: current } = await refresh(job);
+      if (current.status === 'done' && current.result) {
+        return { ready: true, response: current.result, job: viewOf(current, last) };
+      }
+      if (current.status === 'failed' && current.problem) throw problemError(current.problem);
+      return { ready: false, job: viewOf(current, last) };
+    },
+
+    async get(user, id) {
+      const { job, record } = await refresh(await ownJob(user, id));
+      return viewOf(job, record);
+    },
+
+    async list(user, page) {
+      const { jobs: found, next } = await jobs.list(user.id, page);
+      const items = await Promise.all(
+        found.map(async (job) => {
+          const { job: current, record } = await refresh(job);
+          return viewOf(current, record);
+        }),
+      );
+      return { items, next_cursor: next };
+    },
+
+    async cancel(user, id) {
+      const { job, record } = await refresh(await ownJob(user, id));
+      if (job.status !== 'pending') {
+        await jobs.remove(job.id);
+        logger.info('summary job removed', { job_id: job.id });
+        return 'removed';
+      }
+      const progress = record ? progressOf(record) : job.progress;
+      const cancelled = await jobs.cancel(
+        job.id,
+        progress ?? { stage: 'queued', parts_done: 0, parts_total: 0 },
+      );
+      if (!cancelled) {
+        // It finished (or was cancelled) a moment ago: a finished job is removed.
+        await jobs.remove(job.id);
+        return 'removed';
+      }
+      const stopped = await records.detach(job.key, job.id);
+      logger.info('summary job cancelled', { job_id: job.id, run_cancelled: stopped });
+      const { job: after } = await refresh((await jobs.get(job.id)) ?? job);
+      return viewOf(after, undefined);
     },
   };
+
+  /** Hands a new run to the workers; when the queue refuses, the run and its job fail. */
+  async function enqueue(key: string, requestId: string, job: Job): Promise<void> {
+    try {
+      await deps.queue.send({ key, request_id: requestId });
+    } catch (error) {
+      const problem =
+        error instanceof HttpError
+          ? error
+          : new HttpError(503, 'queue-unavailable', 'Service unavailable', { cause: error });
+      const failed = await records
+        .fail(key, undefined, storedProblem(problem), 0)
+        .catch(() => undefined);
+      if (failed) {
+        const outcome = outcomeFor(job, failed);
+        if (outcome) await jobs.settle(job.id, outcome).catch(() => undefined);
+      }
+      throw problem;
+    }
+  }
+}
+
+/** Where a job is polled (Location of a 202, Content-Location of a 200). */
+export function jobLocation(id: string): string {
+  return `/summaries/${id}`;
+}
+
+/** Seconds a client should wait before polling a job again: soon while it starts, then less often. */
+export function pollAfterSeconds(job: Pick<JobView, 'progress'>): number {
+  return job.progress.stage === 'queued' || job.progress.stage === 'transcript' ? 2 : 5;
 }

@@ -2,6 +2,33 @@
 import type { Transcript, VideoMetadata } from '../youtube/types';
 import type { KeyPoint } from './key-points';
 
+/** What one finished model call gave: a part's summary, a combination, or the whole. */
+export interface CallResult {
+  summary: string;
+  keyPoints: KeyPoint[];
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+/**
+ * How a summarizer works inside a job: what earlier runs of the same summary finished, where it
+ * stands, and whether it should go on. Absent, a summary is made in one go.
+ */
+export interface JobHooks {
+  /** A call an earlier run of this summary finished (by its call key), or undefined. */
+  recall(callKey: string): CallResult | undefined;
+  /** Keeps a finished call (`part`: one of the transcript's parts, which counts as progress). */
+  remember(callKey: string, result: CallResult, part: boolean): Promise<void>;
+  /** The stage reached, the parts the transcript is summarised in, and how many are done. */
+  progress(
+    stage: 'summarizing' | 'combining',
+    partsTotal: number,
+    partsDone: number,
+  ): Promise<void>;
+  /** Asked before every model call: throws when no further call may start (cancelled). */
+  beforeCall(): Promise<void>;
+}
+
 export interface SummarizeInput {
   transcript: Transcript;
   metadata: VideoMetadata;
@@ -11,8 +38,10 @@ export interface SummarizeInput {
   summaryLanguage?: string;
   /** Whether to find key points (they cost tokens with a model); default true. */
   keyPoints?: boolean;
-  /** Aborted when the request's own deadline passes. */
+  /** Aborted when the request's own deadline (or the job's budget) passes. */
   signal: AbortSignal;
+  /** Checkpoints, progress and cancellation of a job. */
+  job?: JobHooks;
 }
 
 export interface SummaryResult {

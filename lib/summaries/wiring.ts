@@ -1,18 +1,21 @@
-// The summary service of a Config: its stores over the given DynamoDB client, the catalog, and
-// the summarizers. Kept apart from the account functions so that they do not bundle YouTube or
-// Bedrock. The YouTube client, the offline model and the model clients are loaded on the first
-// cache miss: a cold start that is answered from the cache never loads them.
+// The summaries area of a Config: the service behind the routes (records, jobs, quota, and the
+// queue it hands runs to) and the worker that makes summaries (YouTube, the summarizers). Kept
+// apart from the account functions so that they do not bundle either. The worker loads the
+// YouTube client, the offline model and the model clients on first use.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type Config, SUMMARIZE_MARGIN_MS } from '../config';
+import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
 import { catalogFromConfig } from './catalog';
-import { createSummaryService, type SummarizeResponse, type SummaryService } from './service';
-import { createSingleFlight } from './single-flight';
+import type { JobQueue } from './queue';
+import { createSummaryService, type SummaryService } from './service';
 import { createCache } from './store/cache';
+import { createJobStore } from './store/jobs';
 import { createQuota } from './store/quota';
+import { createRecordStore } from './store/records';
 import type { Summarizer } from './types';
+import { createSummaryWorker, type SummaryWorker } from './worker';
 
 /** Calls `load` once and hands every caller the same promise (retried after a failure). */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -26,16 +29,45 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
+/** The stores both sides share, over one DynamoDB client. */
+function storesFrom(config: Config, db: DynamoDBDocumentClient) {
+  return {
+    records: createRecordStore(db, config.TABLE_NAME, { leaseMs: config.JOB_LEASE_SECONDS * 1000 }),
+    jobs: createJobStore(db, config.TABLE_NAME),
+    quota: createQuota(db, config.TABLE_NAME, config.SUMMARY_DAILY_QUOTA),
+  };
+}
+
 /**
- * The summary service of `config`, with its caches and quota in `db`.
+ * The summaries service of `config`, handing new runs to `queue`.
  * @throws ConfigError for an invalid model catalog or DEFAULT_MODEL.
  */
 export function summaryServiceFrom(
   config: Config,
   db: DynamoDBDocumentClient,
+  queue: JobQueue,
   logger: Logger,
 ): SummaryService {
-  // Read once per instance, when a cache miss first needs YouTube or a model server.
+  return createSummaryService({
+    ...storesFrom(config, db),
+    catalog: catalogFromConfig(config),
+    defaultModel: config.DEFAULT_MODEL,
+    queue,
+    logger,
+  });
+}
+
+/**
+ * The summary worker of `config`; `shutdown` (the local host's) stops its runs.
+ * @throws ConfigError for an invalid model catalog.
+ */
+export function summaryWorkerFrom(
+  config: Config,
+  db: DynamoDBDocumentClient,
+  logger: Logger,
+  shutdown?: AbortSignal,
+): SummaryWorker {
+  // Read once per instance, when a run first needs YouTube or a model server.
   const credentials = once(async () =>
     (await import('../credentials')).operatorCredentialsFrom(config),
   );
@@ -53,10 +85,11 @@ export function summaryServiceFrom(
   const openai = once(async () =>
     (await import('./llm/openai')).createOpenAiClientFromConfig(config, await credentials()),
   );
-  return createSummaryService({
+  return createSummaryWorker({
+    ...storesFrom(config, db),
+    videos: createCache<Video>(db, config.TABLE_NAME, config.TRANSCRIPT_CACHE_TTL_SECONDS),
     youtube,
     catalog: catalogFromConfig(config),
-    defaultModel: config.DEFAULT_MODEL,
     summarizer: async (model) => {
       if (model.kind === 'extractive') return extractive();
       if (model.kind === 'openai') {
@@ -77,19 +110,9 @@ export function summaryServiceFrom(
         logger,
       });
     },
-    summaries: createCache<SummarizeResponse>(
-      db,
-      config.TABLE_NAME,
-      config.SUMMARY_CACHE_TTL_SECONDS,
-    ),
-    videos: createCache<Video>(db, config.TABLE_NAME, config.TRANSCRIPT_CACHE_TTL_SECONDS),
-    quota: createQuota(db, config.TABLE_NAME, config.SUMMARY_DAILY_QUOTA),
-    flights: createSingleFlight<SummarizeResponse>(db, config.TABLE_NAME, {
-      // Held past the deadline, so a holder that vanishes (a Lambda timeout) frees it soon.
-      leaseSeconds: Math.ceil((config.SUMMARIZE_DEADLINE_MS + SUMMARIZE_MARGIN_MS) / 1000),
-      keepSeconds: 60,
-      pollMs: 250,
-    }),
+    reuseSeconds: config.SUMMARY_CACHE_TTL_SECONDS,
+    renewEveryMs: Math.max(500, (config.JOB_LEASE_SECONDS * 1000) / 3),
     logger,
+    ...(shutdown ? { shutdown } : {}),
   });
 }

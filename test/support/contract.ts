@@ -86,8 +86,10 @@ export function contractOf(document: OpenAPIObject): Contract {
         | ResponseObject
         | undefined;
       if (!documented) fail('status not documented');
-      for (const name of Object.keys(documented?.headers ?? {})) {
-        const header = document.components?.headers?.[name] as HeaderObject | undefined;
+      for (const [name, spec] of Object.entries(documented?.headers ?? {})) {
+        const header = (
+          '$ref' in spec ? document.components?.headers?.[spec.$ref?.split('/').pop() ?? ''] : spec
+        ) as HeaderObject | undefined;
         const value = response.headers.get(name);
         if (value === null) {
           if (header?.required) fail(`no ${name} header`);
@@ -100,7 +102,11 @@ export function contractOf(document: OpenAPIObject): Contract {
         )
           fail(`${name}: ${value} is not the documented integer`);
       }
-      const content = documented?.content ?? {};
+      if (documented?.content === undefined) {
+        if (response.text !== '') fail('a body where the document says there is none');
+        return;
+      }
+      const content = documented.content;
       if (!(mediaType in content)) {
         fail(`media type "${mediaType}", documented: ${Object.keys(content).join(', ')}`);
       }

@@ -35,7 +35,7 @@ export async function startSummarizeEnv(env: Record<string, string> = {}): Promi
     YOUTUBE_API_BASE_URL: youtube.baseUrl,
     YOUTUBE_TIMEOUT_MS: '1500',
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: bedrock.endpoint,
-    SUMMARIZE_DEADLINE_MS: '5000',
+    SUMMARIZE_WAIT_MS: '5000',
     BEDROCK_MAX_ATTEMPTS: '3',
     MODEL_CATALOG_JSON: JSON.stringify([TINY_MODEL]),
     OPENAI_BASE_URL: openai.baseUrl,

@@ -3,7 +3,7 @@
 // whose summaries are then combined (reduce, recursively when even they do not fit). Nothing is
 // ever cut off to make it fit. Key points come back with the summary and are checked against
 // the transcript (key-points.ts).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   BadGatewayError,
   GatewayTimeoutError,
@@ -18,7 +18,7 @@ import {
   keyPointCount,
   parseAnswer,
 } from '../key-points';
-import type { SummarizeInput, Summarizer, SummaryResult } from '../types';
+import type { CallResult, JobHooks, SummarizeInput, Summarizer, SummaryResult } from '../types';
 import {
   formatTimestamp,
   type PromptContext,
@@ -293,15 +293,44 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     );
   };
 
-  /** One call: the answer's summary and the key points the transcript bears out. */
+  /**
+   * What identifies a call across runs of one summary: its step, what it asks for, and its
+   * data. The same plan over the same transcript (and, for combinations, over the same part
+   * summaries, which checkpoints replay) gives the same keys; anything else misses.
+   */
+  function callKey(step: Step, context: PromptContext, body: string): string {
+    const asked = JSON.stringify([step, pointsFor(step, context), context.summaryLanguage ?? '']);
+    const hash = createHash('sha256').update(asked).update('\n').update(body).digest('base64url');
+    return `${step.kind === 'part' ? 'p' : 'c'}${hash.slice(0, 22)}`;
+  }
+
+  /** What every call of one summary shares. */
+  interface Run {
+    context: PromptContext;
+    transcript: Transcript;
+    signal: AbortSignal;
+    usage: (answer: Pick<ChatAnswer, 'inputTokens' | 'outputTokens'>) => void;
+    job: JobHooks | undefined;
+  }
+
+  /**
+   * One call: the answer's summary and the key points the transcript bears out. Inside a job,
+   * a call an earlier run finished is not made again, and a finished call is kept.
+   */
   async function call(
+    run: Run,
     step: Step,
-    context: PromptContext,
-    transcript: Transcript,
     body: string,
-    signal: AbortSignal,
-    usage: (answer: ChatAnswer) => void,
+    signal = run.signal,
   ): Promise<{ summary: string; keyPoints: KeyPoint[] }> {
+    const { context, job } = run;
+    const key = job ? callKey(step, context, body) : '';
+    const recalled = job?.recall(key);
+    if (recalled) {
+      run.usage(recalled);
+      return { summary: recalled.summary, keyPoints: recalled.keyPoints };
+    }
+    await job?.beforeCall();
     const tag = `data-${randomBytes(6).toString('hex')}`;
     const stepContext = { ...context, keyPoints: pointsFor(step, context) };
     const answer = await chat.complete(
@@ -313,24 +342,28 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
       },
       signal,
     );
-    usage(answer);
+    run.usage(answer);
     const parsed = parseAnswer(answer.text);
     const claimed: ClaimedKeyPoint[] = stepContext.keyPoints > 0 ? parsed.keyPoints : [];
-    const keyPoints = anchorKeyPoints(claimed, transcript);
+    const keyPoints = anchorKeyPoints(claimed, run.transcript);
     // An answer of key points alone still says what the video is about.
     const summary = parsed.summary || parsed.keyPoints.map((point) => point.text).join(' ');
+    if (job) {
+      const result: CallResult = { summary, keyPoints };
+      if (answer.inputTokens !== undefined) result.inputTokens = answer.inputTokens;
+      if (answer.outputTokens !== undefined) result.outputTokens = answer.outputTokens;
+      await job.remember(key, result, step.kind !== 'combine');
+    }
     return { summary, keyPoints };
   }
 
   async function reduce(
+    run: Run,
     parts: readonly string[],
-    context: PromptContext,
-    transcript: Transcript,
     targetWords: number,
-    signal: AbortSignal,
-    usage: (answer: ChatAnswer) => void,
     level: number,
   ): Promise<{ summary: string; keyPoints: KeyPoint[] }> {
+    const { context } = run;
     const total = parts.length;
     const labelled = parts.map((part, index) => `[Part ${index + 1}]\n${part}`);
     const final: Step = {
@@ -342,9 +375,7 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
       final: true,
     };
     const body = labelled.join('\n\n');
-    if (estimateTokens(body) <= dataBudget(final, context)) {
-      return call(final, context, transcript, body, signal, usage);
-    }
+    if (estimateTokens(body) <= dataBudget(final, context)) return call(run, final, body);
     const probe: Step = { ...final, words: partWordsMax, final: false };
     const groups = groupConsecutive(labelled, dataBudget(probe, context));
     if (groups.length >= total || level >= MAX_REDUCE_LEVELS) {
@@ -354,7 +385,7 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
       );
     }
     const words = clampWords(Math.ceil((1.5 * targetWords) / groups.length));
-    const next = await mapBounded(groups, concurrency, signal, async (group, _index, inner) => {
+    const next = await mapBounded(groups, concurrency, run.signal, async (group, _index, inner) => {
       const step: Step = {
         kind: 'combine',
         words,
@@ -363,14 +394,14 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
         total,
         final: false,
       };
-      const result = await call(step, context, transcript, group.items.join('\n\n'), inner, usage);
+      const result = await call(run, step, group.items.join('\n\n'), inner);
       return renderPart(result.summary, result.keyPoints);
     });
-    return reduce(next, context, transcript, targetWords, signal, usage, level + 1);
+    return reduce(run, next, targetWords, level + 1);
   }
 
   async function summarize(input: SummarizeInput): Promise<SummaryResult> {
-    const { transcript, metadata, targetWords, signal } = input;
+    const { transcript, metadata, targetWords, signal, job } = input;
     const units = stampedUnits(transcript);
     if (units.length === 0) {
       throw new UnprocessableError(
@@ -386,17 +417,19 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     };
     let inputTokens: number | null = null;
     let outputTokens: number | null = null;
-    const usage = (answer: ChatAnswer) => {
+    const usage: Run['usage'] = (answer) => {
       if (answer.inputTokens !== undefined) inputTokens = (inputTokens ?? 0) + answer.inputTokens;
       if (answer.outputTokens !== undefined) {
         outputTokens = (outputTokens ?? 0) + answer.outputTokens;
       }
     };
+    const run: Run = { context, transcript, signal, usage, job };
     const text = units.join(' ');
 
     const whole: Step = { kind: 'whole', words: targetWords };
     if (estimateTokens(text) <= dataBudget(whole, context)) {
-      const result = await call(whole, context, transcript, text, signal, usage);
+      await job?.progress('summarizing', 1, job.recall(callKey(whole, context, text)) ? 1 : 0);
+      const result = await call(run, whole, text);
       return { ...result, chunks: 1, inputTokens, outputTokens };
     }
 
@@ -412,12 +445,19 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     }
     const parts = splitIntoParts(units, budget);
     const words = clampWords(Math.ceil((1.5 * targetWords) / parts.length));
+    const stepOf = (index: number): Step => ({ kind: 'part', words, index, count: parts.length });
+    if (job) {
+      const recalled = parts.filter((part, index) =>
+        job.recall(callKey(stepOf(index), context, part)),
+      );
+      await job.progress('summarizing', parts.length, recalled.length);
+    }
     const partials = await mapBounded(parts, concurrency, signal, async (part, index, inner) => {
-      const step: Step = { kind: 'part', words, index, count: parts.length };
-      const result = await call(step, context, transcript, part, inner, usage);
+      const result = await call(run, stepOf(index), part, inner);
       return renderPart(result.summary, result.keyPoints);
     });
-    const result = await reduce(partials, context, transcript, targetWords, signal, usage, 1);
+    await job?.progress('combining', parts.length, parts.length);
+    const result = await reduce(run, partials, targetWords, 1);
     return { ...result, chunks: parts.length, inputTokens, outputTokens };
   }
 

@@ -1,5 +1,6 @@
 // The per-user daily summary quota, counted atomically in DynamoDB (one counter per user and
-// UTC day). A summary reserves a unit before any work and gives it back if it fails.
+// UTC day). A job that starts a new summary takes a unit when it is created; a failure of ours
+// or of a dependency gives it back to the day it was taken from.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { storeError } from '../../aws/dynamodb';
@@ -11,9 +12,9 @@ export interface Quota {
    * Takes one unit of today's quota.
    * @throws TooManyRequestsError (429, Retry-After until UTC midnight) when none is left.
    */
-  reserve(userId: string): Promise<void>;
-  /** Gives back a unit taken by reserve() (the summary failed). */
-  release(userId: string): Promise<void>;
+  reserve(userId: string): Promise<{ day: string }>;
+  /** Gives back a unit reserve() took on `day` (UTC, YYYY-MM-DD). */
+  release(userId: string, day: string): Promise<void>;
 }
 
 function today(now: Date) {
@@ -27,8 +28,8 @@ export function createQuota(db: DynamoDBDocumentClient, table: string, limit: nu
   const key = (userId: string, day: string) => ({ pk: `QUOTA#${userId}#${day}` });
   return {
     async reserve(userId) {
-      if (limit === 0) return;
       const { day, secondsLeft, midnight } = today(new Date());
+      if (limit === 0) return { day };
       try {
         await db.send(
           new UpdateCommand({
@@ -54,10 +55,10 @@ export function createQuota(db: DynamoDBDocumentClient, table: string, limit: nu
         }
         throw storeError(error);
       }
+      return { day };
     },
-    async release(userId) {
+    async release(userId, day) {
       if (limit === 0) return;
-      const { day } = today(new Date());
       try {
         await db.send(
           new UpdateCommand({
@@ -69,7 +70,7 @@ export function createQuota(db: DynamoDBDocumentClient, table: string, limit: nu
           }),
         );
       } catch (error) {
-        // Past midnight the unit belongs to yesterday's counter; nothing to give back.
+        // A counter that expired (days ago) has nothing to give back.
         if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
       }
     },

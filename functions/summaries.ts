@@ -1,0 +1,67 @@
+// GET /summaries, GET /summaries/{id}, DELETE /summaries/{id}: the caller's summary jobs (their
+// history, one job, cancelling or removing one). The routeKey tells which.
+import { createBearerAuthenticator } from '../lib/auth/bearer';
+import { tokenSettingsFrom } from '../lib/auth/settings';
+import { createDocumentClient } from '../lib/aws/dynamodb';
+import type { Config } from '../lib/config';
+import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/handler';
+import { json, noContent } from '../lib/http/reply';
+import { logger } from '../lib/logger';
+import { routes } from '../lib/routes';
+import type { JobQueue } from '../lib/summaries/queue';
+import { pollAfterSeconds } from '../lib/summaries/service';
+import { summaryServiceFrom } from '../lib/summaries/wiring';
+import { createUserStore } from '../lib/users/store';
+
+// These routes never start a run: a queue that refuses everything keeps it that way.
+const noQueue: JobQueue = {
+  send: async () => {
+    throw new Error('the summaries function queues no jobs');
+  },
+};
+
+/** The function's handler, built from a Config (the local host and tests pass their own). */
+export function create(config: Config): LambdaHandler {
+  const db = createDocumentClient(config);
+  const users = createUserStore(db, config.TABLE_NAME);
+  const authenticate = createBearerAuthenticator({
+    tokenSettings: tokenSettingsFrom(config),
+    findUser: (id) => users.getById(id),
+  });
+  const summaries = summaryServiceFrom(config, db, noQueue, logger);
+  const id = (params: Record<string, string | undefined> | undefined) => params?.id ?? '';
+  const byRouteKey: Record<string, LambdaHandler> = {
+    [`${routes.listSummaries.method} ${routes.listSummaries.path}`]: createHandler(
+      routes.listSummaries,
+      config,
+      async ({ user, query }) => json(200, await summaries.list(user, query)),
+      { authenticate },
+    ),
+    [`${routes.getSummary.method} ${routes.getSummary.path}`]: createHandler(
+      routes.getSummary,
+      config,
+      async ({ user, event }) => {
+        const job = await summaries.get(user, id(event.pathParameters));
+        const unfinished = job.status === 'queued' || job.status === 'running';
+        return json(200, job, unfinished ? { 'Retry-After': String(pollAfterSeconds(job)) } : {});
+      },
+      { authenticate },
+    ),
+    [`${routes.cancelSummary.method} ${routes.cancelSummary.path}`]: createHandler(
+      routes.cancelSummary,
+      config,
+      async ({ user, event }) => {
+        const outcome = await summaries.cancel(user, id(event.pathParameters));
+        return outcome === 'removed' ? noContent() : json(200, outcome);
+      },
+      { authenticate },
+    ),
+  };
+  return async (event, context) => {
+    const route = byRouteKey[event.routeKey];
+    if (!route) throw new Error(`the summaries function does not serve ${event.routeKey}`);
+    return route(event, context);
+  };
+}
+
+export const handler = lambdaEntry(create);

@@ -1,0 +1,89 @@
+// The summary worker: consumes the job queue (SQS, one message per run of a summary, see
+// lib/summaries/queue.ts) and makes each summary within the job's budget. Messages it could
+// not finish for a passing reason (the store down) are reported as partial batch failures, so
+// SQS delivers them again; the run then resumes from its checkpoints. Not behind API Gateway:
+// the stack wires it to the queue, and the local host calls it the same way, in-process.
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { createDocumentClient } from '../lib/aws/dynamodb';
+import { type Config, loadConfig, WORKER_MARGIN_MS } from '../lib/config';
+import { appendLogKeys, logger } from '../lib/logger';
+import { workMessageSchema } from '../lib/summaries/queue';
+import { summaryWorkerFrom } from '../lib/summaries/wiring';
+
+export type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+/** What the local host hands the worker besides its Config. */
+export interface WorkerServices {
+  /** The host's shutdown: runs give their lease back and stop at once. */
+  shutdown?: AbortSignal;
+  /** Runs take a lease even from a live holder (a resumed crash: no other process holds one). */
+  force?: (messageId: string) => boolean;
+}
+
+/** The function's handler, built from a Config (the local host and tests pass their own). */
+export function create(config: Config, services: WorkerServices = {}): WorkerHandler {
+  const db = createDocumentClient(config);
+  const worker = summaryWorkerFrom(config, db, logger, services.shutdown);
+  return async (event, context) => {
+    const failed: string[] = [];
+    // One message at a time (the stack sets batches of one): each run has the whole budget.
+    for (const record of event.Records) {
+      const parsed = workMessageSchema.safeParse(safeJson(record.body));
+      if (!parsed.success) {
+        // A message nothing can make: dropping it is all there is to do.
+        logger.error('queue message dropped: not a summary job', { message_id: record.messageId });
+        continue;
+      }
+      appendLogKeys({ request_id: parsed.data.request_id, message_id: record.messageId });
+      const budgetMs = Math.min(
+        config.JOB_DEADLINE_MS,
+        context.getRemainingTimeInMillis() - WORKER_MARGIN_MS,
+      );
+      try {
+        const outcome = await worker.run(
+          parsed.data,
+          AbortSignal.timeout(Math.max(1_000, budgetMs)),
+          services.force?.(record.messageId) ?? false,
+        );
+        if (outcome === 'retry') failed.push(record.messageId);
+      } catch (error) {
+        logger.error('summary run failed unexpectedly; the message will be delivered again', {
+          error,
+        });
+        failed.push(record.messageId);
+      }
+    }
+    // Partial batch response: SQS keeps (and delivers again) only these. Written out rather
+    // than with Powertools' batch processor: for batches of one it is these lines, and the
+    // package would bundle a second copy of Powertools' commons (2.35 beside the logger's 2.36).
+    return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Lambda entry point: the handler is built on the first event from the environment's
+ * Config. A bad configuration fails the batch (SQS delivers it again, and after a few tries
+ * moves it to the dead-letter queue, whose alarm tells the operator).
+ */
+export const handler: WorkerHandler = (() => {
+  let built: WorkerHandler | undefined;
+  return async (event, context) => {
+    if (!built) {
+      try {
+        built = create(loadConfig());
+      } catch (error) {
+        logger.error('the worker cannot start: invalid configuration', { error });
+        throw error;
+      }
+    }
+    return built(event, context);
+  };
+})();

@@ -1,0 +1,51 @@
+// How a summary's run reaches a worker: a message naming its record. Deployed, the queue is SQS
+// (a worker Lambda consumes it, see functions/worker.ts); the local host runs the same worker
+// in-process behind this same interface (infra/local/queue.ts).
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { ServiceUnavailableError } from '../errors';
+import * as z from '../schema';
+
+/** The body of a queue message: which record to make, and the request that asked for it. */
+export const workMessageSchema = z.object({
+  key: z.string().check(z.minLength(1), z.maxLength(1_024)),
+  request_id: z.string().check(z.maxLength(200)),
+});
+export type WorkMessage = z.output<typeof workMessageSchema>;
+
+export interface JobQueue {
+  /**
+   * Hands a run to the workers.
+   * @throws ServiceUnavailableError (queue-unavailable) when the queue refuses it.
+   */
+  send(message: WorkMessage): Promise<void>;
+  /**
+   * Resolves when a run of `key` ends in this process, or never: waiters poll the record
+   * anyway, this only wakes them sooner (the local host's in-process queue has it, SQS not).
+   */
+  settled?(key: string, signal: AbortSignal): Promise<void>;
+}
+
+/** The queue at JOB_QUEUE_URL. */
+export function createSqsQueue(client: Pick<SQSClient, 'send'>, queueUrl: string): JobQueue {
+  return {
+    async send(message) {
+      try {
+        await client.send(
+          new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }),
+        );
+      } catch (error) {
+        throw queueUnavailable(error);
+      }
+    },
+  };
+}
+
+/** What a client is told when its job could not be queued. */
+export function queueUnavailable(cause: unknown): ServiceUnavailableError {
+  return new ServiceUnavailableError(
+    'queue-unavailable',
+    'The summary could not be queued right now; try again shortly.',
+    5,
+    { cause },
+  );
+}

@@ -1,0 +1,260 @@
+// The summaries area's schemas, one module: what POST /summarize takes and answers, and the
+// job a summary becomes when it does not fit one request (GET /summaries/{id}). The route table
+// names them, the OpenAPI document is generated from them, and the summary record's version is
+// derived from the response schema (store/records.ts).
+import { problemSchema } from '../http/problem-schema';
+import * as z from '../schema';
+import {
+  LANGUAGE_TAG_PATTERN,
+  transcriptLanguageSchema,
+  videoMetadataSchema,
+} from '../youtube/schema';
+import { MAX_VIDEO_URL_LENGTH, VIDEO_URL_PATTERN } from '../youtube/url';
+
+export const SUMMARY_LENGTH = { min: 25, max: 2_000, default: 200 } as const;
+
+/** `used_model`; lib/openapi.ts documents it as an enum of the models the deployment offers. */
+export const usedModelSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
+
+/** The optional `summary_language` field of a summarize request: the summary's language. */
+export const summaryLanguageSchema = z.string().check(
+  z.maxLength(35),
+  z.regex(LANGUAGE_TAG_PATTERN, 'Must be a language code such as "de" or "pt-BR".'),
+  z.meta({
+    description:
+      'Language to write the summary in (BCP 47, e.g. "de", "pt-BR"); by default the transcript’s. Language models translate; the extractive model cannot and answers 422 summary-language-unsupported when it differs from the transcript’s.',
+    examples: ['de'],
+  }),
+);
+
+export const summarizeBodySchema = z
+  .object({
+    // lib/youtube/url.ts parses it (and says why when it refuses); the pattern documents the
+    // forms it accepts.
+    video_url: z.string().check(
+      z.maxLength(MAX_VIDEO_URL_LENGTH),
+      z.meta({
+        description:
+          'A YouTube link (watch, youtu.be, shorts, embed, live...) or an 11-character video ID',
+        examples: ['https://www.youtube.com/watch?v=GJLlxj_dtq8'],
+        pattern: VIDEO_URL_PATTERN,
+      }),
+    ),
+    summary_length: z
+      ._default(
+        z.int().check(z.minimum(SUMMARY_LENGTH.min), z.maximum(SUMMARY_LENGTH.max)),
+        SUMMARY_LENGTH.default,
+      )
+      .check(z.meta({ description: 'Target length of the summary, in words', examples: [200] })),
+    used_model: z.optional(usedModelSchema).check(
+      z.meta({
+        description:
+          'The model to summarise with (case-insensitive); the server default when absent. An unknown name gets a 422 listing the allowed ones in allowed_models.',
+        examples: ['extractive'],
+      }),
+    ),
+    language: z.optional(transcriptLanguageSchema),
+    summary_language: z.optional(summaryLanguageSchema),
+    include_key_points: z._default(z.boolean(), true).check(
+      z.meta({
+        description:
+          'Whether the answer carries key_points (they are made and cached either way, so this only shapes the answer)',
+      }),
+    ),
+  })
+  .check(z.meta({ id: 'SummarizeRequest' }));
+
+export const keyPointSchema = z
+  .object({
+    text: z.string().check(z.meta({ description: 'The point, in one sentence' })),
+    start_seconds: z.number().check(
+      z.nonnegative(),
+      z.meta({
+        description:
+          'Where the caption that says it starts, in seconds from the start of the video (milliseconds as decimals)',
+        examples: [81.2],
+      }),
+    ),
+    url: z.string().check(
+      z.meta({
+        description: 'The video at that moment (t= in whole seconds)',
+        examples: ['https://www.youtube.com/watch?v=py5byOOHZM8&t=81s'],
+      }),
+    ),
+  })
+  .check(z.meta({ id: 'KeyPoint' }));
+
+const tokenCount = () => z.nullable(z.int().check(z.nonnegative()));
+
+export const summarizeResponseSchema = z
+  .object({
+    summary: z.string(),
+    word_count: z.int().check(z.meta({ description: 'Words in the summary' })),
+    key_points: z.optional(z.array(keyPointSchema)).check(
+      z.meta({
+        description:
+          'The main points with the moment each is said, in video order; every start_seconds is the start of a caption of the transcript. Absent when the request set include_key_points to false; may be empty when the model gave none the transcript bears out.',
+      }),
+    ),
+    metadata: z
+      .extend(videoMetadataSchema, {
+        transcript_language: z
+          .string()
+          .check(z.meta({ description: 'Language of the caption track used' })),
+        transcript_auto_generated: z
+          .boolean()
+          .check(z.meta({ description: "YouTube's speech recognition track" })),
+        transcript_word_count: z.int(),
+        summary_language: z.string().check(
+          z.meta({
+            description:
+              'Language the summary is written in: summary_language, or the transcript’s',
+            examples: ['en'],
+          }),
+        ),
+        transcript_client: z.string().check(
+          z.meta({
+            description:
+              'The InnerTube client whose caption list gave the transcript (see YOUTUBE_CLIENTS)',
+            examples: ['ANDROID'],
+          }),
+        ),
+        model: z
+          .string()
+          .check(z.meta({ description: 'The model name asked for (or the default)' })),
+        model_id: z
+          .string()
+          .check(
+            z.meta({ description: 'Bedrock model or inference profile id; "extractive" offline' }),
+          ),
+        summary_length_requested: z.int(),
+        cached: z
+          .boolean()
+          .check(z.meta({ description: 'Answered from the cache (no YouTube or model call)' })),
+        chunks: z.int().check(z.meta({ description: 'Parts the transcript was summarised in' })),
+        input_tokens: tokenCount(),
+        output_tokens: tokenCount(),
+        estimated_cost_usd: z
+          .number()
+          .check(z.meta({ description: 'From the catalog prices and reported tokens' })),
+        elapsed_ms: z.int(),
+        generated_at: z
+          .string()
+          .check(z.meta({ description: 'When the summary was made (ISO 8601)' })),
+      })
+      .check(
+        z.meta({
+          id: 'SummaryMetadata',
+          description: 'About the video, its transcript and how the summary was made.',
+        }),
+      ),
+  })
+  .check(z.meta({ id: 'SummarizeResponse' }));
+
+// ---- jobs ------------------------------------------------------------------------------------
+// A summary that is not ready within POST /summarize's wait becomes a job: its id, where it
+// stands, and in the end the very body (or problem) a direct call would have answered.
+
+/** Where a job stands, as clients see it. */
+export const JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Where the making of its summary stands. */
+export const JOB_STAGES = ['queued', 'transcript', 'summarizing', 'combining', 'done'] as const;
+export type JobStage = (typeof JOB_STAGES)[number];
+
+/** Job ids: 22 URL-safe characters (128 random bits). Anything else is an unknown job. */
+export const JOB_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+export const jobIdSchema = z
+  .string()
+  .check(
+    z.maxLength(64),
+    z.meta({ description: 'The job id (from Location)', examples: ['c2hvcnQtaWQtZXhhbXBsZQ'] }),
+  );
+
+export const jobProgressSchema = z
+  .object({
+    stage: z.enum(JOB_STAGES).check(
+      z.meta({
+        description:
+          'queued (waiting for a worker), transcript (fetching it from YouTube), summarizing (the parts), combining (their summaries into one), done',
+      }),
+    ),
+    parts_done: z.int().check(z.nonnegative(), z.meta({ description: 'Parts summarised so far' })),
+    parts_total: z.int().check(
+      z.nonnegative(),
+      z.meta({
+        description:
+          'Parts the transcript is summarised in (1 when it fits the model at once); 0 until known',
+      }),
+    ),
+  })
+  .check(z.meta({ id: 'JobProgress' }));
+
+/** The request a job was made from, as the server read it (defaults filled in). */
+export const jobRequestSchema = z
+  .object({
+    video_url: z.string(),
+    summary_length: z.int(),
+    used_model: z.string().check(z.meta({ description: 'The model name (the default resolved)' })),
+    language: z.optional(z.string()),
+    summary_language: z.optional(z.string()),
+    include_key_points: z.boolean(),
+  })
+  .check(z.meta({ id: 'SummaryJobRequest' }));
+
+export const jobSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(JOB_STATUSES),
+    progress: jobProgressSchema,
+    request: jobRequestSchema,
+    result: z
+      .nullable(summarizeResponseSchema)
+      .check(
+        z.meta({ description: 'When done: exactly the body POST /summarize answers with 200' }),
+      ),
+    error: z.nullable(problemSchema).check(
+      z.meta({
+        description:
+          'When failed: the problem a direct call would have answered (same type, status and detail)',
+      }),
+    ),
+    created_at: z.string().check(z.meta({ description: 'ISO 8601' })),
+    updated_at: z.string().check(z.meta({ description: 'ISO 8601' })),
+  })
+  .check(
+    z.meta({
+      id: 'SummaryJob',
+      description:
+        'A summary being made (or made) for the caller. Poll GET /summaries/{id} until status is done, failed or cancelled.',
+    }),
+  );
+
+/** At most this many jobs per page of GET /summaries. */
+export const JOB_PAGE = { default: 20, max: 100 } as const;
+
+export const jobListQuerySchema = z.object({
+  limit: z._default(
+    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(JOB_PAGE.max)),
+    JOB_PAGE.default,
+  ),
+  cursor: z.optional(
+    z
+      .string()
+      .check(
+        z.maxLength(512),
+        z.meta({ description: 'next_cursor of the previous page (opaque)' }),
+      ),
+  ),
+});
+
+export const jobListSchema = z
+  .object({
+    items: z.array(jobSchema).check(z.meta({ description: "The caller's jobs, newest first" })),
+    next_cursor: z
+      .nullable(z.string())
+      .check(z.meta({ description: 'Pass as cursor for the next page; null on the last page' })),
+  })
+  .check(z.meta({ id: 'SummaryJobList' }));

@@ -1,0 +1,300 @@
+// Summary jobs: a user's handle on a summary record (records.ts). One item per job, `JOB#<id>`,
+// in the user's history (the jobs-by-user index, newest first). A job stays pending while its
+// record's run goes on; its outcome is copied into it once settled (the summary as the user
+// asked for it, or the problem), so the history outlives the summary cache.
+import { randomBytes } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { expressionNames, storeError } from '../../aws/dynamodb';
+import { JOBS_INDEX } from '../../aws/table';
+import { ValidationError } from '../../errors';
+import { JOB_ID_PATTERN, type JobStage } from '../schemas';
+import type { SummarizeResponse } from '../service';
+import { pack, unpack } from './codec';
+import { type StoredProblem, shapeVersion } from './records';
+
+/** A job's state as stored: pending until its summary is settled, or cancelled by its user. */
+export type StoredJobStatus = 'pending' | 'done' | 'failed' | 'cancelled';
+
+/** The request a job was made from (the API's SummaryJobRequest). */
+export interface JobRequest {
+  video_url: string;
+  summary_length: number;
+  used_model: string;
+  language?: string;
+  summary_language?: string;
+  include_key_points: boolean;
+}
+
+export interface JobProgress {
+  stage: JobStage;
+  parts_done: number;
+  parts_total: number;
+}
+
+export interface Job {
+  id: string;
+  userId: string;
+  /** The summary record it is a handle on. */
+  key: string;
+  request: JobRequest;
+  status: StoredJobStatus;
+  /** Whether it waits for a run another job started (its answer is then marked cached). */
+  shared: boolean;
+  /** Where the run stood when the job was settled or cancelled. */
+  progress?: JobProgress;
+  /** The request that created it. */
+  requestId: string;
+  createdAt: number;
+  updatedAt: number;
+  /** When done: the answer, as POST /summarize gives it to this job's request. */
+  result?: SummarizeResponse;
+  /** When failed. */
+  problem?: StoredProblem;
+}
+
+/** What settles a pending job. */
+export type JobOutcome =
+  | { status: 'done'; result: SummarizeResponse; progress: JobProgress }
+  | { status: 'failed'; problem: StoredProblem; progress: JobProgress };
+
+const jobPk = (id: string) => `JOB#${id}`;
+const ownerKey = (userId: string) => `JOBS#${userId}`;
+const sortKey = (job: Pick<Job, 'id' | 'createdAt'>) =>
+  `${new Date(job.createdAt).toISOString()}#${job.id}`;
+
+/** A new job id: 128 random bits, URL-safe. */
+export function newJobId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+interface Item {
+  pk: string;
+  userId: string;
+  key: string;
+  request: JobRequest;
+  status: StoredJobStatus;
+  shared?: boolean;
+  progress?: JobProgress;
+  requestId: string;
+  createdAt: number;
+  updatedAt: number;
+  result?: Uint8Array;
+  shape?: string;
+  problem?: StoredProblem;
+}
+
+/**
+ * A job as stored. A result made by an earlier version of the service (another response shape)
+ * is not served as if it were this version's: the job reads as failed, summary-outdated.
+ */
+function fromItem(item: Item): Job {
+  const job: Job = {
+    id: item.pk.slice('JOB#'.length),
+    userId: item.userId,
+    key: item.key,
+    request: item.request,
+    status: item.status,
+    shared: item.shared === true,
+    requestId: item.requestId,
+    createdAt: Number(item.createdAt),
+    updatedAt: Number(item.updatedAt),
+  };
+  if (item.progress !== undefined) job.progress = item.progress;
+  if (item.problem !== undefined) job.problem = item.problem;
+  if (item.result !== undefined) {
+    const result =
+      item.shape === shapeVersion() ? unpack<SummarizeResponse>(item.result) : undefined;
+    if (result === undefined) {
+      job.status = 'failed';
+      job.problem = {
+        status: 410,
+        type: 'summary-outdated',
+        title: 'Gone',
+        detail:
+          'This summary was made by an earlier version of the service and is no longer kept; ask for it again.',
+        extensions: {},
+        headers: {},
+      };
+    } else {
+      job.result = result;
+    }
+  }
+  return job;
+}
+
+/** The cursor of GET /summaries: the sort key of the last job of a page, base64url. */
+function encodeCursor(lastSortKey: string): string {
+  return Buffer.from(lastSortKey, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { sort: string; id: string } {
+  const sort = Buffer.from(cursor, 'base64url').toString('utf8');
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)#([A-Za-z0-9_-]+)$/.exec(sort);
+  const id = match?.[2];
+  if (!match || id === undefined || !JOB_ID_PATTERN.test(id)) {
+    throw new ValidationError([
+      { field: 'cursor', message: 'is not a next_cursor this service gave' },
+    ]);
+  }
+  return { sort, id };
+}
+
+/**
+ * The summary jobs of one table.
+ * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
+ */
+export function createJobStore(db: DynamoDBDocumentClient, table: string) {
+  const send = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      throw storeError(error);
+    }
+  };
+
+  /** A conditional update of a pending job; false when it is no longer pending. */
+  const whilePending = async (
+    id: string,
+    set: string,
+    values: Record<string, unknown>,
+  ): Promise<boolean> => {
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: jobPk(id) },
+          UpdateExpression: `SET ${set}, #updatedAt = :now`,
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: expressionNames([set, '#status #updatedAt']),
+          ExpressionAttributeValues: { ...values, ':pending': 'pending', ':now': Date.now() },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw storeError(error);
+    }
+  };
+
+  return {
+    /** Stores a new job (pending, or already settled: a summary served from its record). */
+    async create(job: Job): Promise<void> {
+      const item: Item = {
+        pk: jobPk(job.id),
+        userId: job.userId,
+        key: job.key,
+        request: job.request,
+        status: job.status,
+        shared: job.shared,
+        requestId: job.requestId,
+        createdAt: job.createdAt,
+        updatedAt: job.updatedAt,
+        ...(job.progress ? { progress: job.progress } : {}),
+        ...(job.result ? { result: pack(job.result), shape: shapeVersion() } : {}),
+        ...(job.problem ? { problem: job.problem } : {}),
+      };
+      await send(() =>
+        db.send(
+          new PutCommand({
+            TableName: table,
+            Item: {
+              ...item,
+              [JOBS_INDEX.partitionKey]: ownerKey(job.userId),
+              [JOBS_INDEX.sortKey]: sortKey(job),
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      );
+    },
+
+    /** The job with this id, or undefined (whoever owns it: callers check). */
+    async get(id: string): Promise<Job | undefined> {
+      if (!JOB_ID_PATTERN.test(id)) return undefined;
+      const { Item } = await send(() =>
+        db.send(new GetCommand({ TableName: table, Key: { pk: jobPk(id) }, ConsistentRead: true })),
+      );
+      return Item ? fromItem(Item as Item) : undefined;
+    },
+
+    /** Settles a pending job with its summary's outcome; false when it was not pending. */
+    async settle(id: string, outcome: JobOutcome): Promise<boolean> {
+      return outcome.status === 'done'
+        ? whilePending(
+            id,
+            '#status = :done, #progress = :progress, #result = :result, #shape = :shape',
+            {
+              ':done': 'done',
+              ':progress': outcome.progress,
+              ':result': pack(outcome.result),
+              ':shape': shapeVersion(),
+            },
+          )
+        : whilePending(id, '#status = :failed, #progress = :progress, #problem = :problem', {
+            ':failed': 'failed',
+            ':progress': outcome.progress,
+            ':problem': outcome.problem,
+          });
+    },
+
+    /** Marks a pending job cancelled; false when it was not pending. */
+    async cancel(id: string, progress: JobProgress): Promise<boolean> {
+      return whilePending(id, '#status = :cancelled, #progress = :progress', {
+        ':cancelled': 'cancelled',
+        ':progress': progress,
+      });
+    },
+
+    /** Removes a job from its user's history. */
+    async remove(id: string): Promise<void> {
+      await send(() => db.send(new DeleteCommand({ TableName: table, Key: { pk: jobPk(id) } })));
+    },
+
+    /**
+     * A page of a user's jobs, newest first, and the cursor of the next page (null on the last).
+     * Read from an index, so a job created a moment ago may be missing for a moment.
+     * @throws ValidationError for a cursor this store did not give.
+     */
+    async list(
+      userId: string,
+      page: { limit: number; cursor?: string },
+    ): Promise<{ jobs: Job[]; next: string | null }> {
+      const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+      const output = await send(() =>
+        db.send(
+          new QueryCommand({
+            TableName: table,
+            IndexName: JOBS_INDEX.name,
+            KeyConditionExpression: '#owner = :owner',
+            ExpressionAttributeNames: { '#owner': JOBS_INDEX.partitionKey },
+            ExpressionAttributeValues: { ':owner': ownerKey(userId) },
+            ScanIndexForward: false,
+            Limit: page.limit,
+            ...(after
+              ? {
+                  ExclusiveStartKey: {
+                    pk: jobPk(after.id),
+                    [JOBS_INDEX.partitionKey]: ownerKey(userId),
+                    [JOBS_INDEX.sortKey]: after.sort,
+                  },
+                }
+              : {}),
+          }),
+        ),
+      );
+      const jobs = (output.Items ?? []).map((item) => fromItem(item as Item));
+      const last = output.LastEvaluatedKey?.[JOBS_INDEX.sortKey];
+      return { jobs, next: typeof last === 'string' ? encodeCursor(last) : null };
+    },
+  };
+}
+
+export type JobStore = ReturnType<typeof createJobStore>;
