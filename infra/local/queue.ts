@@ -7,12 +7,9 @@
 // needs nothing but the delivery loop.
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { JobQueue, WorkMessage } from '../../lib/summaries/queue';
+import { type JobQueue, MAX_RECEIVES, type WorkMessage } from '../../lib/summaries/queue';
 import { lambdaContext, sqsEvent } from './event';
 import { concurrentInvokeStore } from './server';
-
-/** Deliveries of one message before it is given up (the stack's maxReceiveCount). */
-export const MAX_RECEIVES = 5;
 
 export type QueueWorker = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 

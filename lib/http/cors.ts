@@ -3,9 +3,16 @@
 // the local host applies them itself with the functions below. (Hand-written because what we
 // need is API Gateway's exact behaviour, not a generic middleware's.)
 
-export const CORS_ALLOW_METHODS = ['GET', 'POST', 'OPTIONS'] as const;
-export const CORS_ALLOW_HEADERS = ['authorization', 'content-type'] as const;
-export const CORS_EXPOSE_HEADERS = ['retry-after', 'x-request-id', 'www-authenticate'] as const;
+export const CORS_ALLOW_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'] as const;
+export const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'prefer'] as const;
+export const CORS_EXPOSE_HEADERS = [
+  'retry-after',
+  'x-request-id',
+  'www-authenticate',
+  'location',
+  'content-location',
+  'preference-applied',
+] as const;
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** Whether an Origin header value is one of the configured origins ("*" allows any). */

@@ -5,6 +5,13 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { ServiceUnavailableError } from '../errors';
 import * as z from '../schema';
 
+/**
+ * Deliveries of one message before it goes to the dead-letter queue (the stack's
+ * maxReceiveCount, and the local queue's): more than the crashes a run survives (MAX_CRASHES in
+ * worker.ts), so the worker itself sees a run that crashes too often and fails it in words.
+ */
+export const MAX_RECEIVES = 5;
+
 /** The body of a queue message: which record to make, and the request that asked for it. */
 export const workMessageSchema = z.object({
   key: z.string().check(z.minLength(1), z.maxLength(1_024)),
