@@ -136,7 +136,7 @@ const envSchema = z.object({
    */
   SUMMARIZE_WAIT_MS: int(0, MAX_SUMMARIZE_WAIT_MS, DEFAULT_SUMMARIZE_WAIT_MS),
   /** A job's budget: a summary not made within it fails (504). The stack sets the worker's. */
-  JOB_DEADLINE_MS: int(10_000, 86_400_000, DEFAULT_JOB_DEADLINE_MS),
+  JOB_DEADLINE_MS: int(1_000, 86_400_000, DEFAULT_JOB_DEADLINE_MS),
   /**
    * How long a worker's hold on a job lasts without renewal (it renews a third of the way): a
    * worker that vanishes (killed, crashed) lets another resume the job after this.

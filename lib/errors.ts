@@ -181,3 +181,16 @@ export class GatewayTimeoutError extends HttpError {
     super(504, type, 'Gateway timeout', { expose: true, ...options, detail });
   }
 }
+
+/**
+ * What a client is told when the service's configuration is wrong (a ConfigError): 503 with the
+ * detail hidden, since only the operator can act on it (the log says what is wrong).
+ */
+export function misconfigured(cause: unknown): ServiceUnavailableError {
+  return new ServiceUnavailableError(
+    'server-misconfigured',
+    'The service is not configured correctly; the operator has been told.',
+    30,
+    { cause, expose: false },
+  );
+}

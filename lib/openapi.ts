@@ -83,18 +83,23 @@ function headerNames(status: number): HeaderName[] {
   return names;
 }
 
-/** A response's headers: the status's own, and the route's (a reference when always there). */
+/**
+ * A response's headers: the status's own, and the route's (a reference to the component when
+ * always there, else the header inline, not required). `used` collects the referenced names.
+ */
 function responseHeaders(
   status: number,
-  own: Partial<Record<RouteHeader, 'always' | 'sometimes'>> = {},
+  own: Partial<Record<RouteHeader, 'always' | 'sometimes'>>,
+  used: Set<HeaderName>,
 ): Record<string, HeaderObject | ReferenceObject> {
   const headers: Record<string, HeaderObject | ReferenceObject> = {};
-  for (const name of headerNames(status)) headers[name] = { $ref: `#/components/headers/${name}` };
+  const reference = (name: HeaderName) => {
+    used.add(name);
+    return { $ref: `#/components/headers/${name}` };
+  };
+  for (const name of headerNames(status)) headers[name] = reference(name);
   for (const [name, when] of Object.entries(own) as [RouteHeader, 'always' | 'sometimes'][]) {
-    headers[name] =
-      when === 'always'
-        ? { $ref: `#/components/headers/${name}` }
-        : { ...HEADERS[name], required: false };
+    headers[name] = when === 'always' ? reference(name) : { ...HEADERS[name], required: false };
   }
   return headers;
 }
@@ -162,6 +167,7 @@ function operation(
   operationId: string,
   route: RouteDef,
   schemas: ReturnType<typeof schemaCollector>,
+  usedHeaders: Set<HeaderName>,
 ): OperationObject {
   const problem = schemas.schema(problemSchema, 'output');
   const responses: Record<string, ResponseObject> = {};
@@ -179,7 +185,7 @@ function operation(
       );
     responses[code] = {
       description: response.description,
-      headers: responseHeaders(status, response.headers),
+      headers: responseHeaders(status, response.headers ?? {}, usedHeaders),
       // A response without a body (204) has no content at all.
       ...(content ? { content } : {}),
     };
@@ -240,11 +246,12 @@ function operation(
 export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
   const routes = options.routes ?? routeTable;
   const schemas = schemaCollector(options.models);
+  const usedHeaders = new Set<HeaderName>();
   const paths: Record<string, Record<string, OperationObject>> = {};
   for (const [operationId, route] of Object.entries(routes)) {
     paths[route.path] = {
       ...paths[route.path],
-      [route.method.toLowerCase()]: operation(operationId, route, schemas),
+      [route.method.toLowerCase()]: operation(operationId, route, schemas, usedHeaders),
     };
   }
   const tags = [...new Set(Object.values(routes).map((route) => route.tag))];
@@ -264,7 +271,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
     paths,
     components: {
       schemas: schemas.components,
-      headers: HEADERS,
+      // Only the headers some response refers to (an unused component is a lint warning).
+      headers: Object.fromEntries(
+        Object.entries(HEADERS).filter(([name]) => usedHeaders.has(name as HeaderName)),
+      ),
       securitySchemes: {
         bearerAuth: {
           type: 'http',

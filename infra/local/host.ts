@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type Config, WORKER_MARGIN_MS, withSettings } from '../../lib/config';
 import { ServiceUnavailableError } from '../../lib/errors';
 import { checkJava, freePort, type LocalDynamo, startDynamoDbLocal } from './dynamodb';
-import type { LocalQueue } from './queue';
+import type { LocalQueue, QueueWorker } from './queue';
 import type { LocalServer, LocalServerOptions } from './server';
 
 export interface LocalHost {
@@ -124,13 +124,22 @@ export async function startLocalHost(
     // The worker behind the queue, as the stack runs it behind SQS: the same handler, fed the
     // same events. A shutdown stops its runs, which give their lease back for the next start.
     const workerConfig = config;
+    // One worker instance for the host, built on the first message (as Lambda builds one per
+    // instance): its clients and the credentials it read are kept.
+    let worker: Promise<QueueWorker> | undefined;
     const jobs: LocalQueue = jobQueue.createLocalQueue({
-      worker: async () => {
-        const worker = await import('../../functions/worker');
-        return worker.create(workerConfig, {
-          shutdown: shutdown.signal,
-          force: (messageId) => jobs.forced(messageId),
+      worker: () => {
+        worker ??= import('../../functions/worker').then((module) =>
+          module.create(workerConfig, {
+            shutdown: shutdown.signal,
+            force: (messageId) => jobs.forced(messageId),
+          }),
+        );
+        // A worker that could not be built (a bad setting) is built again for the next message.
+        worker.catch(() => {
+          worker = undefined;
         });
+        return worker;
       },
       concurrency: config.JOB_CONCURRENCY,
       timeoutMs: config.JOB_DEADLINE_MS + WORKER_MARGIN_MS,

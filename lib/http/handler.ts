@@ -12,8 +12,8 @@ import {
   BadRequestError,
   type FieldError,
   HttpError,
+  misconfigured,
   PayloadTooLargeError,
-  ServiceUnavailableError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../errors';
@@ -108,14 +108,7 @@ function problemsAndAccessLog(route: RouteDef): MiddlewareObj<APIGatewayProxyEve
 /** Errors thrown by libraries, expressed in our terms. */
 function asHttpError(error: unknown): unknown {
   if (error instanceof HttpError) return error;
-  if (error instanceof ConfigError) {
-    return new ServiceUnavailableError(
-      'server-misconfigured',
-      'The service is not configured correctly; the operator has been told.',
-      30,
-      { cause: error, expose: false },
-    );
-  }
+  if (error instanceof ConfigError) return misconfigured(error);
   return error;
 }
 

@@ -4,7 +4,7 @@
 // once, whoever sends them), or a new run handed to the workers through the queue. The request
 // then waits for the run, within its wait; a summary not ready by then is answered as the job.
 
-import { HttpError, NotFoundError } from '../errors';
+import { HttpError, NotFoundError, ServiceUnavailableError } from '../errors';
 import type { Problem } from '../http/problem';
 import { PROBLEM_TYPE_PREFIX } from '../http/problem';
 import type { Logger } from '../logger';
@@ -85,6 +85,9 @@ export interface SummaryService {
    */
   cancel(user: User, id: string): Promise<JobView | 'removed'>;
 }
+
+/** How often a request tries to start or join a run while the record keeps changing. */
+const MAX_ATTEMPTS = 10;
 
 /** How often a waiting request looks at its record: soon at first, then every second. */
 const POLL_FIRST_MS = 50;
@@ -248,20 +251,34 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
           break;
         }
         if (use === 'free') {
-          // A new run: its job's user pays for it, unless another request starts it first.
-          const { day } = await deps.quota.reserve(user.id);
-          const chargedTo = { userId: user.id, day };
-          if (await records.claim(key, { work, jobId: job.id, requestId, chargedTo })) {
+          // A new run: its job's user pays for it, in the same write that starts it.
+          const charge = deps.quota.reservation(user.id);
+          const claimed = await records.claim(key, {
+            work,
+            jobId: job.id,
+            requestId,
+            charge,
+            userId: user.id,
+          });
+          if (claimed === 'quota') throw charge.exceeded();
+          if (claimed === 'claimed') {
             job.shared = false;
             await jobs.create(job);
             await enqueue(key, requestId, job);
             logger.info('summary job queued', fields);
             break;
           }
-          await deps.quota.release(user.id, day).catch(() => undefined);
         }
         // The record changed under this request (another one started or ended a run): again.
-        if (attempt >= 4) throw new Error(`summary record ${key} keeps changing`);
+        if (attempt >= MAX_ATTEMPTS) {
+          throw new ServiceUnavailableError(
+            'summary-in-progress',
+            'Many identical requests are starting this summary right now; try again in a moment.',
+            1,
+          );
+        }
+        // Concurrent identical requests collide here: a short random pause spreads them.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
         record = await records.get(key);
       }
 

@@ -4,7 +4,8 @@
 // chosen summarizer with the record's checkpoints (a resumed run asks the model again only for
 // the calls no earlier run finished), stores the outcome, and settles the jobs that waited.
 import { randomUUID } from 'node:crypto';
-import { GatewayTimeoutError, HttpError, ServiceUnavailableError } from '../errors';
+import { ConfigError } from '../config';
+import { GatewayTimeoutError, HttpError, misconfigured, ServiceUnavailableError } from '../errors';
 import type { Logger } from '../logger';
 import { countWords } from '../words';
 import type { YouTubeClient } from '../youtube/client';
@@ -308,9 +309,13 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
   return { run };
 }
 
-/** What a run's failure tells its jobs: HttpErrors as they are, the budget as a 504. */
+/**
+ * What a run's failure tells its jobs, as a direct call would have answered: HttpErrors as they
+ * are, a bad configuration (an unreadable credentials secret) as 503, the budget as a 504.
+ */
 function asHttpError(error: unknown, budget: AbortSignal): HttpError {
   if (error instanceof HttpError) return error;
+  if (error instanceof ConfigError) return misconfigured(error);
   if (budget.aborted) {
     return new GatewayTimeoutError(
       'job-timeout',

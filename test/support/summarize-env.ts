@@ -1,7 +1,7 @@
 // A local host wired to the fake YouTube and the Bedrock stub, for /summarize tests over HTTP.
 import { type BedrockStub, startBedrockStub } from './bedrock-stub';
 import { type FakeYouTube, startFakeYouTube } from './fake-youtube';
-import { startTestHost, type TestHost } from './host';
+import { startTestHost, type TestHost, type TestResponse } from './host';
 import { type OpenAiStub, startOpenAiStub } from './openai-stub';
 
 export interface SummarizeEnv {
@@ -59,4 +59,45 @@ export async function startSummarizeEnv(env: Record<string, string> = {}): Promi
       await openai.close();
     },
   };
+}
+
+/** Whether a job (a GET /summaries/{id} body) has ended. */
+export const ended = (job: { status: string }) =>
+  job.status === 'done' || job.status === 'failed' || job.status === 'cancelled';
+
+/**
+ * Polls GET /summaries/{id} until `until` holds for the job (default: it ended), every `everyMs`;
+ * returns the last answer and every job body seen. Fails after `timeoutMs`.
+ */
+export async function pollJob(
+  host: TestHost,
+  token: string,
+  id: string,
+  options: {
+    // biome-ignore lint/suspicious/noExplicitAny: a job body as the test reads it
+    until?: (job: any) => boolean;
+    timeoutMs?: number;
+    everyMs?: number;
+  } = {},
+): Promise<{ last: TestResponse; seen: unknown[] }> {
+  const until = options.until ?? ended;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  const seen: unknown[] = [];
+  for (;;) {
+    const last = await host.request('GET', `/summaries/${id}`, { token });
+    if (last.status !== 200)
+      throw new Error(`GET /summaries/${id} answered ${last.status}: ${last.text}`);
+    seen.push(last.body);
+    if (until(last.body)) return { last, seen };
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${last.body.status}: ${last.text}`);
+    await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 100));
+  }
+}
+
+/** The job id of a 202's Location (or a 200's Content-Location). */
+export function jobIdOf(response: TestResponse): string {
+  const location = response.headers.get('location') ?? response.headers.get('content-location');
+  const id = /^\/summaries\/([A-Za-z0-9_-]+)$/.exec(location ?? '')?.[1];
+  if (!id) throw new Error(`no job location in ${response.status}: ${location}`);
+  return id;
 }

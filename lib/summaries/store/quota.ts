@@ -1,19 +1,39 @@
 // The per-user daily summary quota, counted atomically in DynamoDB (one counter per user and
-// UTC day). A job that starts a new summary takes a unit when it is created; a failure of ours
-// or of a dependency gives it back to the day it was taken from.
+// UTC day). A job that starts a new run of a summary takes a unit in the same transaction that
+// starts the run (records.ts, claim), so identical requests sent at once take one unit between
+// them; a failure of ours or of a dependency gives it back to the day it was taken from.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { storeError } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { TooManyRequestsError } from '../../errors';
 
+/** One unit of a user's quota, as an update to put in a transaction. */
+export interface Reservation {
+  /** The UTC day (YYYY-MM-DD) the unit is taken from. */
+  day: string;
+  /** The conditional update that takes it (absent: the quota is unlimited). */
+  update?: {
+    TableName: string;
+    Key: Record<string, string>;
+    UpdateExpression: string;
+    ConditionExpression: string;
+    ExpressionAttributeNames: Record<string, string>;
+    ExpressionAttributeValues: Record<string, unknown>;
+  };
+  /** The 429 to answer when the update's condition fails (no unit left today). */
+  exceeded(): TooManyRequestsError;
+}
+
 export interface Quota {
+  /** A unit of today's quota, to take in a transaction. */
+  reservation(userId: string): Reservation;
   /**
    * Takes one unit of today's quota.
    * @throws TooManyRequestsError (429, Retry-After until UTC midnight) when none is left.
    */
   reserve(userId: string): Promise<{ day: string }>;
-  /** Gives back a unit reserve() took on `day` (UTC, YYYY-MM-DD). */
+  /** Gives back a unit taken on `day` (UTC, YYYY-MM-DD). */
   release(userId: string, day: string): Promise<void>;
 }
 
@@ -26,33 +46,43 @@ function today(now: Date) {
 /** A quota of `limit` summaries per user per UTC day; 0 means unlimited. */
 export function createQuota(db: DynamoDBDocumentClient, table: string, limit: number): Quota {
   const key = (userId: string, day: string) => ({ pk: `QUOTA#${userId}#${day}` });
+
+  const reservation = (userId: string): Reservation => {
+    const { day, secondsLeft, midnight } = today(new Date());
+    const exceeded = () =>
+      new TooManyRequestsError(
+        secondsLeft,
+        `You have used all ${limit} summaries of today (UTC); cached summaries stay available.`,
+        'quota-exceeded',
+      );
+    if (limit === 0) return { day, exceeded };
+    return {
+      day,
+      exceeded,
+      update: {
+        TableName: table,
+        Key: key(userId, day),
+        UpdateExpression: 'ADD #used :one SET #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(#used) OR #used < :limit',
+        ExpressionAttributeNames: { '#used': 'used', '#ttl': TABLE_TTL_ATTRIBUTE },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':limit': limit,
+          ':ttl': Math.floor(midnight / 1000) + 86_400,
+        },
+      },
+    };
+  };
+
   return {
+    reservation,
     async reserve(userId) {
-      const { day, secondsLeft, midnight } = today(new Date());
-      if (limit === 0) return { day };
+      const { day, update, exceeded } = reservation(userId);
+      if (update === undefined) return { day };
       try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: key(userId, day),
-            UpdateExpression: 'ADD used :one SET #ttl = :ttl',
-            ConditionExpression: 'attribute_not_exists(used) OR used < :limit',
-            ExpressionAttributeNames: { '#ttl': TABLE_TTL_ATTRIBUTE },
-            ExpressionAttributeValues: {
-              ':one': 1,
-              ':limit': limit,
-              ':ttl': Math.floor(midnight / 1000) + 86_400,
-            },
-          }),
-        );
+        await db.send(new UpdateCommand(update));
       } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) {
-          throw new TooManyRequestsError(
-            secondsLeft,
-            `You have used all ${limit} summaries of today (UTC); cached summaries stay available.`,
-            'quota-exceeded',
-          );
-        }
+        if (error instanceof ConditionalCheckFailedException) throw exceeded();
         throw storeError(error);
       }
       return { day };
@@ -64,8 +94,9 @@ export function createQuota(db: DynamoDBDocumentClient, table: string, limit: nu
           new UpdateCommand({
             TableName: table,
             Key: key(userId, day),
-            UpdateExpression: 'ADD used :minus',
-            ConditionExpression: 'used > :zero',
+            UpdateExpression: 'ADD #used :minus',
+            ConditionExpression: '#used > :zero',
+            ExpressionAttributeNames: { '#used': 'used' },
             ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
           }),
         );

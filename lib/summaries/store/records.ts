@@ -10,10 +10,11 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   ScanCommand,
+  TransactWriteCommand,
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { expressionNames, storeError } from '../../aws/dynamodb';
+import { cancellationCodes, expressionNames, storeError } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { HttpError } from '../../errors';
 import * as z from '../../schema';
@@ -21,6 +22,7 @@ import { type JobStage, summarizeResponseSchema } from '../schemas';
 import type { SummarizeResponse } from '../service';
 import type { CallResult } from '../types';
 import { pack, unpack } from './codec';
+import type { Reservation } from './quota';
 
 export type RecordState = 'working' | 'done' | 'failed' | 'cancelled';
 
@@ -67,7 +69,7 @@ export interface SummaryRecord {
   leaseUntil?: number;
   /** Runs of this summary whose worker vanished without a word (crashed, killed, timed out). */
   crashes: number;
-  /** Until when (epoch s) new requests get this record's outcome instead of a new run. */
+  /** Until when (epoch ms) new requests get this record's outcome instead of a new run. */
   reuseUntil: number;
   /** When the current run was asked for, and last changed (epoch ms). */
   createdAt: number;
@@ -116,9 +118,8 @@ export function reusable(
   now = Date.now(),
 ): 'done' | 'failed' | 'working' | 'free' {
   if (!record) return 'free';
-  const seconds = now / 1000;
   if (record.state === 'working') return 'working';
-  if ((record.state === 'done' || record.state === 'failed') && record.reuseUntil > seconds) {
+  if ((record.state === 'done' || record.state === 'failed') && record.reuseUntil > now) {
     return record.state;
   }
   return 'free';
@@ -307,27 +308,33 @@ export function createRecordStore(
 
     /**
      * Starts a run of `key` for `jobId` unless the record is in use (being made, or an outcome
-     * still to be reused): true when this call started it. Checkpoints of an earlier run that
-     * failed or was cancelled are kept, so the new run continues from them.
+     * still to be reused), taking the user's quota unit (`charge`) in the same transaction:
+     * 'claimed' when this call started it, 'taken' when the record is in use, 'quota' when no
+     * unit is left, 'conflict' when a concurrent write got in the way (read again and retry).
+     * Checkpoints of an earlier run that failed or was cancelled are kept, so the new run
+     * continues from them.
      */
     async claim(
       key: string,
-      run: { work: Work; jobId: string; requestId: string; chargedTo?: Charge },
-    ): Promise<boolean> {
+      run: { work: Work; jobId: string; requestId: string; charge: Reservation; userId: string },
+    ): Promise<'claimed' | 'taken' | 'quota' | 'conflict'> {
       const now = Date.now();
-      const result = await update(key, {
-        UpdateExpression: [
-          'SET #state = :working, #work = :work, #jobs = :jobs, #stage = :queued, #partsDone = :zero,',
-          '#partsTotal = :zero, #crashes = :zero, #reuseUntil = :zero, #createdAt = :now,',
-          '#updatedAt = :now, #requestId = :requestId, #expires = :expires,',
-          '#checkpoints = if_not_exists(#checkpoints, :empty)',
-          run.chargedTo ? ', #chargedTo = :charge' : '',
-          'REMOVE #owner, #leaseUntil, #value, #problem',
-          run.chargedTo ? '' : ', #chargedTo',
-        ].join(' '),
-        ConditionExpression:
-          'attribute_not_exists(pk) OR #state = :cancelled OR #expires < :nowSeconds OR ' +
-          '((#state = :done OR #state = :failed) AND #reuseUntil < :nowSeconds)',
+      const UpdateExpression = [
+        'SET #state = :working, #work = :work, #jobs = :jobs, #stage = :queued,',
+        '#partsDone = :zero, #partsTotal = :zero, #crashes = :zero, #reuseUntil = :zero,',
+        '#createdAt = :now, #updatedAt = :now, #requestId = :requestId, #expires = :expires,',
+        '#checkpoints = if_not_exists(#checkpoints, :empty), #chargedTo = :charge',
+        'REMOVE #owner, #leaseUntil, #value, #problem',
+      ].join(' ');
+      const ConditionExpression =
+        'attribute_not_exists(pk) OR #state = :cancelled OR #expires < :nowSeconds OR ' +
+        '((#state = :done OR #state = :failed) AND #reuseUntil <= :now)';
+      const claim = {
+        TableName: table,
+        Key: { pk: key },
+        UpdateExpression,
+        ConditionExpression,
+        ExpressionAttributeNames: attributeNames(UpdateExpression, ConditionExpression),
         ExpressionAttributeValues: {
           ':working': 'working',
           ':cancelled': 'cancelled',
@@ -342,10 +349,29 @@ export function createRecordStore(
           ':requestId': run.requestId,
           ':expires': nowSeconds(now) + WORKING_SECONDS,
           ':empty': {},
-          ...(run.chargedTo ? { ':charge': run.chargedTo } : {}),
+          // Kept whether or not the quota counts: with no limit, giving back is a no-op.
+          ':charge': { userId: run.userId, day: run.charge.day } satisfies Charge,
         },
-      });
-      return result !== false;
+      };
+      try {
+        if (run.charge.update === undefined) {
+          await db.send(new UpdateCommand(claim));
+        } else {
+          await db.send(
+            new TransactWriteCommand({
+              TransactItems: [{ Update: claim }, { Update: run.charge.update }],
+            }),
+          );
+        }
+        return 'claimed';
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return 'taken';
+        const codes = cancellationCodes(error);
+        if (codes?.[0] === 'ConditionalCheckFailed') return 'taken';
+        if (codes?.[1] === 'ConditionalCheckFailed') return 'quota';
+        if (codes?.includes('TransactionConflict')) return 'conflict';
+        throw storeError(error);
+      }
     },
 
     /** Adds a job to a run under way: false when there is none (done, failed, cancelled). */
@@ -529,7 +555,7 @@ export function createRecordStore(
         ExpressionAttributeValues: {
           ':done': 'done',
           ':value': pack(value),
-          ':reuse': nowSeconds(now) + reuseSeconds,
+          ':reuse': now + reuseSeconds * 1000,
           ':expires': nowSeconds(now) + Math.max(reuseSeconds, KEEP_SECONDS),
           ':now': now,
         },
@@ -558,7 +584,7 @@ export function createRecordStore(
         ExpressionAttributeValues: {
           ':failed': 'failed',
           ':problem': problem,
-          ':reuse': nowSeconds(now) + reuseSeconds,
+          ':reuse': now + reuseSeconds * 1000,
           ':expires': nowSeconds(now) + KEEP_SECONDS,
           ':now': now,
         },

@@ -30,86 +30,110 @@ afterAll(async () => {
   await new Promise<void>((resolve) => jwks.close(() => resolve()));
 });
 
-// A body the route refuses (422) once authenticated: proves the token passed without doing work.
-const call = (path: string, headers: Record<string, string> = {}, query = '') =>
-  host.request('POST', path + query, { json: { video_url: 'not a video' }, headers });
+/**
+ * Per protected route, a request it refuses once authenticated (422 for a bad body or query,
+ * 404 for an unknown job): it proves the token passed without doing any work. A protected
+ * route added to the table without one here fails its control test.
+ */
+const probes: Record<string, { path: string; query?: string; json?: unknown; status: number }> = {
+  'POST /summarize': { path: '/summarize', json: { video_url: 'not a video' }, status: 422 },
+  'GET /summaries': { path: '/summaries', query: '?limit=0', status: 422 },
+  'GET /summaries/{id}': { path: '/summaries/AAAAAAAAAAAAAAAAAAAAAA', status: 404 },
+  'DELETE /summaries/{id}': { path: '/summaries/AAAAAAAAAAAAAAAAAAAAAA', status: 404 },
+};
 
-describe.each(protectedRoutes.map((route) => [route.path]))('%s', (path) => {
-  it('lets a valid token through (control)', async () => {
-    const response = await call(path, { authorization: `Bearer ${token}` });
+describe.each(protectedRoutes.map((route) => [`${route.method} ${route.path}`, route.method]))(
+  '%s',
+  (routeKey, method) => {
+    const probe = probes[routeKey] ?? { path: '/unprobed', status: -1 };
+    // The probe's own query goes first; a test's extra parameter joins it.
+    const call = (headers: Record<string, string> = {}, query = '') => {
+      const own = probe.query ?? '';
+      const joined = own && query ? `${own}&${query.slice(1)}` : own || query;
+      return host.request(method, probe.path + joined, {
+        ...(probe.json === undefined ? {} : { json: probe.json }),
+        headers,
+      });
+    };
 
-    expect(response.status).toBe(422);
-  });
+    it('lets a valid token through (control)', async () => {
+      const response = await call({ authorization: `Bearer ${token}` });
 
-  it('answers a missing Authorization header with 401 and WWW-Authenticate: Bearer', async () => {
-    const response = await call(path);
+      expect(response.status).toBe(probe.status);
+    });
 
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer\b/);
-    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  });
+    it('answers a missing Authorization header with 401 and WWW-Authenticate: Bearer', async () => {
+      const response = await call();
 
-  it('answers every forged or broken token with the same 401 and fetches nothing', async () => {
-    const settings = settingsFor(TEST_SECRET);
-    const cases = await forgedTokens(settings, userId, jkuUrl);
-    const reference = comparableProblem(
-      await call(path, { authorization: `Bearer ${cases['alg none']}` }),
-    );
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer\b/);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    });
 
-    for (const [name, forged] of Object.entries(cases)) {
-      const response = await call(path, { authorization: `Bearer ${forged}` });
-      expect(comparableProblem(response), name).toEqual(reference);
-    }
-    expect(reference.status).toBe(401);
-    expect(reference.challenge).toContain('error="invalid_token"');
-    expect(connections).toBe(0);
-  });
+    it('answers every forged or broken token with the same 401 and fetches nothing', async () => {
+      const settings = settingsFor(TEST_SECRET);
+      const cases = await forgedTokens(settings, userId, jkuUrl);
+      const reference = comparableProblem(
+        await call({ authorization: `Bearer ${cases['alg none']}` }),
+      );
 
-  it.each([
-    ['a token in the query string', {}, '?access_token=TOKEN'],
-    ['a token in a cookie', { cookie: 'access_token=TOKEN' }, ''],
-    ['Basic credentials', { authorization: 'Basic dXNlcjpwYXNz' }, ''],
-    ['Bearer with nothing after it', { authorization: 'Bearer ' }, ''],
-    ['Bearer with two tokens', { authorization: 'Bearer TOKEN TOKEN' }, ''],
-  ])('answers %s with 401, never 500', async (_case, headers, query) => {
-    const fill = (value: string) => value.replace('TOKEN', token);
-    const filled = Object.fromEntries(
-      Object.entries(headers).map(([k, v]) => [k, fill(v as string)]),
-    );
+      for (const [name, forged] of Object.entries(cases)) {
+        const response = await call({ authorization: `Bearer ${forged}` });
+        expect(comparableProblem(response), name).toEqual(reference);
+      }
+      expect(reference.status).toBe(401);
+      expect(reference.challenge).toContain('error="invalid_token"');
+      expect(connections).toBe(0);
+    });
 
-    const response = await call(path, filled, fill(query));
+    it.each([
+      ['a token in the query string', {}, '?access_token=TOKEN'],
+      ['a token in a cookie', { cookie: 'access_token=TOKEN' }, ''],
+      ['Basic credentials', { authorization: 'Basic dXNlcjpwYXNz' }, ''],
+      ['Bearer with nothing after it', { authorization: 'Bearer ' }, ''],
+      ['Bearer with two tokens', { authorization: 'Bearer TOKEN TOKEN' }, ''],
+    ])('answers %s with 401, never 500', async (_case, headers, query) => {
+      const fill = (value: string) => value.replace('TOKEN', token);
+      const filled = Object.fromEntries(
+        Object.entries(headers).map(([k, v]) => [k, fill(v as string)]),
+      );
 
-    expect(response.status).toBe(401);
-  });
+      const response = await call(filled, fill(query));
 
-  it('refuses a valid token whose user no longer exists', async () => {
-    const ghost = await host.registerAndLogin();
-    const ghostId = JSON.parse(
-      Buffer.from(ghost.token.split('.')[1] ?? '', 'base64url').toString(),
-    ).sub;
-    const { db, config } = host;
-    await db.send(
-      new DeleteCommand({ TableName: config.TABLE_NAME, Key: { pk: `USER#${ghostId}` } }),
-    );
+      expect(response.status).toBe(401);
+    });
 
-    const response = await call(path, { authorization: `Bearer ${ghost.token}` });
+    it('refuses a valid token whose user no longer exists', async () => {
+      const ghost = await host.registerAndLogin();
+      const ghostId = JSON.parse(
+        Buffer.from(ghost.token.split('.')[1] ?? '', 'base64url').toString(),
+      ).sub;
+      const { db, config } = host;
+      await db.send(
+        new DeleteCommand({ TableName: config.TABLE_NAME, Key: { pk: `USER#${ghostId}` } }),
+      );
 
-    expect(response.status).toBe(401);
-  });
+      const response = await call({ authorization: `Bearer ${ghost.token}` });
 
-  it('refuses a token that is valid in every way but signed for someone unknown', async () => {
-    const settings = settingsFor(TEST_SECRET);
-    const stranger = await sign(
-      settings,
-      validClaims(settings, '00000000-0000-4000-8000-000000000000'),
-    );
+      expect(response.status).toBe(401);
+    });
 
-    const response = await call(path, { authorization: `Bearer ${stranger}` });
+    it('refuses a token that is valid in every way but signed for someone unknown', async () => {
+      const settings = settingsFor(TEST_SECRET);
+      const stranger = await sign(
+        settings,
+        validClaims(settings, '00000000-0000-4000-8000-000000000000'),
+      );
 
-    expect(response.status).toBe(401);
-  });
-});
+      const response = await call({ authorization: `Bearer ${stranger}` });
 
-it('has at least one protected route to test', () => {
-  expect(protectedRoutes.map((route) => route.path)).toContain('/summarize');
+      expect(response.status).toBe(401);
+    });
+  },
+);
+
+it('has a probe for every protected route, and only for those', () => {
+  expect(protectedRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
+    Object.keys(probes).sort(),
+  );
 });

@@ -71,6 +71,7 @@ export const unknownModel: SummarizeBody = { video_url: 'GJLlxj_dtq8', used_mode
 export const noVideo: SummarizeBody = { summary_length: 100 };
 
 export interface User { username: string; email: string; password: string }
+type Job = components['schemas']['SummaryJob'];
 
 export async function run(baseUrl: string, user: User, videoUrl: string) {
   const client = createClient<paths>({ baseUrl });
@@ -80,8 +81,26 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
   });
   const token: string = login.data?.access_token ?? '';
   const headers = { Authorization: \`Bearer \${token}\` };
-  const summary = await client.POST('/summarize', { body: { video_url: videoUrl }, headers });
-  const metadata: components['schemas']['SummaryMetadata'] | undefined = summary.data?.metadata;
+  // Asked to answer at once: a 202 with the job, polled until it is done.
+  const submitted = await client.POST('/summarize', {
+    body: { video_url: videoUrl, used_model: 'extractive', summary_length: 1234 },
+    params: { header: { Prefer: 'respond-async' } },
+    headers,
+  });
+  let job: Job | undefined =
+    submitted.data !== undefined && 'id' in submitted.data ? submitted.data : undefined;
+  const location = submitted.response.headers.get('location');
+  for (let i = 0; job && (job.status === 'queued' || job.status === 'running') && i < 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const polled = await client.GET('/summaries/{id}', {
+      params: { path: { id: job.id } },
+      headers,
+    });
+    job = polled.data;
+  }
+  const summary = job?.result ?? undefined;
+  const metadata: components['schemas']['SummaryMetadata'] | undefined = summary?.metadata;
+  const history = await client.GET('/summaries', { params: { query: { limit: 5 } }, headers });
   const refused = await client.POST('/summarize', {
     body: { video_url: videoUrl, used_model: 'extractive', summary_length: 10 },
     headers,
@@ -90,9 +109,13 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
   return {
     registered: registered.data?.username,
     tokenType: login.data?.token_type,
-    wordCount: summary.data?.word_count,
+    submittedStatus: submitted.response.status,
+    locatesTheJob: location === \`/summaries/\${job?.id}\`,
+    jobStatus: job?.status,
+    wordCount: summary?.word_count,
     title: metadata?.title,
     transcriptWords: metadata?.transcript_word_count,
+    historyIds: history.data?.items.map((item) => item.id),
     refusedField: problem?.errors?.[0]?.field,
     refusedStatus: refused.response.status,
   };
@@ -136,9 +159,13 @@ describe('a client generated with openapi-typescript and openapi-fetch', () => {
     expect(result).toEqual({
       registered: user.username,
       tokenType: 'bearer',
+      submittedStatus: 202,
+      locatesTheJob: true,
+      jobStatus: 'done',
       wordCount: expect.any(Number),
       title: 'Surface Go Review - It’s Awesome',
       transcriptWords: expect.any(Number),
+      historyIds: [expect.any(String)],
       refusedField: 'summary_length',
       refusedStatus: 422,
     });
