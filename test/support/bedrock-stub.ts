@@ -28,6 +28,9 @@ export interface RecordedRequest {
   userText: string;
   /** What the stub answered (absent while a request hangs). */
   response?: { status: number; errorType?: string; body: unknown };
+  /** When it arrived and when it was answered (epoch ms), to see which calls overlapped. */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 export interface ConverseBody {
@@ -172,7 +175,10 @@ export async function startBedrockStub(): Promise<BedrockStub> {
       headers['x-amzn-errortype'] =
         `${errorType}:http://internal.amazon.com/coral/com.amazon.bedrock/`;
     }
-    if (recorded) recorded.response = { status, body, ...(errorType ? { errorType } : {}) };
+    if (recorded) {
+      recorded.response = { status, body, ...(errorType ? { errorType } : {}) };
+      recorded.answeredAt = Date.now();
+    }
     res.writeHead(status, headers).end(payload);
   };
 
@@ -222,6 +228,7 @@ export async function startBedrockStub(): Promise<BedrockStub> {
       body,
       system: textOf(body.system),
       userText: textOf(lastUser?.content),
+      receivedAt: Date.now(),
     };
     requests.push(recorded);
 

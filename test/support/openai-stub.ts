@@ -31,12 +31,16 @@ export interface RecordedChat {
   userText: string;
   /** What the stub answered (absent while a request hangs). */
   response?: { status: number; body: unknown };
+  /** When it arrived and when it was answered (epoch ms), to see which calls overlapped. */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 /**
  * One scripted answer: 'success' (the echo answer of echo-model.ts, with usage), 'throttle'
  * (429, Retry-After 7), 'unauthorized' (401), 'unknown-model' (404), 'unavailable' (503),
- * 'hang' (never answers), or a custom reply.
+ * 'hang' (never answers), or a custom reply (the echo answer when it names no text), possibly
+ * late: `{ delayMs: 2000 }` is a model as slow as a laptop's CPU.
  */
 export type ChatStep =
   | 'success'
@@ -45,7 +49,7 @@ export type ChatStep =
   | 'unknown-model'
   | 'unavailable'
   | 'hang'
-  | { reply: string; finishReason?: string; delayMs?: number; usage?: false };
+  | { reply?: string; finishReason?: string; delayMs?: number; usage?: false };
 
 export interface OpenAiStub {
   /** `http://127.0.0.1:<port>/v1`: pass as OPENAI_BASE_URL. */
@@ -122,7 +126,10 @@ export async function startOpenAiStub(): Promise<OpenAiStub> {
     headers: Record<string, string> = {},
   ) => {
     const payload = JSON.stringify(body);
-    if (recorded) recorded.response = { status, body };
+    if (recorded) {
+      recorded.response = { status, body };
+      recorded.answeredAt = Date.now();
+    }
     res
       .writeHead(status, {
         'content-type': 'application/json',
@@ -155,6 +162,7 @@ export async function startOpenAiStub(): Promise<OpenAiStub> {
       body,
       system: messages.find((message) => message.role === 'system')?.content ?? '',
       userText: [...messages].reverse().find((message) => message.role === 'user')?.content ?? '',
+      receivedAt: Date.now(),
     };
     requests.push(recorded);
 
@@ -170,10 +178,15 @@ export async function startOpenAiStub(): Promise<OpenAiStub> {
       send(res, recorded, status, { error }, headers);
       return;
     }
-    const options = step === 'success' ? { reply: echoAnswer(recorded) } : step;
+    const options =
+      step === 'success'
+        ? { reply: echoAnswer(recorded) }
+        : { ...step, reply: step.reply ?? echoAnswer(recorded) };
     if ('delayMs' in options && options.delayMs) {
       await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     }
+    // A client that gave up meanwhile (a cancelled job) gets nothing.
+    if (res.destroyed) return;
     const promptTokens = Math.ceil((recorded.system.length + recorded.userText.length) / 4);
     const completionTokens = Math.ceil(options.reply.length / 4);
     send(res, recorded, 200, {
