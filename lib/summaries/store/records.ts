@@ -89,6 +89,14 @@ export class LeaseLostError extends Error {
   override name = 'LeaseLostError';
 }
 
+/** A short hash of a response schema's JSON Schema: changes whenever the schema does. */
+export function schemaVersion(schema: z.ZodMiniType): string {
+  return createHash('sha256')
+    .update(JSON.stringify(z.toJSONSchema(schema, { io: 'output' })))
+    .digest('base64url')
+    .slice(0, 10);
+}
+
 /**
  * The version part of every summary key, derived from the response schema itself: change the
  * shape of a summary and older records are no longer found (they expire by their TTL) instead
@@ -97,10 +105,7 @@ export class LeaseLostError extends Error {
 export const shapeVersion = (() => {
   let version: string | undefined;
   return () => {
-    version ??= createHash('sha256')
-      .update(JSON.stringify(z.toJSONSchema(summarizeResponseSchema, { io: 'output' })))
-      .digest('base64url')
-      .slice(0, 10);
+    version ??= schemaVersion(summarizeResponseSchema);
     return version;
   };
 })();

@@ -80,7 +80,8 @@ async function startHost(): Promise<{ url: string; child: ChildProcess; output: 
   }
 }
 
-const json = async (response: Response) => ({
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back
+const json = async (response: Response): Promise<{ status: number; body: any }> => ({
   status: response.status,
   body: await response.json(),
 });
@@ -99,7 +100,8 @@ async function waitForJob(
   // biome-ignore lint/suspicious/noExplicitAny: a job body as the test reads it
   until: (body: any) => boolean,
   timeoutMs: number,
-) {
+  // biome-ignore lint/suspicious/noExplicitAny: a job body as the test reads it
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const answer = await job(url, token, id);

@@ -1,0 +1,58 @@
+// The summary record's key: its version is derived from the response schema, so a change of the
+// summary's shape can never serve records of the old shape (SUMMARY_SHAPE_VERSION by hand was
+// easy to forget, and no test could catch it).
+import { describe, expect, it } from 'vitest';
+import * as z from '../../../../lib/schema';
+import { summarizeResponseSchema } from '../../../../lib/summaries/schemas';
+import {
+  reusable,
+  type SummaryRecord,
+  schemaVersion,
+  shapeVersion,
+  summaryKey,
+} from '../../../../lib/summaries/store/records';
+
+const work = { videoId: 'py5byOOHZM8', model: 'extractive', length: 200 };
+
+describe('the summary key', () => {
+  it('carries the version of the response schema it was made with', () => {
+    expect(summaryKey(work)).toBe(`SUMMARY#${shapeVersion()}#py5byOOHZM8#*#extractive#200#*`);
+    expect(shapeVersion()).toBe(schemaVersion(summarizeResponseSchema));
+  });
+
+  it('changes when a field is added to the response, or its type changes', () => {
+    const added = z.extend(summarizeResponseSchema, { reading_minutes: z.int() });
+    const retyped = z.object({ ...summarizeResponseSchema.shape, word_count: z.string() });
+
+    expect(schemaVersion(added)).not.toBe(shapeVersion());
+    expect(schemaVersion(retyped)).not.toBe(shapeVersion());
+    expect(schemaVersion(added)).not.toBe(schemaVersion(retyped));
+  });
+
+  it('tells languages apart, ignoring their case', () => {
+    const german = summaryKey({ ...work, summaryLanguage: 'DE' });
+
+    expect(german).toBe(summaryKey({ ...work, summaryLanguage: 'de' }));
+    expect(german).not.toBe(summaryKey(work));
+    expect(summaryKey({ ...work, language: 'en' })).not.toBe(summaryKey(work));
+  });
+});
+
+describe('what a new request may do with a record', () => {
+  const now = 1_800_000_000_000;
+  const record = (state: SummaryRecord['state'], reuseUntil = 0) =>
+    ({ state, reuseUntil }) as SummaryRecord;
+
+  it('reuses an outcome until its reuse time, then starts a new run', () => {
+    expect(reusable(record('done', now + 1), now)).toBe('done');
+    expect(reusable(record('done', now), now)).toBe('free');
+    expect(reusable(record('failed', now + 1), now)).toBe('failed');
+    expect(reusable(record('failed', now - 1), now)).toBe('free');
+  });
+
+  it('joins a run under way, and starts anew after a cancelled one or none', () => {
+    expect(reusable(record('working'), now)).toBe('working');
+    expect(reusable(record('cancelled', now + 1_000), now)).toBe('free');
+    expect(reusable(undefined, now)).toBe('free');
+  });
+});
