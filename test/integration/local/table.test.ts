@@ -1,0 +1,68 @@
+// The local host's table in DynamoDB Local: created with the jobs index, and a table made before
+// the index existed (the `.data/` folder of an earlier version) gets it added, so GET /summaries
+// works after an upgrade without losing the users in it.
+import { randomUUID } from 'node:crypto';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { afterAll, expect, inject, it } from 'vitest';
+import { ensureTable } from '../../../infra/local/table';
+import { JOBS_INDEX } from '../../../lib/aws/table';
+
+const client = new DynamoDBClient({
+  endpoint: inject('dynamoEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+afterAll(() => client.destroy());
+
+const jobsIndex = async (table: string) => {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: table }));
+  return Table?.GlobalSecondaryIndexes?.find((index) => index.IndexName === JOBS_INDEX.name);
+};
+
+it('creates the table with the jobs index', async () => {
+  const table = `fresh-${randomUUID()}`;
+
+  const outcome = await ensureTable(client, table);
+
+  expect(outcome).toBe('created');
+  expect(await jobsIndex(table)).toMatchObject({
+    IndexStatus: 'ACTIVE',
+    KeySchema: [
+      { AttributeName: JOBS_INDEX.partitionKey, KeyType: 'HASH' },
+      { AttributeName: JOBS_INDEX.sortKey, KeyType: 'RANGE' },
+    ],
+    Projection: { ProjectionType: 'ALL' },
+  });
+});
+
+it('adds the index to a table of an earlier version, keeping its items', async () => {
+  const table = `earlier-${randomUUID()}`;
+  await client.send(
+    new CreateTableCommand({
+      TableName: table,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    }),
+  );
+  await client.send(
+    new PutItemCommand({ TableName: table, Item: { pk: { S: 'USER#1' }, name: { S: 'alice' } } }),
+  );
+
+  const outcome = await ensureTable(client, table);
+  const kept = await client.send(
+    new GetItemCommand({ TableName: table, Key: { pk: { S: 'USER#1' } } }),
+  );
+
+  expect(outcome).toBe('exists');
+  expect((await jobsIndex(table))?.IndexStatus).toBe('ACTIVE');
+  expect(kept.Item?.name?.S).toBe('alice');
+  // A second start finds it as it is.
+  expect(await ensureTable(client, table)).toBe('exists');
+});
