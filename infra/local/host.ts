@@ -236,7 +236,9 @@ async function prepareTable(
       dynamo,
     ]);
     const db = createDocumentClient(config);
-    const created = await ensureTable(db as never, config.TABLE_NAME).finally(() => db.destroy());
+    const created = await ensureTable(db as never, config.TABLE_NAME, log).finally(() =>
+      db.destroy(),
+    );
     log(
       `table ${config.TABLE_NAME} ${created === 'created' ? 'created' : 'found'} at ${config.AWS_ENDPOINT_URL_DYNAMODB}`,
     );

@@ -25,9 +25,14 @@ const INDEX_ATTRIBUTES = [
 
 /**
  * Adds the jobs index to a table made before it existed (a `.data/` folder of an earlier
- * version), and waits until it is ACTIVE.
+ * version), and waits until it is ACTIVE: DynamoDB Local fills a new index from every item it
+ * holds, which took ~30 s for 2,000 items here (once, after the upgrade).
  */
-async function ensureJobsIndex(client: DynamoDBClient, tableName: string): Promise<void> {
+async function ensureJobsIndex(
+  client: DynamoDBClient,
+  tableName: string,
+  log: (line: string) => void,
+): Promise<void> {
   const indexStatus = async () => {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     return Table?.GlobalSecondaryIndexes?.find((index) => index.IndexName === JOBS_INDEX.name)
@@ -35,6 +40,7 @@ async function ensureJobsIndex(client: DynamoDBClient, tableName: string): Promi
   };
   let status = await indexStatus();
   if (status === undefined) {
+    log(`adding the jobs index to table ${tableName} (once, after an upgrade; may take a minute)`);
     await client.send(
       new UpdateTableCommand({
         TableName: tableName,
@@ -44,10 +50,12 @@ async function ensureJobsIndex(client: DynamoDBClient, tableName: string): Promi
     );
     status = await indexStatus();
   }
-  for (let i = 0; status !== 'ACTIVE' && i < 300; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // Ten minutes at most: a slower fill would be a DynamoDB Local that hangs.
+  for (let i = 0; status !== 'ACTIVE' && i < 2_400; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
     status = await indexStatus();
   }
+  if (status !== 'ACTIVE') throw new Error(`the jobs index of ${tableName} is still ${status}`);
 }
 
 /**
@@ -58,6 +66,7 @@ async function ensureJobsIndex(client: DynamoDBClient, tableName: string): Promi
 export async function ensureTable(
   client: DynamoDBClient,
   tableName: string,
+  log: (line: string) => void = () => undefined,
 ): Promise<'created' | 'exists'> {
   let status: string | undefined;
   try {
@@ -76,7 +85,7 @@ export async function ensureTable(
     status = created.TableDescription?.TableStatus;
   } catch (error) {
     if (error instanceof ResourceInUseException) {
-      await ensureJobsIndex(client, tableName);
+      await ensureJobsIndex(client, tableName, log);
       return 'exists';
     }
     // A DynamoDB of your own may let this role use the table but not create one: if the table
@@ -86,7 +95,7 @@ export async function ensureTable(
       () => false,
     );
     if (exists) {
-      await ensureJobsIndex(client, tableName);
+      await ensureJobsIndex(client, tableName, log);
       return 'exists';
     }
     throw error;

@@ -9,16 +9,27 @@ import {
   GetItemCommand,
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { afterAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type LocalDynamo, startDynamoDbLocal } from '../../../infra/local/dynamodb';
 import { ensureTable } from '../../../infra/local/table';
 import { JOBS_INDEX } from '../../../lib/aws/table';
 
-const client = new DynamoDBClient({
-  endpoint: inject('dynamoEndpoint'),
-  region: 'us-east-1',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+// A DynamoDB Local of its own: filling a new index reads every item of the database, and the
+// run's shared one holds every other test's tables.
+let dynamo: LocalDynamo;
+let client: DynamoDBClient;
+beforeAll(async () => {
+  dynamo = await startDynamoDbLocal({ dataDir: 'memory' });
+  client = new DynamoDBClient({
+    endpoint: dynamo.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 });
-afterAll(() => client.destroy());
+afterAll(async () => {
+  client?.destroy();
+  await dynamo?.stop();
+});
 
 const jobsIndex = async (table: string) => {
   const { Table } = await client.send(new DescribeTableCommand({ TableName: table }));
@@ -55,12 +66,14 @@ it('adds the index to a table of an earlier version, keeping its items', async (
     new PutItemCommand({ TableName: table, Item: { pk: { S: 'USER#1' }, name: { S: 'alice' } } }),
   );
 
-  const outcome = await ensureTable(client, table);
+  const said: string[] = [];
+  const outcome = await ensureTable(client, table, (line) => said.push(line));
   const kept = await client.send(
     new GetItemCommand({ TableName: table, Key: { pk: { S: 'USER#1' } } }),
   );
 
   expect(outcome).toBe('exists');
+  expect(said).toEqual([expect.stringMatching(/^adding the jobs index to table earlier-/)]);
   expect((await jobsIndex(table))?.IndexStatus).toBe('ACTIVE');
   expect(kept.Item?.name?.S).toBe('alice');
   // A second start finds it as it is.
