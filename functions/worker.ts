@@ -8,7 +8,7 @@ import { createDocumentClient } from '../lib/aws/dynamodb';
 import { type Config, loadConfig, WORKER_MARGIN_MS } from '../lib/config';
 import { appendLogKeys, logger } from '../lib/logger';
 import { workMessageSchema } from '../lib/summaries/queue';
-import { summaryWorkerFrom } from '../lib/summaries/wiring';
+import { summaryWorkerFrom } from '../lib/summaries/worker-wiring';
 
 export type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 

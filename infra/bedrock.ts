@@ -1,4 +1,4 @@
-// Which Bedrock resources the summarize function may invoke: exactly the models of the catalog
+// Which Bedrock resources the worker may invoke: exactly the models of the catalog
 // this deployment offers (built-ins, MODEL_CATALOG_JSON, narrowed by ALLOWED_MODELS), never `*`.
 import { Annotations, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -99,7 +99,7 @@ export function grantBedrockModels(
   if (resources.opaque.length > 0) {
     Annotations.of(owner).addWarningV2(
       'tubesum:bedrock-opaque-model',
-      `Cannot tell which foundation model ${resources.opaque.join(', ')} serves: only the ARN itself is granted. Add the underlying foundation-model ARNs to the summarize role if Bedrock answers AccessDenied.`,
+      `Cannot tell which foundation model ${resources.opaque.join(', ')} serves: only the ARN itself is granted. Add the underlying foundation-model ARNs to the worker's role if Bedrock answers AccessDenied.`,
     );
   }
   role.addToPrincipalPolicy(

@@ -3,14 +3,16 @@
 // the bundles. Change a value here and both follow.
 
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import { type BuildOptions, buildSync } from 'esbuild';
+import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 import type { HandlerName, RouteDef } from '../lib/routes';
 import { SHIPPED_PACKAGES } from '../lib/shipped';
+import { type FunctionName, WORKER } from './profiles';
 
 /** The repository root: where esbuild resolves packages and the functions' sources. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -23,6 +25,11 @@ export function functionEntry(handler: string): string {
 /** The distinct handler names of a route table, in first-seen order: one Lambda each. */
 export function handlerNames(routes: readonly RouteDef[]): HandlerName[] {
   return [...new Set(routes.map((route) => route.handler))];
+}
+
+/** Every Lambda a deployment of `routes` bundles: its route handlers, then the worker. */
+export function functionNames(routes: readonly RouteDef[]): FunctionName[] {
+  return [...handlerNames(routes), WORKER];
 }
 
 // An ESM bundle has no `require`, yet CommonJS code inside it (parts of the AWS SDK, wink-nlp)
@@ -73,17 +80,17 @@ export function swaggerUiDistDir(): string {
 }
 
 /**
- * Packages a function loads at run time from beside its bundle (lib/shipped.ts): only
- * /summarize needs them (the offline model and undici). scripts/bundle.ts checks that every
- * bundle using lib/shipped.ts is listed here.
+ * Packages a function loads at run time from beside its bundle (lib/shipped.ts): only the
+ * worker needs them (the offline model, and undici for the YouTube proxy). scripts/bundle.ts
+ * checks that every bundle using lib/shipped.ts is listed here.
  */
-export const SHIPPED_BY_HANDLER: Partial<Record<HandlerName, readonly string[]>> = {
-  summarize: SHIPPED_PACKAGES,
+export const SHIPPED_BY_HANDLER: Partial<Record<FunctionName, readonly string[]>> = {
+  [WORKER]: SHIPPED_PACKAGES,
 };
 
-/** The shipped packages of a handler, with their folders relative to the project root. */
+/** The shipped packages of a function, with their folders relative to the project root. */
 export function shippedPackages(handler: string): { name: string; dir: string }[] {
-  return (SHIPPED_BY_HANDLER[handler as HandlerName] ?? []).map((name) => ({
+  return (SHIPPED_BY_HANDLER[handler as FunctionName] ?? []).map((name) => ({
     name,
     dir: packageDir(name),
   }));
@@ -119,7 +126,7 @@ export function extraFileCommands(
 /**
  * esbuild's options for one handler, built into `dir`: `index.mjs`, and in `chunks/` the code it
  * loads on demand (each `import()` of the sources becomes a chunk: a cold start reads only what
- * the first request needs, e.g. /summarize's YouTube and model clients load on a cache miss).
+ * the first request needs, e.g. the worker's YouTube and model clients load on first use).
  */
 export function esbuildOptions(handler: string, dir: string): BuildOptions {
   return {
@@ -146,12 +153,49 @@ export function esbuildOptions(handler: string, dir: string): BuildOptions {
 }
 
 /**
- * Builds a handler into `dir` as its Lambda asset: the bundle (esbuildOptions) and the files
- * beside it (extraFileCommands). Synchronous, as CDK's local bundling wants it.
+ * The code files (paths as in the metafile) a function may load: index.mjs and what it imports,
+ * transitively; statically only (what a cold start loads), or with `import()` too.
+ */
+export function loadedOutputs(metafile: Metafile, reach: 'cold' | 'all'): string[] {
+  const entry = Object.keys(metafile.outputs).find((path) => path.endsWith('/index.mjs'));
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    for (const { path: imported, kind } of metafile.outputs[path]?.imports ?? []) {
+      const follows = kind === 'import-statement' || (reach === 'all' && kind === 'dynamic-import');
+      if (follows && imported in metafile.outputs) visit(imported);
+    }
+  };
+  if (entry) visit(entry);
+  return [...seen];
+}
+
+/**
+ * Deletes the chunks (and their maps) nothing in the function can load. esbuild writes a chunk
+ * for every `import()` of the module graph, even where tree shaking removed the call: a route
+ * function that imported a module of the worker's would carry the YouTube and model chunks
+ * (which need the shipped packages) without ever loading them.
+ */
+export function removeUnloadedOutputs(metafile: Metafile): void {
+  const loaded = new Set(loadedOutputs(metafile, 'all'));
+  for (const path of Object.keys(metafile.outputs)) {
+    if (path.endsWith('.mjs') && !loaded.has(path)) {
+      rmSync(join(PROJECT_ROOT, path), { force: true });
+      rmSync(join(PROJECT_ROOT, `${path}.map`), { force: true });
+    }
+  }
+}
+
+/**
+ * Builds a handler into `dir` as its Lambda asset: the bundle (esbuildOptions) without the
+ * chunks it cannot load, and the files beside it (extraFileCommands). Synchronous, as CDK's
+ * local bundling wants it.
  * @throws esbuild's error when the handler does not build.
  */
 export function buildFunction(handler: string, dir: string): void {
-  buildSync(esbuildOptions(handler, dir));
+  const { metafile } = buildSync(esbuildOptions(handler, dir));
+  if (metafile) removeUnloadedOutputs(metafile);
   for (const command of extraFileCommands(handler)(PROJECT_ROOT, dir)) {
     execFileSync('sh', ['-c', command]);
   }

@@ -1,14 +1,23 @@
 // What each Lambda needs: its size and deadline, and every resource it touches. Keyed by the
-// route table's handler names, so a handler without a profile does not compile.
+// route table's handler names and the worker, so a function without a profile does not compile.
 import { Duration } from 'aws-cdk-lib';
 import {
   DEFAULT_SUMMARIZE_WAIT_MS,
   MAX_SUMMARIZE_WAIT_MS,
   SUMMARIZE_MARGIN_MS,
+  WORKER_MARGIN_MS,
 } from '../lib/config';
 import type { HandlerName } from '../lib/routes';
 
-/** DynamoDB actions a function may call on the table (item-level only: no Scan, no Query). */
+/** The Lambda no route leads to: it consumes the job queue (functions/worker.ts). */
+export const WORKER = 'worker';
+/** Every Lambda of the stack: one per route handler, and the worker. */
+export type FunctionName = HandlerName | typeof WORKER;
+
+/**
+ * DynamoDB actions a function may call: item actions on the table only, and Query on the jobs
+ * index only (nothing queries the table itself; nothing scans).
+ */
 export type TableAction =
   | 'dynamodb:GetItem'
   | 'dynamodb:PutItem'
@@ -24,19 +33,29 @@ export interface FunctionProfile {
   table: readonly TableAction[];
   /** Signs tokens without serving an auth route (verifying routes get the secret anyway). */
   signsTokens?: boolean;
-  /** May call Bedrock, limited to the models of the configured catalog. */
+  /** Reads the model catalog and the daily quota from context (settings.catalog). */
+  catalog?: boolean;
+  /** Fetches from YouTube: gets the YouTube settings from context (settings.youtube). */
+  youtube?: boolean;
+  /** May call Bedrock, limited to the models of the configured catalog (needs `catalog`). */
   bedrock?: boolean;
   /** Calls third parties: reads the operator's credentials (stack parameters) from their secret. */
   credentials?: boolean;
+  /** Sends jobs to the job queue (JOB_QUEUE_URL): sqs:SendMessage on that queue only. */
+  queuesJobs?: boolean;
   environment?: Record<string, string>;
 }
+
+/** The worker's timeout: Lambda's longest, as a long video on a slow model takes minutes. */
+export const WORKER_TIMEOUT = Duration.minutes(15);
 
 // Lambda gives CPU in proportion to memory: 1,769 MB is one full vCPU, 128 MB about 1/14.
 // Work that is pure CPU costs about the same GB-seconds at any size up to one vCPU, so
 // CPU-bound functions get a full vCPU (same bill, lower latency); waiting functions stay small.
-// Timeouts are all below API Gateway's 30 s integration limit, after which the client already
-// has a 503 and any further work is paid for nothing.
-export const PROFILES: Readonly<Record<HandlerName, FunctionProfile>> = {
+// Route timeouts are all below API Gateway's 30 s integration limit, after which the client
+// already has a 503 and any further work is paid for nothing; only the worker, which no client
+// waits on, runs longer.
+export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
   health: {
     description: 'GET /health: liveness, touches nothing',
     // Returns a constant; the smallest size is plenty and the bundle is a few KB.
@@ -71,25 +90,26 @@ export const PROFILES: Readonly<Record<HandlerName, FunctionProfile>> = {
     signsTokens: true,
   },
   summarize: {
-    description: 'POST /summarize: summarize a YouTube video',
-    // Mostly waiting on YouTube and Bedrock, but the bundle is the largest (SDK, wink-nlp and
-    // its model) and the extractive summarizer splits sentences on the CPU: 1 GB (~0.6 vCPU)
-    // keeps the cold start and the offline summarizer short without paying for an idle vCPU.
-    memorySize: 1024,
+    description: 'POST /summarize: queue a summary and wait a little for it',
+    // Validates, writes a few items, sends one message and polls the table: waiting, not
+    // computing. The bundle no longer holds YouTube or the models (the worker does).
+    memorySize: 512,
     // It waits at most MAX_SUMMARIZE_WAIT_MS (25 s) for the summary, then answers 202; the
     // margin (SUMMARIZE_MARGIN_MS, 3 s) is for that answer. 28 s stays below API Gateway's 30 s.
     timeout: Duration.millis(MAX_SUMMARIZE_WAIT_MS + SUMMARIZE_MARGIN_MS),
-    // Summary cache and daily quota items (get, put, counter updates).
+    // Job and record items, the daily quota's reservation (get, put, counter updates).
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-    bedrock: true,
-    credentials: true,
+    // It checks `used_model` against the catalog and reserves quota; the worker does the rest.
+    catalog: true,
+    queuesJobs: true,
     environment: { SUMMARIZE_WAIT_MS: String(DEFAULT_SUMMARIZE_WAIT_MS) },
   },
   summaries: {
-    description: 'GET /summaries, GET/DELETE /summaries/{id}: the caller\'s summary jobs',
+    description: "GET /summaries, GET/DELETE /summaries/{id}: the caller's summary jobs",
     // Reads and small writes to the table: waiting, not computing.
     memorySize: 512,
     timeout: Duration.seconds(10),
+    // A job by id (get, cancel, remove); the caller's history is a Query on the jobs index.
     table: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
   },
   docs: {
@@ -100,5 +120,23 @@ export const PROFILES: Readonly<Record<HandlerName, FunctionProfile>> = {
     // Only the first request of a cold start does real work (read + gzip), well under 10 s.
     timeout: Duration.seconds(10),
     table: [],
+  },
+  worker: {
+    description: 'Makes the summaries of the job queue (YouTube, Bedrock, the offline model)',
+    // Mostly waiting on YouTube and the models, but the offline summarizer splits sentences and
+    // ranks them on the CPU, and its language model (3.5 MB) loads on a cold start: 1 GB (~0.6
+    // vCPU) keeps both short without paying for a vCPU that idles while a model answers.
+    memorySize: 1024,
+    timeout: WORKER_TIMEOUT,
+    // The job's budget ends WORKER_MARGIN_MS before the Lambda does: time to store a failure and
+    // settle the jobs instead of being cut off mid-write.
+    environment: { JOB_DEADLINE_MS: String(WORKER_TIMEOUT.toMilliseconds() - WORKER_MARGIN_MS) },
+    // Records (lease, checkpoints, outcome), jobs (settle), the transcript cache and the quota
+    // (units given back on failures): reads, puts and conditional updates of single items.
+    table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    catalog: true,
+    youtube: true,
+    bedrock: true,
+    credentials: true,
   },
 };

@@ -14,6 +14,7 @@ export const CONTEXT = {
   logRetentionDays: 'logRetentionDays',
   logLevel: 'logLevel',
   summarizeReservedConcurrency: 'summarizeReservedConcurrency',
+  workerConcurrency: 'workerConcurrency',
   youtubeClients: 'youtubeClients',
   youtubeProxyRetries: 'youtubeProxyRetries',
   allowedModels: 'allowedModels',
@@ -25,10 +26,12 @@ export const CONTEXT = {
   alarmEmail: 'alarmEmail',
 } as const;
 
-/** The summarize function's settings that come from context: context key -> variable. */
-export const SUMMARIZE_CONTEXT = {
-  youtubeClients: 'YOUTUBE_CLIENTS',
-  youtubeProxyRetries: 'YOUTUBE_PROXY_RETRIES',
+/**
+ * Settings both sides of a summary must agree on, context key -> variable: the catalog (POST
+ * /summarize checks `used_model` and picks the default, the worker runs the model) and the daily
+ * quota (/summarize reserves a unit, the worker gives it back when a run fails on our side).
+ */
+export const CATALOG_CONTEXT = {
   allowedModels: 'ALLOWED_MODELS',
   defaultModel: 'DEFAULT_MODEL',
   summaryDailyQuota: 'SUMMARY_DAILY_QUOTA',
@@ -36,6 +39,24 @@ export const SUMMARIZE_CONTEXT = {
   openaiBaseUrl: 'OPENAI_BASE_URL',
   openaiModels: 'OPENAI_MODELS',
 } as const;
+
+/** How the worker reaches YouTube, context key -> variable (only the worker fetches). */
+export const YOUTUBE_CONTEXT = {
+  youtubeClients: 'YOUTUBE_CLIENTS',
+  youtubeProxyRetries: 'YOUTUBE_PROXY_RETRIES',
+} as const;
+
+/** Every summary setting that comes from context (both maps above). */
+export const SUMMARY_CONTEXT = { ...CATALOG_CONTEXT, ...YOUTUBE_CONTEXT } as const;
+
+type Variables<T extends Record<string, string>> = Partial<Record<T[keyof T], string>>;
+
+// SQS event sources accept a maximum concurrency from 2 to 1,000.
+const MIN_WORKER_CONCURRENCY = 2;
+const MAX_WORKER_CONCURRENCY = 1_000;
+// Four summaries at once: a team's burst is worked off in minutes, while at most four runs
+// call Bedrock (each with up to BEDROCK_CONCURRENCY parts in flight) at any moment.
+const DEFAULT_WORKER_CONCURRENCY = 4;
 
 export interface StackSettings {
   /** Origins API Gateway answers CORS for; empty means no CORS configuration at all. */
@@ -48,10 +69,14 @@ export interface StackSettings {
   logLevel: string;
   /** Subscribed to the alarm topic; unset means no subscription (the topic is still there). */
   alarmEmail?: string;
-  /** Caps concurrent /summarize executions (a Bedrock cost guard); unset means no cap. */
+  /** Caps concurrent /summarize executions (requests waiting on jobs); unset means no cap. */
   summarizeReservedConcurrency?: number;
-  /** Settings passed through to the summarize function's environment (unset = code default). */
-  summarize: Partial<Record<(typeof SUMMARIZE_CONTEXT)[keyof typeof SUMMARIZE_CONTEXT], string>>;
+  /** Workers the job queue invokes at once: the Bedrock cost guard and the backlog's pace. */
+  workerConcurrency: number;
+  /** The catalog and quota, for /summarize and the worker (unset = code default). */
+  catalog: Variables<typeof CATALOG_CONTEXT>;
+  /** The YouTube settings, for the worker (unset = code default). */
+  youtube: Variables<typeof YOUTUBE_CONTEXT>;
 }
 
 // A small deployment (a person or a team): 20 requests/s sustained with bursts of 40 is far more
@@ -155,6 +180,10 @@ export function readSettings(node: Node): StackSettings {
     10_000,
   );
 
+  const workerConcurrency =
+    integer(node, CONTEXT.workerConcurrency, MIN_WORKER_CONCURRENCY, MAX_WORKER_CONCURRENCY) ??
+    DEFAULT_WORKER_CONCURRENCY;
+
   const alarmEmail = text(node, CONTEXT.alarmEmail);
   if (alarmEmail !== undefined && !z.email().safeParse(alarmEmail).success) {
     throw new SettingsError(
@@ -162,16 +191,20 @@ export function readSettings(node: Node): StackSettings {
     );
   }
 
-  const summarize: Record<string, string> = {};
-  for (const [key, variable] of Object.entries(SUMMARIZE_CONTEXT)) {
-    // Lists may come as JSON arrays from cdk.json; the variable is comma-separated.
-    const isList =
-      key === CONTEXT.allowedModels ||
-      key === CONTEXT.youtubeClients ||
-      key === CONTEXT.openaiModels;
-    const value = isList ? list(node, key).join(',') : text(node, key);
-    if (value) summarize[variable] = value;
-  }
+  /** The variables of `keys` that context sets. */
+  const variables = (keys: Record<string, string>) => {
+    const values: Record<string, string> = {};
+    for (const [key, variable] of Object.entries(keys)) {
+      // Lists may come as JSON arrays from cdk.json; the variable is comma-separated.
+      const isList =
+        key === CONTEXT.allowedModels ||
+        key === CONTEXT.youtubeClients ||
+        key === CONTEXT.openaiModels;
+      const value = isList ? list(node, key).join(',') : text(node, key);
+      if (value) values[variable] = value;
+    }
+    return values;
+  };
 
   return {
     corsOrigins,
@@ -180,7 +213,9 @@ export function readSettings(node: Node): StackSettings {
     logRetention: days as RetentionDays,
     logLevel,
     ...(summarizeReservedConcurrency === undefined ? {} : { summarizeReservedConcurrency }),
+    workerConcurrency,
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
-    summarize,
+    catalog: variables(CATALOG_CONTEXT),
+    youtube: variables(YOUTUBE_CONTEXT),
   };
 }

@@ -1,27 +1,30 @@
 // The whole API in one stack, composed of one construct per concern: the table, the JWT key,
-// a function per handler of the route table (each with its own grants), the HTTP API and the
-// alarms. Everything the code itself needs comes from lib/ (route table, table shape, CORS
-// values, model catalog), so the two cannot drift apart.
+// a function per handler of the route table (each with its own grants), the job queue and the
+// worker behind it, the HTTP API and the alarms. Everything the code itself needs comes from
+// lib/ (route table, table shape, CORS values, model catalog, queue limits), so the two cannot
+// drift apart.
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ConfigError, loadConfig } from '../lib/config';
 import { type HandlerName, type RouteDef, routeList } from '../lib/routes';
-import { catalogFromConfig } from '../lib/summaries/catalog';
+import { type Catalog, catalogFromConfig } from '../lib/summaries/catalog';
 import { bedrockModelIds } from './bedrock';
 import { handlerNames } from './bundling';
 import { ServiceAlarms } from './constructs/alarms';
 import { ApiFunction, type FunctionAccess } from './constructs/api-function';
 import { CredentialsSecret } from './constructs/credentials-secret';
 import { DataTable } from './constructs/data-table';
+import { JobQueue } from './constructs/job-queue';
 import { JwtSecret } from './constructs/jwt-secret';
 import { ServiceApi } from './constructs/service-api';
 import { pascal } from './names';
-import { PROFILES, type TableAction } from './profiles';
-import { readSettings, SettingsError, type StackSettings, SUMMARIZE_CONTEXT } from './settings';
+import { type FunctionName, PROFILES, type TableAction, WORKER } from './profiles';
+import { readSettings, SettingsError, type StackSettings, SUMMARY_CONTEXT } from './settings';
 
 export interface TubesumStackProps extends StackProps {
   /** The routes to deploy; the route table unless a test passes its own. */
@@ -35,7 +38,11 @@ export class TubesumStack extends Stack {
   readonly jwtSecret: Secret;
   readonly credentials: CredentialsSecret;
   readonly alarmTopic: Topic;
-  readonly functions: ReadonlyMap<HandlerName, ApiFunction>;
+  /** Every Lambda: one per route handler, and the worker. */
+  readonly functions: ReadonlyMap<FunctionName, ApiFunction>;
+  readonly worker: ApiFunction;
+  readonly jobQueue: Queue;
+  readonly deadLetterQueue: Queue;
 
   constructor(scope: Construct, id: string, props: TubesumStackProps = {}) {
     super(scope, id, {
@@ -51,18 +58,32 @@ export class TubesumStack extends Stack {
     const credentials = new CredentialsSecret(this, 'Credentials');
     this.credentials = credentials;
 
-    const functions = new Map<HandlerName, ApiFunction>();
+    const shared = { jwtSecret, credentials };
+    this.worker = this.createFunction(WORKER, routes, settings, shared);
+    const jobs = new JobQueue(this, 'Jobs', {
+      worker: this.worker.function,
+      workerTimeout: PROFILES.worker.timeout,
+      maxConcurrency: settings.workerConcurrency,
+    });
+    this.jobQueue = jobs.queue;
+    this.deadLetterQueue = jobs.deadLetterQueue;
+
+    const routeFunctions = new Map<HandlerName, ApiFunction>();
     for (const handler of handlerNames(routes)) {
-      functions.set(
+      routeFunctions.set(
         handler,
-        this.createFunction(handler, routes, settings, { jwtSecret, credentials }),
+        this.createFunction(handler, routes, settings, { ...shared, jobQueue: jobs.queue }),
       );
     }
+    const functions = new Map<FunctionName, ApiFunction>([
+      ...routeFunctions,
+      [WORKER, this.worker],
+    ]);
     this.functions = functions;
 
     const { api, stage } = new ServiceApi(this, 'Api', {
       routes,
-      functions,
+      functions: routeFunctions,
       corsOrigins: settings.corsOrigins,
       throttleRateLimit: settings.throttleRateLimit,
       throttleBurstLimit: settings.throttleBurstLimit,
@@ -73,6 +94,7 @@ export class TubesumStack extends Stack {
     const alarms = new ServiceAlarms(this, 'Alarms', {
       api,
       functions,
+      deadLetterQueue: jobs.deadLetterQueue,
       ...(settings.alarmEmail === undefined ? {} : { email: settings.alarmEmail }),
     });
     this.alarmTopic = alarms.topic;
@@ -88,14 +110,27 @@ export class TubesumStack extends Stack {
       description:
         'SNS topic every alarm notifies (subscribe with -c alarmEmail=... or the console)',
     });
+    new CfnOutput(this, 'JobQueueUrl', {
+      value: jobs.queue.queueUrl,
+      description: 'SQS queue of summary jobs (POST /summarize sends, the worker consumes)',
+    });
+    new CfnOutput(this, 'DeadLetterQueueUrl', {
+      value: jobs.deadLetterQueue.queueUrl,
+      description: 'Jobs no worker finished: inspect them here',
+    });
+    new CfnOutput(this, 'DeadLetterQueueArn', {
+      value: jobs.deadLetterQueue.queueArn,
+      description:
+        'Redrive once the cause is fixed: aws sqs start-message-move-task --source-arn <this>',
+    });
   }
 
-  /** A handler's function, with what its profile and its routes say it may touch. */
+  /** A function, with what its profile and its routes say it may touch. */
   private createFunction(
-    handler: HandlerName,
+    handler: FunctionName,
     routes: readonly RouteDef[],
     settings: StackSettings,
-    secrets: { jwtSecret: JwtSecret; credentials: CredentialsSecret },
+    shared: { jwtSecret: JwtSecret; credentials: CredentialsSecret; jobQueue?: Queue },
   ): ApiFunction {
     // Always there for the route table's names; a test's made-up handler has none.
     const profile = PROFILES[handler];
@@ -108,15 +143,22 @@ export class TubesumStack extends Stack {
     // The bearer authenticator loads the user of every verified token.
     const tableActions = new Set<TableAction>(profile.table);
     if (verifiesTokens) tableActions.add('dynamodb:GetItem');
-    let environment: Record<string, string> = { ...profile.environment };
+    const environment: Record<string, string> = {
+      ...profile.environment,
+      ...(profile.catalog ? settings.catalog : {}),
+      ...(profile.youtube ? settings.youtube : {}),
+    };
     const access: FunctionAccess = {};
     if (tableActions.size > 0) access.table = { table: this.table, actions: [...tableActions] };
-    if (verifiesTokens || profile.signsTokens) access.jwtSecret = secrets.jwtSecret;
-    if (profile.credentials) access.credentials = secrets.credentials;
-    if (profile.bedrock) {
-      environment = { ...environment, ...settings.summarize };
-      access.bedrockModelIds = offeredModelIds(environment);
+    if (verifiesTokens || profile.signsTokens) access.jwtSecret = shared.jwtSecret;
+    if (profile.credentials) access.credentials = shared.credentials;
+    if (profile.queuesJobs) {
+      if (!shared.jobQueue) throw new Error(`${handler} queues jobs, but there is no queue yet`);
+      access.jobQueue = shared.jobQueue;
     }
+    // A bad catalog or YouTube setting fails the synth instead of every cold start.
+    const catalog = profile.catalog || profile.youtube ? validCatalog(environment) : undefined;
+    if (profile.bedrock && catalog) access.bedrockModelIds = bedrockModelIds(catalog);
     const reserved = handler === 'summarize' ? settings.summarizeReservedConcurrency : undefined;
     return new ApiFunction(this, pascal(handler), {
       handler,
@@ -132,13 +174,16 @@ export class TubesumStack extends Stack {
   }
 }
 
-/** The Bedrock model ids the summarize function may call, from its (validated) settings. */
-function offeredModelIds(environment: Record<string, string>): string[] {
+/**
+ * The catalog a function's summary settings make, validated as its cold start would.
+ * @throws SettingsError naming the variable and the context keys that set it.
+ */
+function validCatalog(environment: Record<string, string>): Catalog {
   try {
-    return bedrockModelIds(catalogFromConfig(loadConfig(environment)));
+    return catalogFromConfig(loadConfig(environment));
   } catch (error) {
     if (error instanceof ConfigError) {
-      const names = Object.entries(SUMMARIZE_CONTEXT)
+      const names = Object.entries(SUMMARY_CONTEXT)
         .map(([key, variable]) => `${key} -> ${variable}`)
         .join(', ');
       throw new SettingsError(`${error.message} (set by CDK context: ${names})`);

@@ -4,7 +4,7 @@
 // of each bundle, from esbuild's metafile. `bundleFunctions()` returns the numbers for the
 // benchmarks.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +13,10 @@ import { build, type Metafile } from 'esbuild';
 import {
   esbuildOptions,
   extraFileCommands,
-  handlerNames,
+  functionNames,
+  loadedOutputs,
   PROJECT_ROOT,
+  removeUnloadedOutputs,
   shippedPackages,
 } from '../infra/bundling';
 import { routeList } from '../lib/routes';
@@ -27,11 +29,11 @@ export interface BundleSize {
   /** What a cold start loads: index.mjs and the chunks it imports statically (no maps). */
   minifiedBytes: number;
   gzipBytes: number;
-  /** Chunks loaded on demand only (`import()`), e.g. /summarize's model clients. */
+  /** Chunks loaded on demand only (`import()`), e.g. the worker's model clients. */
   lazyBytes: number;
   /** Whether any AWS SDK (or smithy) module made it into the bundle. */
   includesAwsSdk: boolean;
-  /** Files shipped beside the bundle: Swagger UI (docs), run-time packages (summarize). */
+  /** Files shipped beside the bundle: Swagger UI (docs), run-time packages (worker). */
   assetBytes: number;
   /** Bytes of output per npm package (or `(project)` for functions/ and lib/), largest first. */
   packages: { name: string; bytes: number }[];
@@ -45,21 +47,6 @@ function packageOf(input: string): string {
   if (at === -1) return '(project)';
   const parts = input.slice(at + 'node_modules/'.length).split('/');
   return parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] ?? input);
-}
-
-/** The output files a cold start loads: the entry, and what it imports statically, transitively. */
-function coldOutputs(metafile: Metafile): string[] {
-  const entry = Object.keys(metafile.outputs).find((path) => path.endsWith('/index.mjs'));
-  const seen = new Set<string>();
-  const visit = (path: string) => {
-    if (seen.has(path)) return;
-    seen.add(path);
-    for (const { path: imported, kind } of metafile.outputs[path]?.imports ?? []) {
-      if (kind === 'import-statement' && imported in metafile.outputs) visit(imported);
-    }
-  };
-  if (entry) visit(entry);
-  return [...seen];
 }
 
 function packagesOf(
@@ -83,35 +70,39 @@ function folderBytes(dir: string): number {
 }
 
 /**
- * Bundles each handler of the route table into `outdir/<handler>/` (a temp folder by default,
- * removed afterwards) and measures it.
+ * Bundles each Lambda (the route table's handlers and the worker) into `outdir/<handler>/` (a
+ * temp folder by default, removed afterwards) and measures it.
  * @throws esbuild's error when a handler does not build.
  */
 export async function bundleFunctions(options: { outdir?: string } = {}): Promise<BundleSize[]> {
   const outdir = options.outdir ?? mkdtempSync(join(tmpdir(), 'tubesum-bundles-'));
   try {
     const sizes: BundleSize[] = [];
-    for (const handler of handlerNames(routeList)) {
+    for (const handler of functionNames(routeList)) {
       const handlerDir = join(outdir, handler);
       const result = await build(esbuildOptions(handler, handlerDir));
+      const metafile = result.metafile as Metafile;
       // What the stack's bundling does besides esbuild, so outdir mirrors the Lambda asset.
+      removeUnloadedOutputs(metafile);
       for (const command of extraFileCommands(handler)(PROJECT_ROOT, handlerDir)) {
         execFileSync('sh', ['-c', command]);
       }
-      const metafile = result.metafile as Metafile;
-      const cold = coldOutputs(metafile);
+      const cold = loadedOutputs(metafile, 'cold');
+      const loaded = loadedOutputs(metafile, 'all');
       const code = Buffer.concat(cold.map((path) => readFileSync(join(PROJECT_ROOT, path))));
-      const allOutputs = Object.keys(metafile.outputs);
-      const outputBytes = allOutputs.reduce(
+      // The code and maps that are left; the rest of the folder is what ships beside them.
+      const outputBytes = Object.keys(metafile.outputs)
+        .filter((path) => existsSync(join(PROJECT_ROOT, path)))
+        .reduce((sum, path) => sum + statSync(join(PROJECT_ROOT, path)).size, 0);
+      const codeBytes = loaded.reduce(
         (sum, path) => sum + statSync(join(PROJECT_ROOT, path)).size,
         0,
       );
-      const codeBytes = allOutputs
-        .filter((path) => path.endsWith('.mjs'))
-        .reduce((sum, path) => sum + statSync(join(PROJECT_ROOT, path)).size, 0);
       const assetBytes = folderBytes(handlerDir) - outputBytes;
-      const usesShipped = Object.keys(result.metafile?.inputs ?? {}).some((input) =>
-        input.endsWith('lib/shipped.ts'),
+      const usesShipped = loaded.some((path) =>
+        Object.keys(metafile.outputs[path]?.inputs ?? {}).some((input) =>
+          input.endsWith('lib/shipped.ts'),
+        ),
       );
       if (usesShipped && shippedPackages(handler).length === 0) {
         throw new Error(
@@ -119,7 +110,7 @@ export async function bundleFunctions(options: { outdir?: string } = {}): Promis
         );
       }
       const packages = packagesOf(metafile, cold);
-      const includesAwsSdk = packagesOf(metafile, allOutputs).some(
+      const includesAwsSdk = packagesOf(metafile, loaded).some(
         (p) => p.name.startsWith('@aws-sdk/') || p.name.startsWith('@smithy/'),
       );
       const limitKb = handler === 'health' ? SIZE_TARGETS_KB.health : SIZE_TARGETS_KB.other;

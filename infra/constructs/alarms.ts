@@ -1,7 +1,7 @@
-// CloudWatch alarms on the API's 5xx rate and on each function's crashes and throttles, each
-// notifying one SNS topic when it fires and when it clears (subscribe an email with
-// `-c alarmEmail=...`, or anything SNS delivers to). Every one treats missing data as fine,
-// since an idle API emits no data points at all.
+// CloudWatch alarms on the API's 5xx rate, on each function's crashes and throttles and on jobs
+// given up (the dead-letter queue), each notifying one SNS topic when it fires and when it
+// clears (subscribe an email with `-c alarmEmail=...`, or anything SNS delivers to). Every one
+// treats missing data as fine, since an idle API emits no data points at all.
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
@@ -14,14 +14,17 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { HandlerName } from '../../lib/routes';
 import { pascal } from '../names';
+import type { FunctionName } from '../profiles';
 import type { ApiFunction } from './api-function';
 
 export interface ServiceAlarmsProps {
   api: HttpApi;
-  functions: ReadonlyMap<HandlerName, ApiFunction>;
+  functions: ReadonlyMap<FunctionName, ApiFunction>;
+  /** Where the job queue puts the jobs the worker gave up on. */
+  deadLetterQueue?: IQueue;
   /** Subscribed to the topic (SNS mails a confirmation link first). */
   email?: string;
 }
@@ -81,11 +84,30 @@ export class ServiceAlarms extends Construct {
         evaluationPeriods: 1,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
-      // A throttled invocation fails the request: the account's concurrency (or summarize's
-      // reserved concurrency) is exhausted.
+      // The account's concurrency (or summarize's reserved concurrency) is exhausted: a
+      // throttled route fails its request, a throttled worker leaves its job waiting.
       alarm(`${name}Throttles`, {
         alarmDescription: `The ${handler} function was throttled`,
         metric: fn.function.metricThrottles({ period, statistic: 'Sum' }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+    }
+
+    if (props.deadLetterQueue) {
+      // Every message there is a summary no worker finished in MAX_RECEIVES deliveries: one is
+      // enough to look (the worker's logs say why) and redrive once fixed. The maximum, since a
+      // queue's count is a level, not a sum. SQS stops sending data for an empty queue left
+      // alone for hours; a queue holding messages keeps sending it.
+      alarm('DeadLetters', {
+        alarmDescription:
+          'A summary job reached the dead-letter queue: no worker finished it (redrive after fixing the cause)',
+        metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          period,
+          statistic: 'Maximum',
+        }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,

@@ -1,15 +1,18 @@
-// One Lambda of the API with the defaults every function shares: Node.js 22 on arm64, an ESM
-// bundle built by the local esbuild, source maps, its own log group with retention, and its own
-// role that starts with nothing but writing to that log group, then gets exactly the access
-// the function's profile asks for (the table's item actions, the JWT key, Bedrock models).
+// One Lambda of the service (a route's, or the worker behind the job queue) with the defaults
+// every function shares: Node.js 22 on arm64, an ESM bundle built by the local esbuild, source
+// maps, its own log group with retention, and its own role that starts with nothing but writing
+// to that log group, then gets exactly the access the function's profile asks for (the table's
+// item actions, the JWT key, Bedrock models, sending to the job queue).
 import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Architecture, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { grantBedrockModels } from '../bedrock';
 import { functionCode } from '../bundling';
+import { grantSendMessage, grantTableActions } from '../grants';
 import type { TableAction } from '../profiles';
 import type { CredentialsSecret } from './credentials-secret';
 import type { JwtSecret } from './jwt-secret';
@@ -24,10 +27,12 @@ export interface FunctionAccess {
   credentials?: CredentialsSecret;
   /** The Bedrock model and inference profile ids it may invoke. */
   bedrockModelIds?: readonly string[];
+  /** The queue it sends jobs to (JOB_QUEUE_URL is set with it). */
+  jobQueue?: IQueue;
 }
 
 export interface ApiFunctionProps {
-  /** The handler name: bundles `functions/<handler>.ts`. */
+  /** The function's name: bundles `functions/<handler>.ts`. */
   handler: string;
   description: string;
   memorySize: number;
@@ -95,6 +100,7 @@ export class ApiFunction extends Construct {
         ...(access.credentials
           ? { CREDENTIALS_SECRET_ARN: access.credentials.secretArnIfSet }
           : {}),
+        ...(access.jobQueue ? { JOB_QUEUE_URL: access.jobQueue.queueUrl } : {}),
       },
     });
     Validations.of(this.function).acknowledge({
@@ -103,9 +109,10 @@ export class ApiFunction extends Construct {
         'Pinned to nodejs22.x on purpose: the code is built and tested for Node 20/22 (docs/DEPENDENCIES.md), and a runtime upgrade should be a tested change, not a side effect of a CDK bump.',
     });
 
-    if (access.table) access.table.table.grant(this.role, ...access.table.actions);
+    if (access.table) grantTableActions(this.role, access.table.table, access.table.actions);
     access.jwtSecret?.grantRead(this.role);
     access.credentials?.grantRead(this.role);
     if (access.bedrockModelIds?.length) grantBedrockModels(this, this.role, access.bedrockModelIds);
+    if (access.jobQueue) grantSendMessage(this.role, access.jobQueue);
   }
 }

@@ -1,8 +1,15 @@
-// The service's one DynamoDB table (users, login counters, caches, quotas; see lib/aws/table.ts).
+// The service's one DynamoDB table (users, login counters, caches, quotas, summary records and
+// jobs; see lib/aws/table.ts) and its one index, a user's jobs (GET /summaries).
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { TABLE_PARTITION_KEY, TABLE_TTL_ATTRIBUTE } from '../../lib/aws/table';
+import { JOBS_INDEX, TABLE_PARTITION_KEY, TABLE_TTL_ATTRIBUTE } from '../../lib/aws/table';
 
 export class DataTable extends Construct {
   readonly table: Table;
@@ -25,6 +32,15 @@ export class DataTable extends Construct {
       // accident (turn deletion protection off first; see the README).
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: true,
+    });
+    // Adding an index to a deployed table is an in-place update (the table and its items stay);
+    // DynamoDB backfills it from the existing items, of which only jobs carry its keys.
+    this.table.addGlobalSecondaryIndex({
+      indexName: JOBS_INDEX.name,
+      partitionKey: { name: JOBS_INDEX.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: JOBS_INDEX.sortKey, type: AttributeType.STRING },
+      // A page of jobs is one Query, no GetItem per job.
+      projectionType: ProjectionType.ALL,
     });
   }
 }

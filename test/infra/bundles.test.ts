@@ -1,14 +1,21 @@
 // The Lambda bundles themselves, built exactly as the stack builds them: each one must load in
 // a fresh Node process (a bundle can break where the sources run fine, e.g. two imports of one
-// name), /health must stay tiny and SDK-free, and shipped packages must sit beside /summarize.
+// name), /health must stay tiny and SDK-free, and shipped packages must sit beside the worker.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions, extraFileCommands, PROJECT_ROOT } from '../../infra/bundling';
+import {
+  buildFunction,
+  esbuildOptions,
+  extraFileCommands,
+  functionNames,
+  PROJECT_ROOT,
+} from '../../infra/bundling';
+import { routeList } from '../../lib/routes';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
 import { type BundleSize, bundleFunctions } from '../../scripts/bundle';
 
@@ -22,6 +29,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe('the Lambda bundles', () => {
+  it('are built for every function: the route table’s handlers and the worker', () => {
+    expect(sizes.map((size) => size.handler)).toEqual(functionNames(routeList));
+    expect(sizes.map((size) => size.handler)).toContain('worker');
+  });
+
   it('each load in a fresh Node process, as Lambda imports them, and so do their chunks', () => {
     for (const { handler } of sizes) {
       const url = pathToFileURL(join(outdir, handler, 'index.mjs')).href;
@@ -58,26 +70,44 @@ describe('the Lambda bundles', () => {
     expect(health?.includesAwsSdk).toBe(false);
   });
 
-  it('puts the packages /summarize loads at run time beside its bundle, not inside it', () => {
-    const summarize = sizes.find((size) => size.handler === 'summarize');
+  it('puts the packages the worker loads at run time beside its bundle, not inside it', () => {
+    const worker = sizes.find((size) => size.handler === 'worker');
 
     for (const name of SHIPPED_PACKAGES) {
-      expect(
-        existsSync(join(outdir, 'summarize', 'node_modules', name, 'package.json')),
-        name,
-      ).toBe(true);
-      expect(summarize?.packages.map((p) => p.name)).not.toContain(name);
+      expect(existsSync(join(outdir, 'worker', 'node_modules', name, 'package.json')), name).toBe(
+        true,
+      );
+      expect(worker?.packages.map((p) => p.name)).not.toContain(name);
     }
+    // /summarize only queues jobs: nothing ships beside it.
+    expect(existsSync(join(outdir, 'summarize', 'node_modules'))).toBe(false);
+  });
+
+  it('leave out the chunks a function can never load, as the stack builds them', () => {
+    // The sources each file of a built function came from, read from its source maps.
+    const sourcesOf = (dir: string) =>
+      readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.mjs.map') && !file.includes('node_modules'))
+        .flatMap((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')).sources as string[]);
+    const summarize = join(outdir, 'summarize-asset');
+    buildFunction('summarize', summarize);
+
+    // /summarize reaches lib/summaries/wiring.ts, whose worker half imports these on demand.
+    const lazyWorkerCode = /lib\/(youtube\/client|shipped|summaries\/extractive\/summarizer)\.ts$/;
+    expect(sourcesOf(summarize).filter((source) => lazyWorkerCode.test(source))).toEqual([]);
+    expect(
+      sourcesOf(join(outdir, 'worker')).filter((source) => lazyWorkerCode.test(source)),
+    ).toHaveLength(3);
   });
 });
 
-it('runs code that loads the shipped packages from beside a bundle built like /summarize', async () => {
+it('runs code that loads the shipped packages from beside a bundle built like the worker', async () => {
   const dir = join(outdir, 'shipped-check');
   await build({
-    ...esbuildOptions('summarize', dir),
+    ...esbuildOptions('worker', dir),
     entryPoints: { index: join(PROJECT_ROOT, 'test/infra/fixtures/shipped-entry.ts') },
   });
-  for (const command of extraFileCommands('summarize')(PROJECT_ROOT, dir))
+  for (const command of extraFileCommands('worker')(PROJECT_ROOT, dir))
     execFileSync('sh', ['-c', command]);
 
   const result = spawnSync(process.execPath, [join(dir, 'index.mjs')], {

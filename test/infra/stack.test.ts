@@ -1,107 +1,43 @@
 // The CDK stack, proven by synthesizing it (bundling skipped) and asserting on the template.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App, type CfnResource, Validations } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+// The job pipeline (queue, worker, /summaries) has its own file: jobs.test.ts.
+import { Validations } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bedrockResources } from '../../infra/bedrock';
 import {
   BUNDLE,
   ESM_REQUIRE_BANNER,
   esbuildOptions,
   extraFileCommands,
-  handlerNames,
 } from '../../infra/bundling';
 import { TubesumStack } from '../../infra/stack';
-import { TABLE_PARTITION_KEY, TABLE_TTL_ATTRIBUTE } from '../../lib/aws/table';
+import { JOBS_INDEX, TABLE_PARTITION_KEY, TABLE_TTL_ATTRIBUTE } from '../../lib/aws/table';
+import { MAX_SUMMARIZE_WAIT_MS, SUMMARIZE_MARGIN_MS } from '../../lib/config';
 import {
   CORS_ALLOW_HEADERS,
   CORS_ALLOW_METHODS,
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '../../lib/http/cors';
-import {
-  type HandlerName,
-  routeList,
-  STATELESS_HANDLERS,
-  UNROUTED_HANDLER,
-} from '../../lib/routes';
+import { routeList, STATELESS_HANDLERS, UNROUTED_HANDLER } from '../../lib/routes';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
 import { BUILT_IN_MODELS } from '../../lib/summaries/catalog';
-
-// Template JSON is untyped by nature; the assertions below are what give it shape.
-// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
-type Json = any;
-type Resource = { Type: string; Properties: Record<string, Json>; [key: string]: Json };
-type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
-
-interface Synth {
-  stack: TubesumStack;
-  template: Template;
-  resources: Record<string, Resource>;
-}
-
-// Every synth writes a cloud assembly; without an outdir the CDK leaves one per App in the
-// system's temp folder. These go under one folder of ours, removed after the file.
-const assemblies = mkdtempSync(join(tmpdir(), 'tubesum-cdk-test-'));
-let appCount = 0;
-afterAll(() => rmSync(assemblies, { recursive: true, force: true }));
-
-/** A CDK app that skips bundling and writes its assembly under `assemblies`. */
-function testApp(context: Record<string, unknown> = {}): App {
-  appCount += 1;
-  return new App({
-    outdir: join(assemblies, String(appCount)),
-    context: { 'aws:cdk:bundling-stacks': [], ...context },
-  });
-}
-
-function synth(context: Record<string, unknown> = {}): Synth {
-  const app = testApp(context);
-  const stack = new TubesumStack(app, 'Tubesum');
-  const template = Template.fromStack(stack);
-  return { stack, template, resources: template.toJSON().Resources };
-}
-
-const handlers = handlerNames(routeList);
-const logicalId = (s: Synth, construct: { node: { defaultChild?: unknown } }) =>
-  s.stack.getLogicalId(construct.node.defaultChild as CfnResource);
-
-function fnOf(s: Synth, handler: string) {
-  const fn = s.stack.functions.get(handler as HandlerName);
-  if (!fn) throw new Error(`no function for ${handler}`);
-  return fn;
-}
-
-function functionResource(s: Synth, handler: string): Resource {
-  const resource = s.resources[logicalId(s, fnOf(s, handler).function)];
-  if (!resource) throw new Error(`no template resource for ${handler}`);
-  return resource;
-}
-
-function environment(s: Synth, handler: string): Record<string, unknown> {
-  return functionResource(s, handler).Properties.Environment?.Variables ?? {};
-}
-
-/** Every statement of the policies attached to a handler's role. */
-function statements(s: Synth, handler: string): Statement[] {
-  const role = logicalId(s, fnOf(s, handler).role);
-  return Object.values(s.resources)
-    .filter((r) => r.Type === 'AWS::IAM::Policy')
-    .filter((r) => JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: role }]))
-    .flatMap((r) => r.Properties.PolicyDocument.Statement as Statement[]);
-}
-
-const actionsOf = (list: Statement[]) => list.flatMap((st) => [st.Action].flat());
-const allStatements = (s: Synth) =>
-  Object.values(s.resources)
-    .filter((r) => r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::Role')
-    .flatMap((r) => [
-      ...(r.Properties.PolicyDocument?.Statement ?? []),
-      ...(r.Properties.Policies ?? []).flatMap((p: Json) => p.PolicyDocument.Statement),
-    ]) as Statement[];
+import {
+  actionsOf,
+  allFunctions,
+  allStatements,
+  environment,
+  fnOf,
+  functionResource,
+  handlers,
+  type Json,
+  logicalId,
+  type Synth,
+  statements,
+  synth,
+  testApp,
+} from '../support/synth';
 
 let base: Synth;
 beforeAll(() => {
@@ -109,12 +45,13 @@ beforeAll(() => {
 });
 
 describe('functions', () => {
-  it('creates one function per distinct handler of the route table', () => {
+  it('creates one function per distinct handler of the route table, and the worker', () => {
     const functions = Object.values(base.resources).filter(
       (r) => r.Type === 'AWS::Lambda::Function',
     );
-    expect(functions).toHaveLength(handlers.length);
-    expect([...base.stack.functions.keys()]).toEqual(handlers);
+    expect(functions).toHaveLength(handlers.length + 1);
+    expect([...base.stack.functions.keys()]).toEqual([...handlers, 'worker']);
+    expect(allFunctions).toEqual([...handlers, 'worker']);
   });
 
   it('runs every function on nodejs22.x and arm64', () => {
@@ -133,19 +70,23 @@ describe('functions', () => {
     expect(functionResource(base, 'health').Properties.MemorySize).toBe(128);
   });
 
-  it('keeps every timeout below API Gateway’s 30 s and stops /summarize before its timeout', () => {
+  it('keeps every route’s timeout below API Gateway’s 30 s, and /summarize’s above its longest wait', () => {
     for (const handler of handlers) {
       expect(functionResource(base, handler).Properties.Timeout).toBeLessThan(30);
     }
     const summarize = functionResource(base, 'summarize').Properties;
-    expect(summarize.Timeout).toBeLessThan(30);
-    const deadline = Number(summarize.Environment.Variables.SUMMARIZE_DEADLINE_MS);
-    expect(deadline).toBeGreaterThan(0);
-    expect(deadline).toBeLessThan(summarize.Timeout * 1000);
+    // A request may ask for the longest wait (Prefer: wait=25); the 202 still needs its margin.
+    expect(summarize.Timeout * 1000).toBeGreaterThanOrEqual(
+      MAX_SUMMARIZE_WAIT_MS + SUMMARIZE_MARGIN_MS,
+    );
+    const wait = Number(summarize.Environment.Variables.SUMMARIZE_WAIT_MS);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(MAX_SUMMARIZE_WAIT_MS);
+    expect(summarize.Environment.Variables).not.toHaveProperty('SUMMARIZE_DEADLINE_MS');
   });
 
   it('sets the Powertools service name and log level and enables source maps everywhere', () => {
-    for (const handler of handlers) {
+    for (const handler of allFunctions) {
       expect(environment(base, handler)).toMatchObject({
         POWERTOOLS_SERVICE_NAME: 'tubesum',
         POWERTOOLS_LOG_LEVEL: 'INFO',
@@ -156,7 +97,7 @@ describe('functions', () => {
   });
 
   it('sends each function’s logs to its own log group with the configured retention', () => {
-    for (const handler of handlers) {
+    for (const handler of allFunctions) {
       const group = functionResource(base, handler).Properties.LoggingConfig.LogGroup.Ref;
       expect(base.resources[group]).toMatchObject({
         Type: 'AWS::Logs::LogGroup',
@@ -174,14 +115,14 @@ describe('functions', () => {
     );
     const capped = synth({ summarizeReservedConcurrency: '5' });
     expect(functionResource(capped, 'summarize').Properties.ReservedConcurrentExecutions).toBe(5);
-    for (const handler of handlers.filter((h) => h !== 'summarize')) {
+    for (const handler of allFunctions.filter((h) => h !== 'summarize')) {
       expect(functionResource(capped, handler).Properties).not.toHaveProperty(
         'ReservedConcurrentExecutions',
       );
     }
   });
 
-  it('passes the summarize settings from context to /summarize only', () => {
+  it('passes the catalog and quota to /summarize and the worker, the YouTube settings to the worker only', () => {
     const s = synth({
       youtubeClients: ['IOS@99.1.0', 'ANDROID'],
       youtubeProxyRetries: 3,
@@ -189,14 +130,22 @@ describe('functions', () => {
       defaultModel: 'nova-micro',
       summaryDailyQuota: 7,
     });
-    expect(environment(s, 'summarize')).toMatchObject({
-      YOUTUBE_CLIENTS: 'IOS@99.1.0,ANDROID',
-      YOUTUBE_PROXY_RETRIES: '3',
+    const catalog = {
       ALLOWED_MODELS: 'extractive,nova-micro',
       DEFAULT_MODEL: 'nova-micro',
       SUMMARY_DAILY_QUOTA: '7',
-    });
-    expect(environment(s, 'token')).not.toHaveProperty('YOUTUBE_CLIENTS');
+    };
+    const youtube = { YOUTUBE_CLIENTS: 'IOS@99.1.0,ANDROID', YOUTUBE_PROXY_RETRIES: '3' };
+    expect(environment(s, 'worker')).toMatchObject({ ...catalog, ...youtube });
+    expect(environment(s, 'summarize')).toMatchObject(catalog);
+    for (const variable of Object.keys(youtube)) {
+      expect(environment(s, 'summarize')).not.toHaveProperty(variable);
+    }
+    for (const handler of allFunctions.filter((h) => h !== 'summarize' && h !== 'worker')) {
+      for (const variable of Object.keys({ ...catalog, ...youtube })) {
+        expect(environment(s, handler), handler).not.toHaveProperty(variable);
+      }
+    }
   });
 
   it('refuses a handler that has no memory, timeout and permission profile', () => {
@@ -217,6 +166,7 @@ describe('functions', () => {
     expect(() => synth({ alarmEmail: 'ops-at-example.com' })).toThrow(/alarmEmail/);
     expect(() => synth({ logRetentionDays: 42 })).toThrow(/logRetentionDays/);
     expect(() => synth({ corsOrigins: 'https://app.example.com/' })).toThrow(/corsOrigins/);
+    expect(() => synth({ workerConcurrency: 1 })).toThrow(/workerConcurrency/);
   });
 });
 
@@ -241,11 +191,11 @@ describe('bundling', () => {
   });
 
   it('runs every function from index.mjs of an asset of its own', () => {
-    for (const handler of handlers) {
+    for (const handler of allFunctions) {
       expect(functionResource(base, handler).Properties.Handler).toBe('index.handler');
     }
-    const keys = handlers.map((h) => JSON.stringify(functionResource(base, h).Properties.Code));
-    expect(new Set(keys).size).toBe(handlers.length);
+    const keys = allFunctions.map((h) => JSON.stringify(functionResource(base, h).Properties.Code));
+    expect(new Set(keys).size).toBe(allFunctions.length);
   });
 
   it('copies the Swagger UI files beside the docs bundle and nowhere else', () => {
@@ -258,20 +208,22 @@ describe('bundling', () => {
         /^cp "\/asset-input\/node_modules\/swagger-ui-dist\/swagger-ui\.css" "\/asset-output"$/,
       ),
     ]);
-    for (const handler of handlers.filter((h) => h !== 'docs' && h !== 'summarize')) {
+    for (const handler of allFunctions.filter((h) => h !== 'docs' && h !== 'worker')) {
       expect(extraFileCommands(handler)('/asset-input', '/asset-output')).toEqual([]);
     }
     expect(BUNDLE.externalModules).toEqual([]);
   });
 
-  it('ships the packages /summarize loads at run time into its node_modules', () => {
-    const commands = extraFileCommands('summarize')('/asset-input', '/asset-output');
+  it('ships the packages the worker loads at run time into its node_modules', () => {
+    const commands = extraFileCommands('worker')('/asset-input', '/asset-output');
 
     for (const name of SHIPPED_PACKAGES) {
       expect(commands).toContain(
         `cp -R "/asset-input/node_modules/${name}" "/asset-output/node_modules/${name}"`,
       );
     }
+    // /summarize only queues jobs: no YouTube, no offline model.
+    expect(extraFileCommands('summarize')('/asset-input', '/asset-output')).toEqual([]);
   });
 });
 
@@ -397,13 +349,32 @@ describe('data', () => {
       Properties: {
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: [{ AttributeName: TABLE_PARTITION_KEY, KeyType: 'HASH' }],
-        AttributeDefinitions: [{ AttributeName: TABLE_PARTITION_KEY, AttributeType: 'S' }],
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         TimeToLiveSpecification: { AttributeName: TABLE_TTL_ATTRIBUTE, Enabled: true },
         SSESpecification: { SSEEnabled: true },
         DeletionProtectionEnabled: true,
       },
     });
+  });
+
+  it('indexes each user’s jobs by creation time, projecting every attribute (GET /summaries)', () => {
+    const table = Object.values(base.resources).find((r) => r.Type === 'AWS::DynamoDB::Table');
+
+    expect(table?.Properties.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: JOBS_INDEX.name,
+        KeySchema: [
+          { AttributeName: JOBS_INDEX.partitionKey, KeyType: 'HASH' },
+          { AttributeName: JOBS_INDEX.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+    expect(table?.Properties.AttributeDefinitions).toEqual([
+      { AttributeName: TABLE_PARTITION_KEY, AttributeType: 'S' },
+      { AttributeName: JOBS_INDEX.partitionKey, AttributeType: 'S' },
+      { AttributeName: JOBS_INDEX.sortKey, AttributeType: 'S' },
+    ]);
   });
 
   it('generates the JWT key in Secrets Manager, never in the template', () => {
@@ -420,7 +391,7 @@ describe('data', () => {
 
   it('puts no secret value in any environment variable, only the secret’s ARN', () => {
     const secretId = logicalId(base, base.stack.jwtSecret);
-    for (const handler of handlers) {
+    for (const handler of allFunctions) {
       const env = environment(base, handler);
       expect(env).not.toHaveProperty('JWT_SECRET');
       for (const [name, value] of Object.entries(env)) {
@@ -431,12 +402,17 @@ describe('data', () => {
   });
 
   it('hands the secret only to functions that sign or verify tokens', () => {
-    const expected = handlers.filter(
+    const expected: string[] = handlers.filter(
       (h) => h === 'token' || routeList.some((r) => r.handler === h && r.auth),
     );
-    expect(expected).toEqual(expect.arrayContaining(['token', 'summarize']));
-    for (const handler of handlers) {
-      const reads = actionsOf(statements(base, handler)).includes('secretsmanager:GetSecretValue');
+    expect(expected).toEqual(expect.arrayContaining(['token', 'summarize', 'summaries']));
+    const secretId = logicalId(base, base.stack.jwtSecret);
+    for (const handler of allFunctions) {
+      const reads = statements(base, handler).some(
+        (st) =>
+          actionsOf([st]).includes('secretsmanager:GetSecretValue') &&
+          JSON.stringify(st.Resource).includes(secretId),
+      );
       expect({ handler, reads }).toEqual({ handler, reads: expected.includes(handler) });
       expect('JWT_SECRET_ARN' in environment(base, handler)).toBe(expected.includes(handler));
     }
@@ -459,7 +435,7 @@ describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () 
     expect(joined).toContain('youtubeProxyUrl');
     expect(secret?.Properties).not.toHaveProperty('GenerateSecretString');
 
-    for (const handler of handlers) {
+    for (const handler of allFunctions) {
       const env = environment(base, handler);
       for (const variable of ['YOUTUBE_PROXY_URL', 'YOUTUBE_API_KEY', 'OPENAI_API_KEY']) {
         expect(env).not.toHaveProperty(variable);
@@ -468,10 +444,12 @@ describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () 
         .filter((st) => actionsOf([st]).includes('secretsmanager:GetSecretValue'))
         .map((st) => JSON.stringify(st.Resource));
       const reads = resources.some((resource) => resource.includes(secretId));
-      expect({ handler, reads }).toEqual({ handler, reads: handler === 'summarize' });
+      // Only the worker calls YouTube and the model servers; /summarize just queues.
+      expect({ handler, reads }).toEqual({ handler, reads: handler === 'worker' });
+      expect('CREDENTIALS_SECRET_ARN' in env).toBe(handler === 'worker');
     }
     // The ARN only when a parameter is set: otherwise a cold start reads nothing.
-    expect(environment(base, 'summarize').CREDENTIALS_SECRET_ARN).toEqual({
+    expect(environment(base, 'worker').CREDENTIALS_SECRET_ARN).toEqual({
       'Fn::If': [expect.any(String), { Ref: secretId }, ''],
     });
   });
@@ -484,16 +462,18 @@ describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () 
     expect(() => synth({ openaiApiKey: 'sk-123' })).toThrow(/--parameters OpenaiApiKey=/);
   });
 
-  it('passes the OpenAI-compatible server and its models to /summarize, and needs both', () => {
+  it('passes the OpenAI-compatible server and its models to /summarize and the worker, and needs both', () => {
     const s = synth({
       openaiBaseUrl: 'https://api.openai.com/v1',
       openaiModels: ['gpt-4o-mini', 'gpt-4.1@1000000'],
     });
 
-    expect(environment(s, 'summarize')).toMatchObject({
-      OPENAI_BASE_URL: 'https://api.openai.com/v1',
-      OPENAI_MODELS: 'gpt-4o-mini,gpt-4.1@1000000',
-    });
+    for (const handler of ['summarize', 'worker']) {
+      expect(environment(s, handler)).toMatchObject({
+        OPENAI_BASE_URL: 'https://api.openai.com/v1',
+        OPENAI_MODELS: 'gpt-4o-mini,gpt-4.1@1000000',
+      });
+    }
     expect(() => synth({ openaiModels: 'llama3.2' })).toThrow(/OPENAI_BASE_URL/);
   });
 });
@@ -535,6 +515,18 @@ describe('least privilege', () => {
     ]);
   });
 
+  it('grants item actions on the table itself, never on its indexes', () => {
+    const tableArn = { 'Fn::GetAtt': [logicalId(base, base.stack.table), 'Arn'] };
+    for (const handler of allFunctions) {
+      const items = statements(base, handler).filter((st) =>
+        actionsOf([st]).some((a) => a.startsWith('dynamodb:') && a !== 'dynamodb:Query'),
+      );
+      for (const st of items) expect(st.Resource, handler).toEqual(tableArn);
+    }
+    // table.grant() would add `<table>/index/*` to every grant now that the table has an index.
+    expect(JSON.stringify(allStatements(base))).not.toContain('/index/*');
+  });
+
   it('never grants bedrock:* nor Bedrock on every resource', () => {
     const bedrock = allStatements(base).filter((st) =>
       [st.Action].flat().some((a) => a.startsWith('bedrock:')),
@@ -550,16 +542,16 @@ describe('least privilege', () => {
     }
   });
 
-  it('grants Bedrock to /summarize only', () => {
-    for (const handler of handlers) {
+  it('grants Bedrock to the worker only', () => {
+    for (const handler of allFunctions) {
       const invokes = actionsOf(statements(base, handler)).includes('bedrock:InvokeModel');
-      expect({ handler, invokes }).toEqual({ handler, invokes: handler === 'summarize' });
+      expect({ handler, invokes }).toEqual({ handler, invokes: handler === 'worker' });
     }
   });
 
   it('grants exactly the catalog’s inference profiles and the models behind them', () => {
     const granted = JSON.stringify(
-      statements(base, 'summarize').filter((st) => st.Action === 'bedrock:InvokeModel'),
+      statements(base, 'worker').filter((st) => st.Action === 'bedrock:InvokeModel'),
     );
     for (const model of BUILT_IN_MODELS) {
       const foundation = model.modelId.replace(/^[a-z-]+\./, '');
@@ -573,11 +565,11 @@ describe('least privilege', () => {
 
   it('narrows Bedrock to ALLOWED_MODELS, and grants none when only the offline model is offered', () => {
     const one = JSON.stringify(
-      statements(synth({ allowedModels: 'extractive,nova-micro' }), 'summarize'),
+      statements(synth({ allowedModels: 'extractive,nova-micro' }), 'worker'),
     );
     expect(one).toContain('inference-profile/us.amazon.nova-micro-v1:0');
     expect(one).not.toContain('nova-pro');
-    const offline = statements(synth({ allowedModels: 'extractive' }), 'summarize');
+    const offline = statements(synth({ allowedModels: 'extractive' }), 'worker');
     expect(actionsOf(offline).filter((a) => a.startsWith('bedrock:'))).toEqual([]);
   });
 
@@ -591,16 +583,16 @@ describe('least privilege', () => {
         { name: 'mine', modelId: arn, contextTokens: 100_000, maxOutputTokens: 4_000 },
       ],
     });
-    const bedrock = statements(s, 'summarize').filter((st) => st.Action === 'bedrock:InvokeModel');
+    const bedrock = statements(s, 'worker').filter((st) => st.Action === 'bedrock:InvokeModel');
     expect(bedrock.map((st) => st.Resource)).toEqual([arn]);
     Annotations.fromStack(s.stack).hasWarning(
-      '/Tubesum/Summarize',
+      '/Tubesum/Worker',
       Match.stringLikeRegexp('Cannot tell which foundation model'),
     );
   });
 
   it('allows the cross-region foundation models only through the granted profiles', () => {
-    const conditioned = statements(base, 'summarize').filter((st) =>
+    const conditioned = statements(base, 'worker').filter((st) =>
       JSON.stringify(st.Resource).includes(':bedrock:*::foundation-model/'),
     );
     expect(conditioned).toHaveLength(1);
@@ -649,7 +641,7 @@ describe('bedrock resources', () => {
 });
 
 describe('operations', () => {
-  it('alarms on the API’s 5xx rate and on each function’s errors and throttles', () => {
+  it('alarms on the API’s 5xx rate and on each function’s (the worker’s too) errors and throttles', () => {
     const alarms = Object.values(base.resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
     const rate = alarms.filter((a) =>
       (a.Properties.Metrics ?? []).some((m: Json) => m.Expression?.includes('errors / requests')),
@@ -659,14 +651,18 @@ describe('operations', () => {
     for (const metric of ['Errors', 'Throttles']) {
       const perFunction = alarms.filter((a) => a.Properties.MetricName === metric);
       const targets = perFunction.map((a) => a.Properties.Dimensions[0].Value.Ref).sort();
-      expect(targets).toEqual(handlers.map((h) => logicalId(base, fnOf(base, h).function)).sort());
+      expect(targets).toEqual(
+        allFunctions.map((h) => logicalId(base, fnOf(base, h).function)).sort(),
+      );
+      expect(targets).toContain(logicalId(base, base.stack.worker.function));
     }
   });
 
   it('notifies one SNS topic (TLS only) when any alarm fires and when it clears', () => {
     const topicId = logicalId(base, base.stack.alarmTopic);
     const alarms = Object.values(base.resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
-    expect(alarms.length).toBe(1 + 2 * handlers.length);
+    // The 5xx rate, errors and throttles of each function, and the dead-letter queue.
+    expect(alarms.length).toBe(1 + 2 * allFunctions.length + 1);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.Properties.OKActions).toEqual([{ Ref: topicId }]);

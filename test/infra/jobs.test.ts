@@ -1,0 +1,218 @@
+// The job pipeline as deployed: POST /summarize sends to an SQS queue, a worker Lambda consumes
+// it, a dead-letter queue with an alarm catches what no worker finishes, and the summaries
+// routes read the jobs through the table's index. Proven on the synthesized template.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { JOBS_INDEX } from '../../lib/aws/table';
+import { WORKER_MARGIN_MS } from '../../lib/config';
+import { MAX_RECEIVES } from '../../lib/summaries/queue';
+import {
+  actionsOf,
+  allFunctions,
+  environment,
+  fnOf,
+  functionResource,
+  logicalId,
+  resourcesOf,
+  type Synth,
+  statements,
+  synth,
+} from '../support/synth';
+
+let base: Synth;
+beforeAll(() => {
+  base = synth();
+});
+
+const queueId = () => logicalId(base, base.stack.jobQueue);
+const deadLettersId = () => logicalId(base, base.stack.deadLetterQueue);
+const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+const sqsStatements = (s: Synth, handler: string) =>
+  statements(s, handler).filter((st) => actionsOf([st]).some((a) => a.startsWith('sqs:')));
+
+describe('the worker', () => {
+  it('runs on nodejs22.x and arm64 for 15 minutes with 1 GB', () => {
+    expect(functionResource(base, 'worker').Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Timeout: 900,
+      MemorySize: 1024,
+      Handler: 'index.handler',
+    });
+  });
+
+  it('ends each job’s budget WORKER_MARGIN_MS before the Lambda ends', () => {
+    const { Timeout } = functionResource(base, 'worker').Properties;
+    const deadline = Number(environment(base, 'worker').JOB_DEADLINE_MS);
+
+    expect(deadline).toBe(Timeout * 1000 - WORKER_MARGIN_MS);
+    expect(deadline).toBeGreaterThan(0);
+  });
+
+  it('is fed one message at a time, reports partial batch failures and runs at most 4 at once', () => {
+    const mappings = resourcesOf(base, 'AWS::Lambda::EventSourceMapping');
+
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]?.Properties).toEqual({
+      EventSourceArn: arnOf(queueId()),
+      FunctionName: { Ref: logicalId(base, base.stack.worker.function) },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 4 },
+    });
+  });
+
+  it('takes its concurrency from -c workerConcurrency, within SQS’s 2 to 1,000', () => {
+    synth({ workerConcurrency: '25' }).template.hasResourceProperties(
+      'AWS::Lambda::EventSourceMapping',
+      { ScalingConfig: { MaximumConcurrency: 25 } },
+    );
+    expect(() => synth({ workerConcurrency: 1 })).toThrow(/context workerConcurrency .*2 to 1000/);
+    expect(() => synth({ workerConcurrency: 1001 })).toThrow(/workerConcurrency/);
+    expect(() => synth({ workerConcurrency: 'many' })).toThrow(/workerConcurrency/);
+  });
+
+  it('reads the credentials, invokes Bedrock and consumes the queue, but never sends to it', () => {
+    const actions = actionsOf(statements(base, 'worker'));
+
+    expect(actions).toContain('bedrock:InvokeModel');
+    expect(actions).toContain('secretsmanager:GetSecretValue');
+    expect(actions).not.toContain('sqs:SendMessage');
+    for (const st of sqsStatements(base, 'worker')) expect(st.Resource).toEqual(arnOf(queueId()));
+    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    expect(environment(base, 'worker')).not.toHaveProperty('JOB_QUEUE_URL');
+  });
+
+  it('reads and writes single items of the table, nothing more', () => {
+    const dynamo = actionsOf(statements(base, 'worker')).filter((a) => a.startsWith('dynamodb:'));
+
+    expect(dynamo.sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  });
+});
+
+describe('the job queue', () => {
+  it('moves a message to the dead-letter queue after MAX_RECEIVES deliveries', () => {
+    const queue = base.resources[queueId()];
+
+    expect(MAX_RECEIVES).toBe(5);
+    expect(queue?.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: arnOf(deadLettersId()),
+      maxReceiveCount: MAX_RECEIVES,
+    });
+  });
+
+  it('hides a message at least six worker timeouts long, so a running job is never delivered twice', () => {
+    const visibility = base.resources[queueId()]?.Properties.VisibilityTimeout;
+    const timeout = functionResource(base, 'worker').Properties.Timeout;
+
+    expect(visibility).toBeGreaterThanOrEqual(6 * timeout);
+    // SQS's maximum is 12 hours.
+    expect(visibility).toBeLessThanOrEqual(12 * 3600);
+  });
+
+  it('keeps dead letters for 14 days, and encrypts both queues with SQS-managed keys', () => {
+    expect(base.resources[deadLettersId()]?.Properties.MessageRetentionPeriod).toBe(14 * 86_400);
+    for (const id of [queueId(), deadLettersId()]) {
+      expect(base.resources[id]?.Properties.SqsManagedSseEnabled, id).toBe(true);
+    }
+  });
+
+  it('refuses requests without TLS on both queues', () => {
+    for (const id of [queueId(), deadLettersId()]) {
+      const policies = resourcesOf(base, 'AWS::SQS::QueuePolicy').filter(
+        (p) => JSON.stringify(p.Properties.Queues) === JSON.stringify([{ Ref: id }]),
+      );
+      expect(policies.flatMap((p) => p.Properties.PolicyDocument.Statement)).toContainEqual({
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 'sqs:*',
+        Resource: arnOf(id),
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      });
+    }
+  });
+
+  it('alarms the topic, firing and clearing, as soon as one message is dead', () => {
+    const topic = { Ref: logicalId(base, base.stack.alarmTopic) };
+    const alarms = resourcesOf(base, 'AWS::CloudWatch::Alarm').filter(
+      (a) => a.Properties.Namespace === 'AWS/SQS',
+    );
+
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]?.Properties).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deadLettersId(), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [topic],
+      OKActions: [topic],
+    });
+  });
+
+  it('outputs the queue’s URL and the dead-letter queue’s URL and ARN (for redrives)', () => {
+    const outputs = base.template.toJSON().Outputs;
+
+    expect(outputs.JobQueueUrl.Value).toEqual({ Ref: queueId() });
+    expect(outputs.DeadLetterQueueUrl.Value).toEqual({ Ref: deadLettersId() });
+    expect(outputs.DeadLetterQueueArn.Value).toEqual(arnOf(deadLettersId()));
+  });
+});
+
+describe('POST /summarize', () => {
+  it('may send to the job queue and nothing else of SQS', () => {
+    expect(sqsStatements(base, 'summarize')).toEqual([
+      { Action: 'sqs:SendMessage', Effect: 'Allow', Resource: arnOf(queueId()) },
+    ]);
+    expect(environment(base, 'summarize').JOB_QUEUE_URL).toEqual({ Ref: queueId() });
+  });
+
+  it('is the only function that may send jobs, and nothing may touch the dead-letter queue', () => {
+    for (const handler of allFunctions) {
+      const sends = actionsOf(statements(base, handler)).includes('sqs:SendMessage');
+      expect({ handler, sends }).toEqual({ handler, sends: handler === 'summarize' });
+      expect(JSON.stringify(statements(base, handler)), handler).not.toContain(deadLettersId());
+    }
+  });
+
+  it('neither invokes Bedrock nor reads the operator’s credentials', () => {
+    const credentialsId = logicalId(base, base.stack.credentials.secret);
+    const summarize = statements(base, 'summarize');
+
+    expect(actionsOf(summarize).filter((a) => a.startsWith('bedrock:'))).toEqual([]);
+    expect(JSON.stringify(summarize)).not.toContain(credentialsId);
+    expect(environment(base, 'summarize')).not.toHaveProperty('CREDENTIALS_SECRET_ARN');
+  });
+});
+
+describe('the summaries routes', () => {
+  it('send GET /summaries, GET /summaries/{id} and DELETE /summaries/{id} to the summaries function', () => {
+    const summaries = { 'Fn::GetAtt': [logicalId(base, fnOf(base, 'summaries').function), 'Arn'] };
+    const routes = resourcesOf(base, 'AWS::ApiGatewayV2::Route');
+    for (const key of ['GET /summaries', 'GET /summaries/{id}', 'DELETE /summaries/{id}']) {
+      const route = routes.find((r) => r.Properties.RouteKey === key);
+      const integration = base.resources[route?.Properties.Target['Fn::Join'][1][1].Ref];
+      expect(integration?.Properties.IntegrationUri, key).toEqual(summaries);
+    }
+  });
+
+  it('get, update and delete job items, and query only the jobs index', () => {
+    const table = logicalId(base, base.stack.table);
+    const dynamo = statements(base, 'summaries').filter((st) =>
+      actionsOf([st]).some((a) => a.startsWith('dynamodb:')),
+    );
+
+    expect(dynamo).toEqual([
+      {
+        Action: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Effect: 'Allow',
+        Resource: arnOf(table),
+      },
+      {
+        Action: 'dynamodb:Query',
+        Effect: 'Allow',
+        Resource: { 'Fn::Join': ['', [arnOf(table), `/index/${JOBS_INDEX.name}`]] },
+      },
+    ]);
+  });
+});

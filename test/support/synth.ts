@@ -1,0 +1,94 @@
+// Synthesizes the CDK stack (bundling skipped) for the infra tests, and reads its template:
+// a function's resource, environment and policy statements by the name of its handler.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type CfnResource } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll } from 'vitest';
+import { functionNames, handlerNames } from '../../infra/bundling';
+import type { FunctionName } from '../../infra/profiles';
+import { TubesumStack } from '../../infra/stack';
+import { routeList } from '../../lib/routes';
+
+// Template JSON is untyped by nature; the assertions are what give it shape.
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
+export type Json = any;
+export type Resource = { Type: string; Properties: Record<string, Json>; [key: string]: Json };
+export type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+export interface Synth {
+  stack: TubesumStack;
+  template: Template;
+  resources: Record<string, Resource>;
+}
+
+/** The route table's handlers: one Lambda each. */
+export const handlers = handlerNames(routeList);
+/** Every Lambda: the route handlers and the worker. */
+export const allFunctions = functionNames(routeList);
+
+// Every synth writes a cloud assembly; without an outdir the CDK leaves one per App in the
+// system's temp folder. These go under one folder per test file, removed after the file.
+const assemblies = mkdtempSync(join(tmpdir(), 'tubesum-cdk-test-'));
+let appCount = 0;
+afterAll(() => rmSync(assemblies, { recursive: true, force: true }));
+
+/** A CDK app that skips bundling and writes its assembly under `assemblies`. */
+export function testApp(context: Record<string, unknown> = {}): App {
+  appCount += 1;
+  return new App({
+    outdir: join(assemblies, String(appCount)),
+    context: { 'aws:cdk:bundling-stacks': [], ...context },
+  });
+}
+
+export function synth(context: Record<string, unknown> = {}): Synth {
+  const app = testApp(context);
+  const stack = new TubesumStack(app, 'Tubesum');
+  const template = Template.fromStack(stack);
+  return { stack, template, resources: template.toJSON().Resources };
+}
+
+export const logicalId = (s: Synth, construct: { node: { defaultChild?: unknown } }) =>
+  s.stack.getLogicalId(construct.node.defaultChild as CfnResource);
+
+export function fnOf(s: Synth, handler: string) {
+  const fn = s.stack.functions.get(handler as FunctionName);
+  if (!fn) throw new Error(`no function for ${handler}`);
+  return fn;
+}
+
+export function functionResource(s: Synth, handler: string): Resource {
+  const resource = s.resources[logicalId(s, fnOf(s, handler).function)];
+  if (!resource) throw new Error(`no template resource for ${handler}`);
+  return resource;
+}
+
+export function environment(s: Synth, handler: string): Record<string, unknown> {
+  return functionResource(s, handler).Properties.Environment?.Variables ?? {};
+}
+
+/** Every statement of the policies attached to a handler's role. */
+export function statements(s: Synth, handler: string): Statement[] {
+  const role = logicalId(s, fnOf(s, handler).role);
+  return Object.values(s.resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy')
+    .filter((r) => JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: role }]))
+    .flatMap((r) => r.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+export const actionsOf = (list: Statement[]) => list.flatMap((st) => [st.Action].flat());
+
+/** Every statement of every identity policy in the template. */
+export const allStatements = (s: Synth) =>
+  Object.values(s.resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::Role')
+    .flatMap((r) => [
+      ...(r.Properties.PolicyDocument?.Statement ?? []),
+      ...(r.Properties.Policies ?? []).flatMap((p: Json) => p.PolicyDocument.Statement),
+    ]) as Statement[];
+
+/** The resources of one type. */
+export const resourcesOf = (s: Synth, type: string) =>
+  Object.values(s.resources).filter((r) => r.Type === type);
