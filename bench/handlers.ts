@@ -89,8 +89,9 @@ async function warmLatency(
   });
   const host = await startLocalHost(config, { log: () => undefined });
   await host.database; // the table exists
-  // The handlers as the local host builds them: from the Config, one each.
-  const load = functionLoader(host.config);
+  // The handlers as the local host builds them: from the Config, one each, /summarize with the
+  // host's in-process job queue (without it, it would want JOB_QUEUE_URL, the deployed SQS).
+  const load = functionLoader(host.config, { queue: host.queue });
   const db = createDocumentClient(host.config);
   const health = await load('health');
   const register = await load('register');
@@ -243,7 +244,12 @@ async function warmLatency(
   }
 }
 
-function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
+/** Starts a Node child process and resolves once its output matches `ready`. */
+export function startChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
-// `npm run bench`: every benchmark of issue 6, printed as a table with its target and written
-// to bench/results.json. A missed target is reported, never a failure of the command.
+// `npm run bench`: every benchmark of issues 6 and 17 (jobs), printed as a table with its target
+// and written to bench/results.json. A missed target is reported, never a failure of the command.
 // Run on an otherwise idle machine for figures worth comparing; these machines are shared.
 // `npm run bench` loads bench/bench.env (no logs, and what the local host needs).
 import { writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import os from 'node:os';
 import { startDynamoDbLocal } from '../infra/local/dynamodb';
 import { bundleBenchmarks } from './bundles';
 import { handlerBenchmarks } from './handlers';
+import { jobBenchmarks } from './jobs';
 import { localStartBenchmarks } from './local-start';
 import { formatTable, type Row } from './measure';
 import { qualityBenchmarks } from './quality-rows';
@@ -24,6 +25,7 @@ log('starting DynamoDB Local');
 const dynamo = await startDynamoDbLocal({ dataDir: 'memory' });
 try {
   rows.push(...(await handlerBenchmarks(dynamo, log)));
+  rows.push(...(await jobBenchmarks(dynamo, log)));
 } finally {
   await dynamo.stop();
 }

@@ -144,9 +144,12 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
    * A pending job brought up to date with its record: settled when the run ended (the worker
    * settles it too; whichever comes first wins), failed when the record is gone.
    */
-  async function refresh(job: Job): Promise<{ job: Job; record?: SummaryRecord }> {
+  async function refresh(
+    job: Job,
+    known?: SummaryRecord,
+  ): Promise<{ job: Job; record?: SummaryRecord }> {
     if (job.status !== 'pending') return { job };
-    const record = await records.get(job.key);
+    const record = known ?? (await records.get(job.key));
     const outcome = record
       ? outcomeFor(job, record)
       : {
@@ -161,10 +164,10 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
           progress: { stage: 'queued' as const, parts_done: 0, parts_total: 0 },
         };
     if (!outcome) return { job, ...(record ? { record } : {}) };
-    await jobs.settle(job.id, outcome);
-    // Whatever won the race (this, the worker, a cancel) is what the job now says.
+    if (await jobs.settle(job.id, outcome)) return { job: { ...job, ...outcome } };
+    // Settled meanwhile (by the worker, or cancelled): what the job now says wins.
     const settled = await jobs.get(job.id);
-    return settled ? { job: settled } : { job: { ...job, ...outcome } };
+    return { job: settled ?? { ...job, ...outcome } };
   }
 
   /** The user's job, or the same 404 whether it does not exist or is someone else's. */
@@ -283,7 +286,10 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
       }
 
       const last = await waitFor(key, waitMs);
-      const { job: current } = await refresh(job);
+      const outcome = last && outcomeFor(job, last);
+      // Settled here, or already by the worker with the very same outcome: no need to read it.
+      if (outcome) await jobs.settle(job.id, outcome);
+      const current: Job = outcome ? { ...job, ...outcome } : (await refresh(job, last)).job;
       if (current.status === 'done' && current.result) {
         return { ready: true, response: current.result, job: viewOf(current, last) };
       }

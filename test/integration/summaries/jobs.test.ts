@@ -257,8 +257,13 @@ describe('ownership', () => {
     const list = await env.host.request('GET', '/summaries', { token: stranger.token });
     const mine = await env.host.request('GET', `/summaries/${id}`, { token: env.token });
 
+    const malformed = await env.host.request('GET', '/summaries/..%2Fusers', {
+      token: stranger.token,
+    });
+
     expect(read.status).toBe(404);
     expect(comparableProblem(read)).toEqual(comparableProblem(readUnknown));
+    expect(comparableProblem(malformed)).toEqual(comparableProblem(readUnknown));
     expect(deleted.status).toBe(404);
     expect(list.body.items).toEqual([]);
     // Still there for its owner.
@@ -330,6 +335,32 @@ describe('the history', () => {
     expect(everything.body.items).toHaveLength(5);
     expect(everything.body.items[0].result.summary).toEqual(expect.any(String));
     expect(everything.body.next_cursor).toBeNull();
+  });
+
+  it('pages a user through their own jobs only, whoever’s cursor they send', async () => {
+    const owner = await env.host.registerAndLogin();
+    const other = await env.host.registerAndLogin();
+    for (let i = 0; i < 2; i++) {
+      await summarize({ video_url: VIDEO, summary_length: freshLength() }, { token: owner.token });
+    }
+    const theirs = await summarize(
+      { video_url: VIDEO, summary_length: freshLength() },
+      { token: other.token },
+    );
+    const ownerPage = await env.host.request('GET', '/summaries?limit=1', { token: owner.token });
+
+    const borrowed = await env.host.request(
+      'GET',
+      `/summaries?limit=10&cursor=${ownerPage.body.next_cursor}`,
+      { token: other.token },
+    );
+
+    expect(ownerPage.body.next_cursor).toEqual(expect.any(String));
+    expect(borrowed.status).toBe(200);
+    // Their own job (made before the owner's cursor position) or nothing: never the owner's.
+    for (const job of borrowed.body.items as { id: string }[]) {
+      expect(job.id).toBe(jobIdOf(theirs));
+    }
   });
 
   it.each([

@@ -1,0 +1,164 @@
+// The summary worker against DynamoDB Local, with the real record and job stores: one worker per
+// run whatever SQS delivers twice, a run whose workers keep vanishing ends failed instead of
+// looping, and a worker that lost its lease writes nothing more.
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ensureTable } from '../../../infra/local/table';
+import { createDocumentClient } from '../../../lib/aws/dynamodb';
+import type { Config } from '../../../lib/config';
+import type { Logger } from '../../../lib/logger';
+import { buildCatalog } from '../../../lib/summaries/catalog';
+import { createCache } from '../../../lib/summaries/store/cache';
+import { createJobStore, newJobId } from '../../../lib/summaries/store/jobs';
+import { createQuota } from '../../../lib/summaries/store/quota';
+import {
+  createRecordStore,
+  LeaseLostError,
+  summaryKey,
+  type Work,
+} from '../../../lib/summaries/store/records';
+import type { Summarizer } from '../../../lib/summaries/types';
+import { createSummaryWorker, MAX_CRASHES } from '../../../lib/summaries/worker';
+import type { Video } from '../../../lib/youtube/types';
+import { testConfig } from '../../support/host';
+import { loadSharedMetadata, loadSharedTranscript } from '../../support/transcripts';
+
+let config: Config;
+let db: DynamoDBDocumentClient;
+const LEASE_MS = 300;
+
+beforeAll(async () => {
+  config = testConfig();
+  db = createDocumentClient(config);
+  await ensureTable(db as never, config.TABLE_NAME);
+});
+afterAll(() => db?.destroy());
+
+const silent: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const video: Video = {
+  metadata: loadSharedMetadata(),
+  transcript: loadSharedTranscript(),
+  client: 'ANDROID',
+};
+
+/** A worker over the real stores, whose summarizer takes `ms` and counts its calls. */
+function worker(ms = 0) {
+  const records = createRecordStore(db, config.TABLE_NAME, { leaseMs: LEASE_MS });
+  const jobs = createJobStore(db, config.TABLE_NAME);
+  const calls = { count: 0 };
+  const summarizer: Summarizer = {
+    async summarize() {
+      calls.count++;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return {
+        summary: 'A summary.',
+        keyPoints: [],
+        chunks: 1,
+        inputTokens: null,
+        outputTokens: null,
+      };
+    },
+  };
+  const run = createSummaryWorker({
+    records,
+    jobs,
+    videos: createCache<Video>(db, config.TABLE_NAME, 0),
+    quota: createQuota(db, config.TABLE_NAME, 0),
+    youtube: async () => ({ fetchVideo: async () => video }),
+    catalog: buildCatalog(),
+    summarizer: async () => summarizer,
+    logger: silent,
+    reuseSeconds: 3_600,
+    renewEveryMs: LEASE_MS / 3,
+  });
+  return { ...run, records, jobs, calls };
+}
+
+/** A new run of a summary no other test uses, with its job; returns its key and job id. */
+async function newRun(records: ReturnType<typeof worker>['records']) {
+  const work: Work = {
+    videoId: 'py5byOOHZM8',
+    model: 'extractive',
+    length: 1_000 + Math.floor(Math.random() * 1e6),
+  };
+  const key = summaryKey(work);
+  const jobId = newJobId();
+  const quota = createQuota(db, config.TABLE_NAME, 0);
+  const claimed = await records.claim(key, {
+    work,
+    jobId,
+    requestId: randomUUID(),
+    charge: quota.reservation('someone'),
+    userId: 'someone',
+  });
+  expect(claimed).toBe('claimed');
+  return { key, jobId };
+}
+
+const budget = () => AbortSignal.timeout(30_000);
+
+it('makes a summary once when the same message is delivered twice at once', async () => {
+  const first = worker(500);
+  const second = worker(500);
+  const { key } = await newRun(first.records);
+  const message = { key, request_id: 'req-twice' };
+
+  const outcomes = await Promise.all([first.run(message, budget()), second.run(message, budget())]);
+
+  expect(outcomes.sort()).toEqual(['busy', 'done']);
+  expect(first.calls.count + second.calls.count).toBe(1);
+  expect((await first.records.get(key))?.state).toBe('done');
+});
+
+it('fails a run whose workers vanished MAX_CRASHES times, with a 500 its jobs show', async () => {
+  const { records, jobs, run, calls } = worker();
+  const { key, jobId } = await newRun(records);
+  await jobs.create({
+    id: jobId,
+    userId: 'someone',
+    key,
+    request: {
+      video_url: 'py5byOOHZM8',
+      summary_length: 1,
+      used_model: 'extractive',
+      include_key_points: true,
+    },
+    status: 'pending',
+    shared: false,
+    requestId: 'req-crash',
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+  });
+  // Workers that take the run and vanish: each next one finds an expired lease.
+  for (let i = 0; i <= MAX_CRASHES - 1; i++) {
+    expect(typeof (await records.takeLease(key, `vanished-${i}`))).toBe('object');
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 50));
+  }
+
+  const outcome = await run({ key, request_id: 'req-crash' }, budget());
+  const record = await records.get(key);
+  const job = await jobs.get(jobId);
+
+  expect(outcome).toBe('failed');
+  expect(calls.count).toBe(0);
+  expect(record?.crashes).toBe(MAX_CRASHES);
+  expect(record?.problem).toMatchObject({ status: 500, type: 'internal-error' });
+  expect(job).toMatchObject({ status: 'failed', problem: { status: 500 } });
+});
+
+it('refuses every write of a worker whose lease another took over', async () => {
+  const { records } = worker();
+  const { key } = await newRun(records);
+  await records.takeLease(key, 'first');
+
+  const taken = await records.takeLease(key, 'second', true);
+  const write = records.checkpoint(key, 'first', 'p-1', { summary: 'x', keyPoints: [] }, true);
+
+  expect(typeof taken).toBe('object');
+  await expect(write).rejects.toBeInstanceOf(LeaseLostError);
+  await expect(
+    records.progress(key, 'first', { stage: 'combining', partsTotal: 2, partsDone: 2 }),
+  ).rejects.toBeInstanceOf(LeaseLostError);
+  expect((await records.get(key))?.owner).toBe('second');
+});
