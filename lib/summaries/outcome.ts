@@ -1,7 +1,7 @@
 // What a job shows of its summary record: the summary as the job's own request asked for it,
 // or the problem, and where the run stands. Shared by the worker (which settles the jobs that
 // waited when a run ends) and the service (which settles a job whose worker could not).
-import type { SummarizeResponse } from './service';
+import type { SummarizeResponse } from './schemas';
 import type { Job, JobOutcome, JobProgress } from './store/jobs';
 import type { SummaryRecord } from './store/records';
 

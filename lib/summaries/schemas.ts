@@ -151,6 +151,12 @@ export const summarizeResponseSchema = z
   })
   .check(z.meta({ id: 'SummarizeResponse' }));
 
+/** A validated request body of POST /summarize. */
+export type SummarizeRequest = z.output<typeof summarizeBodySchema>;
+
+/** The API's answer: the body of POST /summarize's 200, and a done job's `result`. */
+export type SummarizeResponse = z.output<typeof summarizeResponseSchema>;
+
 // ---- jobs ------------------------------------------------------------------------------------
 // A summary that is not ready within POST /summarize's wait becomes a job: its id, where it
 // stands, and in the end the very body (or problem) a direct call would have answered.

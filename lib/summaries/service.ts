@@ -8,14 +8,12 @@ import { HttpError, NotFoundError, ServiceUnavailableError } from '../errors';
 import type { Problem } from '../http/problem';
 import { PROBLEM_TYPE_PREFIX } from '../http/problem';
 import type { Logger } from '../logger';
-import type { summarizeBodySchema, summarizeResponseSchema } from '../routes';
-import type * as z from '../schema';
 import type { User } from '../users/store';
 import { parseVideoId } from '../youtube/url';
 import { type Catalog, resolveModel } from './catalog';
 import { answerFor, outcomeFor, progressOf } from './outcome';
 import type { JobQueue } from './queue';
-import type { JobStatus } from './schemas';
+import type { JobStatus, SummarizeRequest, SummarizeResponse } from './schemas';
 import { type Job, type JobProgress, type JobStore, newJobId } from './store/jobs';
 import type { Quota } from './store/quota';
 import {
@@ -27,12 +25,6 @@ import {
   summaryKey,
   type Work,
 } from './store/records';
-
-/** A validated request body of POST /summarize. */
-export type SummarizeRequest = z.output<typeof summarizeBodySchema>;
-
-/** The API's answer. */
-export type SummarizeResponse = z.output<typeof summarizeResponseSchema>;
 
 /** A job as the API shows it (the SummaryJob schema). */
 export interface JobView {

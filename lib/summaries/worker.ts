@@ -14,7 +14,7 @@ import { type Catalog, type CatalogEntry, estimateCostUsd, resolveModel } from '
 import { keyPointUrl } from './key-points';
 import { outcomeFor } from './outcome';
 import type { WorkMessage } from './queue';
-import type { SummarizeResponse } from './service';
+import type { SummarizeResponse } from './schemas';
 import type { Cache } from './store/cache';
 import { videoKey } from './store/cache';
 import type { JobStore } from './store/jobs';

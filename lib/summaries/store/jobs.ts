@@ -15,8 +15,7 @@ import {
 import { expressionNames, storeError } from '../../aws/dynamodb';
 import { JOBS_INDEX } from '../../aws/table';
 import { ValidationError } from '../../errors';
-import { JOB_ID_PATTERN, type JobStage } from '../schemas';
-import type { SummarizeResponse } from '../service';
+import { JOB_ID_PATTERN, type JobStage, type SummarizeResponse } from '../schemas';
 import { pack, unpack } from './codec';
 import { type StoredProblem, shapeVersion } from './records';
 

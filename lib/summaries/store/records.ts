@@ -18,8 +18,7 @@ import { cancellationCodes, expressionNames, storeError } from '../../aws/dynamo
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { HttpError } from '../../errors';
 import * as z from '../../schema';
-import { type JobStage, summarizeResponseSchema } from '../schemas';
-import type { SummarizeResponse } from '../service';
+import { type JobStage, type SummarizeResponse, summarizeResponseSchema } from '../schemas';
 import type { CallResult } from '../types';
 import { pack, unpack } from './codec';
 import type { Reservation } from './quota';
@@ -71,6 +70,8 @@ export interface SummaryRecord {
   crashes: number;
   /** Until when (epoch ms) new requests get this record's outcome instead of a new run. */
   reuseUntil: number;
+  /** When DynamoDB may delete the record (epoch s): a run older than this is abandoned. */
+  expiresAt: number;
   /** When the current run was asked for, and last changed (epoch ms). */
   createdAt: number;
   updatedAt: number;
@@ -123,7 +124,7 @@ export function reusable(
   now = Date.now(),
 ): 'done' | 'failed' | 'working' | 'free' {
   if (!record) return 'free';
-  if (record.state === 'working') return 'working';
+  if (record.state === 'working') return record.expiresAt * 1000 > now ? 'working' : 'free';
   if ((record.state === 'done' || record.state === 'failed') && record.reuseUntil > now) {
     return record.state;
   }
@@ -147,7 +148,7 @@ const attributeNames = (...expressions: (string | undefined)[]) =>
 /** What a record read without its checkpoints holds. */
 const SUMMARY_ATTRIBUTES =
   'pk, #state, #work, #stage, #partsDone, #partsTotal, #jobs, #owner, #leaseUntil, #crashes, ' +
-  '#reuseUntil, #createdAt, #updatedAt, #requestId, #chargedTo, #problem, #value';
+  '#reuseUntil, #expires, #createdAt, #updatedAt, #requestId, #chargedTo, #problem, #value';
 
 const nowSeconds = (now = Date.now()) => Math.floor(now / 1000);
 
@@ -163,6 +164,7 @@ interface Item {
   leaseUntil?: number;
   crashes?: number;
   reuseUntil?: number;
+  expiresAt?: number;
   createdAt?: number;
   updatedAt?: number;
   requestId?: string;
@@ -183,6 +185,7 @@ function fromItem(item: Item): SummaryRecord {
     jobs: [...(item.jobs ?? [])],
     crashes: Number(item.crashes ?? 0),
     reuseUntil: Number(item.reuseUntil ?? 0),
+    expiresAt: Number(item.expiresAt ?? 0),
     createdAt: Number(item.createdAt ?? 0),
     updatedAt: Number(item.updatedAt ?? 0),
     requestId: item.requestId ?? '-',

@@ -40,8 +40,8 @@ describe('the summary key', () => {
 
 describe('what a new request may do with a record', () => {
   const now = 1_800_000_000_000;
-  const record = (state: SummaryRecord['state'], reuseUntil = 0) =>
-    ({ state, reuseUntil }) as SummaryRecord;
+  const record = (state: SummaryRecord['state'], reuseUntil = 0, expiresAt = now / 1000 + 60) =>
+    ({ state, reuseUntil, expiresAt }) as SummaryRecord;
 
   it('reuses an outcome until its reuse time, then starts a new run', () => {
     expect(reusable(record('done', now + 1), now)).toBe('done');
@@ -52,6 +52,8 @@ describe('what a new request may do with a record', () => {
 
   it('joins a run under way, and starts anew after a cancelled one or none', () => {
     expect(reusable(record('working'), now)).toBe('working');
+    // A run abandoned for so long that its record is due for deletion is started anew.
+    expect(reusable(record('working', 0, now / 1000 - 1), now)).toBe('free');
     expect(reusable(record('cancelled', now + 1_000), now)).toBe('free');
     expect(reusable(undefined, now)).toBe('free');
   });
