@@ -250,11 +250,10 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         checkpoints: checkpoints.size,
         crashes: record.crashes,
       });
-      await records.progress(key, owner, { stage: 'transcript', partsTotal: 0, partsDone: 0 });
       const model = resolveModel(deps.catalog, work.model);
       const video = await fetchVideo(work, signal);
       const summarizer = await deps.summarizer(model);
-      if (model.kind === 'extractive') await job.progress('summarizing', 1, 0);
+      // The offline model makes its one part in milliseconds: no progress to show on the way.
       const result = await summarizer.summarize({
         transcript: video.transcript,
         metadata: video.metadata,

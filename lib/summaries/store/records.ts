@@ -422,8 +422,8 @@ export function createRecordStore(
     },
 
     /**
-     * Makes `owner` the run's worker when no live worker holds it. A lease that expired counts
-     * as a crash of its holder (`force` treats a held lease as expired: the local host after a
+     * Makes `owner` the run's worker when no live worker holds it (the run's stage is then
+     * `transcript`, what a worker does first). A lease that expired counts as a crash of its holder (`force` treats a held lease as expired: the local host after a
      * crash, when no other process can hold one). Returns the record with its checkpoints, or
      * why not: 'busy' (a live worker has it), 'gone' (no run under way).
      */
@@ -439,7 +439,8 @@ export function createRecordStore(
       if (held && !force && (record.leaseUntil ?? 0) > now) return 'busy';
       const result = await update(key, {
         UpdateExpression:
-          'SET #owner = :me, #leaseUntil = :until, #crashes = #crashes + :crash, #updatedAt = :now',
+          'SET #owner = :me, #leaseUntil = :until, #crashes = #crashes + :crash, #updatedAt = :now, ' +
+          '#stage = :transcript',
         ConditionExpression: held
           ? '#state = :working AND #owner = :previous AND #leaseUntil = :previousLease'
           : '#state = :working AND attribute_not_exists(#owner)',
@@ -449,6 +450,7 @@ export function createRecordStore(
           ':crash': held ? 1 : 0,
           ':now': now,
           ':working': 'working',
+          ':transcript': 'transcript',
           ...(held ? { ':previous': record.owner, ':previousLease': record.leaseUntil } : {}),
         },
       });
@@ -456,6 +458,7 @@ export function createRecordStore(
       return {
         ...record,
         owner,
+        stage: 'transcript',
         leaseUntil: now + options.leaseMs,
         crashes: record.crashes + (held ? 1 : 0),
       };
