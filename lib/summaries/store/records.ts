@@ -560,11 +560,14 @@ export function createRecordStore(
       const now = Date.now();
       const item = await owned(key, owner, {
         UpdateExpression:
-          'SET #state = :done, #stage = :done, #partsDone = #partsTotal, #value = :value, ' +
+          'SET #state = :done, #stage = :done, #partsDone = :parts, #partsTotal = :parts, ' +
+          '#value = :value, ' +
           '#reuseUntil = :reuse, #expires = :expires, #updatedAt = :now ' +
           'REMOVE #owner, #leaseUntil, #checkpoints, #problem',
         ExpressionAttributeValues: {
           ':done': 'done',
+          // All parts done: as many as the summary says it was made of.
+          ':parts': value.metadata.chunks,
           ':value': pack(value),
           ':reuse': now + reuseSeconds * 1000,
           ':expires': nowSeconds(now) + Math.max(reuseSeconds, KEEP_SECONDS),
