@@ -40,9 +40,10 @@ export function create(config: Config, services: WorkerServices = {}): WorkerHan
         context.getRemainingTimeInMillis() - WORKER_MARGIN_MS,
       );
       try {
+        const budget = Math.max(1_000, budgetMs);
         const outcome = await worker.run(
           parsed.data,
-          AbortSignal.timeout(Math.max(1_000, budgetMs)),
+          { signal: AbortSignal.timeout(budget), endsAt: Date.now() + budget },
           services.force?.(record.messageId) ?? false,
         );
         if (outcome === 'retry') failed.push(record.messageId);

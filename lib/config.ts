@@ -99,6 +99,11 @@ const envSchema = z.object({
   YOUTUBE_API_BASE_URL: url('https://www.googleapis.com'),
   YOUTUBE_TIMEOUT_MS: int(500, 30_000, 8_000),
   /**
+   * Deadline of one caption download, shorter than the player's: a withheld track can take
+   * seconds to answer nothing, and the next client's track may come at once.
+   */
+  YOUTUBE_CAPTION_TIMEOUT_MS: int(200, 30_000, 4_000),
+  /**
    * InnerTube clients asked for a video's caption list, in order: comma-separated names, each
    * optionally NAME@VERSION (a retired version is a config change). Empty: ANDROID,IOS,VISIONOS.
    */

@@ -1,8 +1,10 @@
 // `npm run canary [videoId ...]`, for operators: asks each InnerTube client of YOUTUBE_CLIENTS,
 // one at a time, for the transcripts of a few long-lived public videos, through the code and the
 // settings the service uses (YOUTUBE_PROXY_URL included), and prints a table: client, video,
-// HTTP status, caption tracks, tracks that need a PO token, words, time, outcome. The exit code
-// is 1 when no client yields a transcript. Run it after a deploy, and when summaries start
+// HTTP status, the player's playability status and reason, caption tracks, tracks that need a
+// PO token (`exp=xpe`), caption bytes, whether visitor data was obtained and sent, words, time,
+// outcome. A client's bot-check retry is a row of its own. The exit code is 1 when no client
+// yields a transcript. Run it after a deploy, and when summaries start
 // failing: it shows which clients still work, and so what to put in YOUTUBE_CLIENTS.
 import { ConfigError, loadConfig } from '../lib/config';
 import { operatorCredentialsFrom } from '../lib/credentials';
@@ -22,8 +24,11 @@ interface Row {
   client: string;
   video: string;
   status: string;
+  playability: string;
   tracks: string;
   poToken: string;
+  captionBytes: string;
+  visitor: string;
   words: string;
   ms: string;
   outcome: string;
@@ -33,8 +38,11 @@ const HEADINGS: Row = {
   client: 'client',
   video: 'video',
   status: 'HTTP',
+  playability: 'playability',
   tracks: 'tracks',
   poToken: 'PO-token tracks',
+  captionBytes: 'caption bytes',
+  visitor: 'visitor data',
   words: 'words',
   ms: 'ms',
   outcome: 'outcome',
@@ -61,7 +69,7 @@ async function main(): Promise<number> {
     const youtube = youTubeClientFromConfig({ ...config, YOUTUBE_CLIENTS: [client] }, credentials);
     try {
       for (const video of ids)
-        rows.push(await probe(youtube, `${client.name}@${client.version}`, video));
+        rows.push(...(await probe(youtube, `${client.name}@${client.version}`, video)));
     } finally {
       await youtube.close();
     }
@@ -78,29 +86,49 @@ async function main(): Promise<number> {
   return working.length > 0 ? 0 : 1;
 }
 
-async function probe(youtube: YouTubeClient, client: string, video: string): Promise<Row> {
-  let last: Attempt | undefined;
-  const started = Date.now();
+/** One row per attempt of the client (a bot check's retry is one more), the last with the outcome. */
+async function probe(youtube: YouTubeClient, client: string, video: string): Promise<Row[]> {
+  const attempts: Attempt[] = [];
   let outcome: string;
   try {
     await youtube.fetchVideo(video, {
-      onAttempt: (attempt) => {
-        last = attempt;
-      },
+      onAttempt: (attempt) => attempts.push(attempt),
       signal: AbortSignal.timeout(30_000),
     });
     outcome = 'transcript';
   } catch (error) {
-    outcome = describe(error, last);
+    outcome = describe(error, attempts.at(-1));
   }
+  if (attempts.length === 0) return [rowOf(client, video, undefined, outcome)];
+  return attempts.map((attempt, index) =>
+    rowOf(
+      client,
+      video,
+      attempt,
+      index === attempts.length - 1 ? outcome : `${attempt.outcome}, asked again`,
+    ),
+  );
+}
+
+function rowOf(client: string, video: string, attempt: Attempt | undefined, outcome: string): Row {
+  const known = (value: number | string | undefined) => (value === undefined ? '-' : String(value));
+  const playability = attempt?.playability
+    ? `${attempt.playability}${attempt.reason ? ` "${attempt.reason.slice(0, 60)}"` : ''}`
+    : '-';
+  const visitor = attempt
+    ? `${attempt.visitorData ? 'sent' : 'none'}${attempt.retry ? ' (renewed)' : ''}`
+    : '-';
   return {
     client,
     video,
-    status: last?.status === undefined ? '-' : String(last.status),
-    tracks: last ? String(last.tracks) : '-',
-    poToken: last ? String(last.poTokenTracks) : '-',
-    words: last?.words === undefined ? '-' : String(last.words),
-    ms: String(Date.now() - started),
+    status: known(attempt?.status),
+    playability,
+    tracks: known(attempt?.tracks),
+    poToken: known(attempt?.poTokenTracks),
+    captionBytes: known(attempt?.captionBytes),
+    visitor,
+    words: known(attempt?.words),
+    ms: known(attempt?.elapsedMs),
     outcome,
   };
 }

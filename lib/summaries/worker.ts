@@ -115,12 +115,17 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
   const { records, logger } = deps;
 
   /** The video from the cache, else from YouTube (then cached; a failed put only logs). */
-  async function fetchVideo(work: Work, signal: AbortSignal): Promise<Video> {
+  async function fetchVideo(work: Work, signal: AbortSignal, deadlineAt: number): Promise<Video> {
     const key = videoKey(work.videoId, work.language);
     const cached = await deps.videos.get(key);
     if (cached) return cached;
     const youtube = await deps.youtube();
-    const video = await youtube.fetchVideo(work.videoId, { language: work.language, signal });
+    // The job's end is the search's deadline: every client gets its share of it.
+    const video = await youtube.fetchVideo(work.videoId, {
+      language: work.language,
+      signal,
+      deadlineAt,
+    });
     await deps.videos.put(key, video).catch((error: unknown) => {
       logger.warn('could not cache the transcript', { error: String(error) });
     });
@@ -165,12 +170,13 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
   }
 
   /**
-   * Makes the summary a message names, within `budget`. `force` takes a lease even from a live
-   * holder (the local host resuming after a crash, when no other process can hold one).
+   * Makes the summary a message names, within its budget (a signal, and when it ends). `force`
+   * takes a lease even from a live holder (the local host resuming after a crash, when no other
+   * process can hold one).
    */
   async function run(
     message: WorkMessage,
-    budget: AbortSignal,
+    { signal: budget, endsAt }: { signal: AbortSignal; endsAt: number },
     force = false,
   ): Promise<RunOutcome> {
     const { key } = message;
@@ -251,7 +257,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         crashes: record.crashes,
       });
       const model = resolveModel(deps.catalog, work.model);
-      const video = await fetchVideo(work, signal);
+      const video = await fetchVideo(work, signal, endsAt);
       const summarizer = await deps.summarizer(model);
       // The offline model makes its one part in milliseconds: no progress to show on the way.
       const result = await summarizer.summarize({

@@ -16,6 +16,7 @@ import { fetchDataApiDetails, metadataFromPlayer, withDataApiDetails } from './m
 import { normaliseLanguage } from './tracks';
 import type { Video } from './types';
 import { isVideoId } from './url';
+import { createVisitorSession } from './visitor';
 
 export interface YouTubeClientOptions {
   /** Origin of every YouTube request (YOUTUBE_BASE_URL). Default https://www.youtube.com. */
@@ -28,6 +29,8 @@ export interface YouTubeClientOptions {
   apiBaseUrl?: string;
   /** Deadline of each request (YOUTUBE_TIMEOUT_MS). Default 8000. */
   timeoutMs?: number;
+  /** Deadline of a caption download (YOUTUBE_CAPTION_TIMEOUT_MS). Default 4000. */
+  captionTimeoutMs?: number;
   /** Largest response accepted (YOUTUBE_MAX_RESPONSE_BYTES). Default 8 MiB. */
   maxResponseBytes?: number;
   /** Retry-After sent with youtube-blocked when YouTube gives none. Default 300. */
@@ -48,6 +51,11 @@ export interface FetchVideoOptions {
   language?: string;
   /** The caller's deadline: aborting it ends every request at once (504 youtube-timeout). */
   signal?: AbortSignal;
+  /**
+   * When the caller's deadline is (epoch ms): each InnerTube client gets its share of the time
+   * left, so that a stalled one cannot take the others' turns.
+   */
+  deadlineAt?: number;
   /** Told about every InnerTube client asked, as it is answered (`npm run canary`). */
   onAttempt?: (attempt: Attempt) => void;
 }
@@ -79,6 +87,9 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
   const baseUrl = options.baseUrl ?? 'https://www.youtube.com';
   const apiBaseUrl = options.apiBaseUrl ?? 'https://www.googleapis.com';
   const timeoutMs = options.timeoutMs ?? 8_000;
+  const captionTimeoutMs = Math.min(timeoutMs, options.captionTimeoutMs ?? 4_000);
+  // One visitor for the client's life (a warm Lambda, the local host), renewed after a bot check.
+  const visitor = createVisitorSession();
   const maxResponseBytes = options.maxResponseBytes ?? 8_388_608;
   const retryAfter = options.blockedRetryAfterSeconds ?? DEFAULT_BLOCKED_RETRY_AFTER_SECONDS;
   const clients = options.clients ?? parseClientOrder([]);
@@ -125,14 +136,25 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
       let retriesLeft = options.proxyUrl ? proxyRetries : 0;
       const context: AcquisitionContext = {
         clients,
-        fetch: ((input, init) => youtube.fetch(input, init)) as typeof globalThis.fetch,
+        fetch: (input, init) => youtube.fetch(input, init),
         retryAfterSeconds: retryAfter,
+        playerTimeoutMs: timeoutMs,
+        captionTimeoutMs,
+        ...(call.deadlineAt === undefined ? {} : { deadlineAt: call.deadlineAt }),
+        signal: controller.signal,
+        visitor,
+        usingProxy: options.proxyUrl !== undefined,
         freshConnection: () => {
           if (retriesLeft === 0 || controller.signal.aborted) return false;
           retriesLeft--;
           rotateProxy();
           youtube = connect();
           return true;
+        },
+        newSession: () => {
+          if (!options.proxyUrl) return;
+          rotateProxy();
+          youtube = connect();
         },
         onAttempt: call.onAttempt,
       };
@@ -194,6 +216,7 @@ export function youTubeClientFromConfig(
     apiKey: credentials.youtubeApiKey,
     apiBaseUrl: config.YOUTUBE_API_BASE_URL,
     timeoutMs: config.YOUTUBE_TIMEOUT_MS,
+    captionTimeoutMs: config.YOUTUBE_CAPTION_TIMEOUT_MS,
     maxResponseBytes: config.YOUTUBE_MAX_RESPONSE_BYTES,
     clients: config.YOUTUBE_CLIENTS,
     proxyRetries: config.YOUTUBE_PROXY_RETRIES,

@@ -122,8 +122,11 @@ export function parseClientOrder(items: readonly string[]): InnerTubeClient[] {
   });
 }
 
-/** The player request InnerTube expects from this client, for one video. */
-export function playerRequest(client: InnerTubeClient, videoId: string) {
+/**
+ * The player request InnerTube expects from this client, for one video, with the visitor data
+ * YouTube handed out (as `context.client.visitorData` and the `X-Goog-Visitor-Id` header).
+ */
+export function playerRequest(client: InnerTubeClient, videoId: string, visitorData?: string) {
   return {
     headers: {
       'Content-Type': 'application/json',
@@ -131,6 +134,7 @@ export function playerRequest(client: InnerTubeClient, videoId: string) {
       'X-YouTube-Client-Name': String(client.id),
       'X-YouTube-Client-Version': client.version,
       Origin: 'https://www.youtube.com',
+      ...(visitorData === undefined ? {} : { 'X-Goog-Visitor-Id': visitorData }),
     },
     body: JSON.stringify({
       context: {
@@ -139,6 +143,7 @@ export function playerRequest(client: InnerTubeClient, videoId: string) {
           clientVersion: client.version,
           userAgent: client.userAgent,
           ...client.context,
+          ...(visitorData === undefined ? {} : { visitorData }),
           // English reasons: the classification in player.ts matches on YouTube's wording.
           hl: 'en',
           timeZone: 'UTC',

@@ -28,33 +28,54 @@ const BLOCK_EXPLANATIONS: Record<BlockReason, string> = {
   'consent-required': 'YouTube answered with its cookie-consent page (typical of EU IP addresses)',
 };
 
-const ADDRESS_REMEDY =
-  "This is not a problem with the video: YouTube routinely blocks cloud IP addresses such as AWS Lambda's. " +
-  'Operators can route YouTube traffic through a proxy by setting YOUTUBE_PROXY_URL.';
+/** How a block came about: whether retrying from here was tried, and through a proxy. */
+export interface BlockContext {
+  /** A second try was made (fresh visitor data, a fresh proxy connection) and failed too. */
+  retried: boolean;
+  usingProxy: boolean;
+}
+
+/**
+ * What an operator can do about a block of the address. A proxy is suggested only once
+ * retrying from this address has failed: the bot check often passes on a second try with fresh
+ * visitor data, and a rate limit lifts by itself.
+ */
+function addressRemedy(context: BlockContext | undefined): string {
+  const notTheVideo = 'This is not a problem with the video.';
+  if (context?.usingProxy) {
+    return `${notTheVideo} It happened through the proxy of YOUTUBE_PROXY_URL${context.retried ? ', also on fresh connections' : ''}: a proxy with other (residential) addresses may help.`;
+  }
+  if (context?.retried) {
+    return `${notTheVideo} Retrying from this address with fresh visitor data did not help: YouTube routinely blocks cloud IP addresses such as AWS Lambda's, and operators can route YouTube traffic through a proxy by setting YOUTUBE_PROXY_URL.`;
+  }
+  return `${notTheVideo} It usually passes after a while; if it keeps happening, operators can route YouTube traffic through a proxy (YOUTUBE_PROXY_URL).`;
+}
 
 /** What an operator can do about each block. */
-const BLOCK_REMEDIES: Record<BlockReason, string> = {
-  'bot-check': ADDRESS_REMEDY,
-  captcha: ADDRESS_REMEDY,
-  'rate-limited': ADDRESS_REMEDY,
-  'consent-required': ADDRESS_REMEDY,
+function blockRemedy(reason: BlockReason, context: BlockContext | undefined): string {
   // A PO token proves the client, not the address: a proxy changes nothing here.
-  'po-token-required':
-    'This is not a problem with the video, and a proxy does not help: operators can try other InnerTube clients (YOUTUBE_CLIENTS); the captions may also come back without a token later.',
-};
+  if (reason === 'po-token-required') {
+    return 'This is not a problem with the video, and a proxy does not help: operators can try other InnerTube clients (YOUTUBE_CLIENTS); the captions may also come back without a token later.';
+  }
+  return addressRemedy(context);
+}
 
 /** Default Retry-After for blocks: they rarely clear within minutes. */
 export const DEFAULT_BLOCKED_RETRY_AFTER_SECONDS = 300;
 
-/** 503: YouTube refused this server (not the video). Tells operators about the proxy. */
+/**
+ * 503: YouTube refused this server (not the video). Tells operators what helps: a proxy only
+ * when retrying from this address failed (`context`).
+ */
 export function youTubeBlocked(
   reason: BlockReason,
   retryAfterSeconds: number,
   cause?: unknown,
+  context?: BlockContext,
 ): ServiceUnavailableError {
   return new ServiceUnavailableError(
     'youtube-blocked',
-    `${BLOCK_EXPLANATIONS[reason]}. ${BLOCK_REMEDIES[reason]} Try again later.`,
+    `${BLOCK_EXPLANATIONS[reason]}. ${blockRemedy(reason, context)} Try again later.`,
     retryAfterSeconds,
     { cause, extensions: { block_reason: reason } },
   );
@@ -75,9 +96,10 @@ export function clientsRefused(refusals: readonly string[]): BadGatewayError {
 
 /** 404: the video does not exist, was removed, or is private. */
 export function videoUnavailable(reason: string | undefined, cause?: unknown): NotFoundError {
-  const said = reason ? `: "${reason}"` : '';
+  // YouTube's own full stop ends the sentence when it wrote one.
+  const said = reason ? `: "${reason}"${/[.!?…]$/.test(reason) ? '' : '.'}` : '.';
   return new NotFoundError(
-    `YouTube says this video is unavailable or private${said}.`,
+    `YouTube says this video is unavailable or private${said}`,
     'video-unavailable',
     { cause, extensions: reasonExtension(reason) },
   );
@@ -118,7 +140,7 @@ export function videoUnplayable(reason: string | undefined): UnprocessableError 
   return new UnprocessableError(
     'video-unplayable',
     'Video unplayable',
-    `YouTube will not play this video: ${reason ?? 'no reason given'}.`,
+    `YouTube will not play this video: ${sentence(reason ?? 'no reason given')}`,
     { extensions: reasonExtension(reason) },
   );
 }
@@ -157,6 +179,11 @@ export function youTubeUnreachable(usingProxy: boolean, cause?: unknown): Servic
     30,
     { cause },
   );
+}
+
+/** A reason as the end of a sentence: one full stop, whether YouTube wrote it or not. */
+function sentence(reason: string): string {
+  return /[.!?…]$/.test(reason) ? reason : `${reason}.`;
 }
 
 function reasonExtension(reason: string | undefined): Record<string, unknown> {

@@ -45,8 +45,11 @@ export interface ControlledFetchOptions {
   blockedRetryAfterSeconds?: number;
 }
 
+/** A request's options, and its own deadline when shorter than the fetch's (caption tracks). */
+export type YouTubeRequestInit = RequestInit & { timeoutMs?: number };
+
 export interface ControlledFetch {
-  /** Same signature as the global `fetch`. */
+  /** Same signature as the global `fetch`; `init.timeoutMs` may shorten the deadline. */
   fetch: typeof globalThis.fetch;
 }
 
@@ -72,7 +75,11 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
     throw youTubeBadResponse(`a request to another host (${target.host}) was refused`);
   };
 
-  const send = async (input: string | URL | Request, init: RequestInit): Promise<Response> => {
+  const send = async (
+    input: string | URL | Request,
+    init: YouTubeRequestInit,
+  ): Promise<Response> => {
+    const timeoutMs = Math.max(1, Math.min(options.timeoutMs, init.timeoutMs ?? Infinity));
     let url = onOrigin(
       new URL(typeof input === 'string' || input instanceof URL ? input : input.url),
     );
@@ -81,7 +88,7 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
     const headers = new Headers(init.headers);
 
     for (let hop = 0; ; hop++) {
-      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const timeout = AbortSignal.timeout(timeoutMs);
       const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
       const failed = (error: unknown, phase: 'connect' | 'read'): HttpError => {
         if (error instanceof HttpError) return error;
@@ -151,7 +158,7 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
     }
   };
 
-  const controlled = async (input: string | URL | Request, init: RequestInit = {}) => {
+  const controlled = async (input: string | URL | Request, init: YouTubeRequestInit = {}) => {
     try {
       return await send(input, init);
     } catch (error) {

@@ -1,10 +1,13 @@
 // Reads YouTube's player response (from InnerTube or a watch page) and judges what it says
 // about getting a transcript. youtube-transcript cannot be trusted with this: it swallows
 // InnerTube failures and reports a bot check as "transcript disabled".
+import type { HttpError } from '../errors';
 import { ageRestricted, type BlockReason, videoUnavailable, videoUnplayable } from './errors';
 
 /** The parts of YouTube's player response this service reads; everything is optional. */
 export interface PlayerResponse {
+  /** Where YouTube hands out the visitor data it expects on later requests. */
+  responseContext?: { visitorData?: unknown };
   playabilityStatus?: {
     status?: string;
     reason?: string;
@@ -30,6 +33,17 @@ export interface CaptionTrack {
   kind?: string;
   name?: TextRuns;
   vssId?: string;
+}
+
+/** Visitor data as YouTube hands it out: a URL-safe token of some dozens of characters. */
+export function isVisitorData(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9%_=-]{8,512}$/.test(value);
+}
+
+/** The visitor data an answer hands out, when it does. */
+export function visitorDataOf(player: PlayerResponse): string | undefined {
+  const value = player.responseContext?.visitorData;
+  return isVisitorData(value) ? value : undefined;
 }
 
 /** Parses an InnerTube answer; undefined when it is not a player response. */
@@ -97,13 +111,16 @@ export type PlayerVerdict =
   /** YouTube refused this client or this address, not the video. */
   | { kind: 'blocked'; reason: BlockReason }
   /** The answer is about another video (yt-dlp reads this as a block). */
-  | { kind: 'other-video'; videoId: string };
+  | { kind: 'other-video'; videoId: string }
+  /**
+   * What this client was told of the video: unavailable or private (404), age-restricted or
+   * unplayable (422). Often about the client rather than the video (acquisition.ts asks others).
+   */
+  | { kind: 'verdict'; error: HttpError };
 
 /**
  * Judges a player response. `expectedVideoId` is checked against `videoDetails.videoId` (a
  * response for another video is never summarised).
- * @throws NotFoundError (unavailable, private) or UnprocessableError (age-restricted,
- * unplayable): verdicts on the video itself, which no other client would change.
  */
 export function judgePlayer(player: PlayerResponse, expectedVideoId?: string): PlayerVerdict {
   const answered = player.videoDetails?.videoId;
@@ -123,11 +140,13 @@ export function judgePlayer(player: PlayerResponse, expectedVideoId?: string): P
       status === 'AGE_VERIFICATION_REQUIRED' ||
       /confirm your age|inappropriate for some users|age-restricted/i.test(reason ?? '')
     ) {
-      throw ageRestricted(reason);
+      return { kind: 'verdict', error: ageRestricted(reason) };
     }
-    if (status === 'ERROR' || /\bprivate\b/i.test(reason ?? '')) throw videoUnavailable(reason);
+    if (status === 'ERROR' || /\bprivate\b/i.test(reason ?? '')) {
+      return { kind: 'verdict', error: videoUnavailable(reason) };
+    }
     // UNPLAYABLE, CUSTOM, LIVE_STREAM_OFFLINE, LOGIN_REQUIRED for members-only content...
-    throw videoUnplayable(fullReason);
+    return { kind: 'verdict', error: videoUnplayable(fullReason) };
   }
   const tracks = listCaptionTracks(player);
   return tracks.length > 0 ? { kind: 'captions', tracks } : { kind: 'no-captions' };

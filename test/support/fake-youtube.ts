@@ -49,8 +49,10 @@ type Transport =
   | 'redirect'
   | 'too-many-requests';
 
-/** What the player endpoint answers one client. */
-type PlayerAnswer =
+/** What the player endpoint answers one client: one answer, or one per request in turn. */
+type PlayerAnswer = OneAnswer | { sequence: readonly OneAnswer[] };
+
+type OneAnswer =
   /** 200 with a recorded player response, optionally edited. */
   | { recording: string; edit?: RecordingEdit }
   /** 200 with a player response that holds only this playability status. */
@@ -68,7 +70,15 @@ interface RecordingEdit {
   videoId?: string;
 }
 
-type WatchAnswer = { page: string; consentUnlessCookie?: true } | Transport;
+type WatchAnswer =
+  | {
+      page: string;
+      /** The consent page unless the request sends a consent cookie (any). */
+      consentUnlessCookie?: true;
+      /** The consent page unless the cookie is `CONSENT=YES+` and the value its form names. */
+      consentUnlessFormValue?: true;
+    }
+  | Transport;
 
 /** What the caption track answers; `by-format` renders the track in the format asked for. */
 type CaptionAnswer = 'by-format' | 'empty' | 'music-only' | 'hang';
@@ -88,12 +98,15 @@ export interface ScenarioSpec {
   /** By InnerTube clientName; `*` answers the clients not named. */
   player: Partial<Record<ClientName | '*', PlayerAnswer>>;
   watch?: WatchAnswer;
-  captions?: CaptionAnswer;
+  /** One answer for every track, or by the client that listed the track (`*`: the others). */
+  captions?: CaptionAnswer | Partial<Record<ClientName | '*', CaptionAnswer>>;
   /** What the service must make of it. */
   expect: ScenarioExpectation;
 }
 
 const NORMAL = { recording: 'youtube.innertube.json' } as const;
+/** The value of the `v` field of the recorded consent page's form. */
+const CONSENT_FORM_VALUE = 'cb.20210328-17-p0.de+FX+119';
 const NORMAL_PAGE = { page: 'youtube.html' } as const;
 const VIDEO_UNAVAILABLE_PAGE = { page: 'youtube_video_unavailable.html' } as const;
 const FAILED_PRECONDITION = {
@@ -141,6 +154,56 @@ export const SCENARIOS = {
     player: { ANDROID: { recording: 'youtube_transcripts_disabled.innertube.json' }, '*': NORMAL },
     watch: NORMAL_PAGE,
     expect: { status: 200, client: 'IOS' },
+  },
+  // One client's refusal is not the video's verdict (issue 18): the next client plays it.
+  'reload-first': {
+    id: 'reloadfirst',
+    player: {
+      ANDROID: {
+        playabilityStatus: { status: 'UNPLAYABLE', reason: 'The page needs to be reloaded.' },
+      },
+      '*': NORMAL,
+    },
+    expect: { status: 200, client: 'IOS' },
+  },
+  'kids-first': {
+    id: 'kids_first0',
+    player: {
+      ANDROID: {
+        playabilityStatus: {
+          status: 'UNPLAYABLE',
+          reason: 'This video is not available on this app.',
+        },
+      },
+      '*': NORMAL,
+    },
+    expect: { status: 200, client: 'IOS' },
+  },
+  'unavailable-one-client': {
+    id: 'unavail_one',
+    player: { ANDROID: { recording: 'youtube_video_unavailable.innertube.json' }, '*': NORMAL },
+    expect: { status: 200, client: 'IOS' },
+  },
+  // The bot check passes on a second try with fresh visitor data (no proxy).
+  'bot-check-once': {
+    id: 'botcheck_1x',
+    player: {
+      '*': { sequence: [{ recording: 'youtube_request_blocked.innertube.json' }, NORMAL] },
+    },
+    expect: { status: 200, client: 'ANDROID' },
+  },
+  // ANDROID's caption track never comes: IOS's track is downloaded instead.
+  'slow-first-track': {
+    id: 'slow_track1',
+    player: { '*': NORMAL },
+    captions: { ANDROID: 'hang', '*': 'by-format' },
+    expect: { status: 200, client: 'IOS' },
+  },
+  // The first two clients never answer: the last one still gets its turn.
+  'stalled-clients': {
+    id: 'stalled_two',
+    player: { ANDROID: 'hang', IOS: 'hang', '*': NORMAL },
+    expect: { status: 200, client: 'VISIONOS' },
   },
   blocked: {
     id: 'blocked_bot',
@@ -206,6 +269,13 @@ export const SCENARIOS = {
     id: 'consentpage',
     player: { '*': 'refused' },
     watch: { ...VIDEO_UNAVAILABLE_PAGE, consentUnlessCookie: true },
+    expect: { status: 404, type: 'video-unavailable' },
+  },
+  // The consent page although the usual cookies were sent: answered with its own form's value.
+  'consent-form': {
+    id: 'consentform',
+    player: { '*': 'refused' },
+    watch: { ...VIDEO_UNAVAILABLE_PAGE, consentUnlessFormValue: true },
     expect: { status: 404, type: 'video-unavailable' },
   },
   'consent-stuck': {
@@ -340,8 +410,20 @@ export interface FakeRequest {
   url: string;
   scenario: FakeScenario | undefined;
   /** For player requests: the client as the body and the headers name it. */
-  client?: { name: string; version: string; headerName?: string; headerVersion?: string };
+  client?: {
+    name: string;
+    version: string;
+    headerName?: string;
+    headerVersion?: string;
+    /** `context.client.visitorData` and the `X-Goog-Visitor-Id` header. */
+    visitorData?: string;
+    visitorHeader?: string;
+  };
   cookie?: string;
+  userAgent?: string;
+  acceptLanguage?: string;
+  /** For visitor_id requests: the visitor data handed out. */
+  handedOut?: string;
 }
 
 export interface FakeYouTube {
@@ -354,6 +436,8 @@ export interface FakeYouTube {
   /** Requests that reached the off-site canary the redirect scenario points at (must stay 0). */
   readonly canaryRequests: number;
   readonly log: readonly FakeRequest[];
+  /** Visitor data handed out so far (visitor_id answers and player answers). */
+  readonly visitors: readonly string[];
   /** Forces one scenario for every video ID; `undefined` goes back to the ID mapping. */
   useScenario(scenario: FakeScenario | undefined): void;
   /** Zeroes the counters and the log. */
@@ -461,8 +545,16 @@ function render(classic: string, fmt: string | null): string {
     : `<?xml version="1.0" encoding="utf-8" ?><transcript>${classic}</transcript>`;
 }
 
-/** A recorded player response for `videoId`, edited as the scenario says. */
-function playerResponse(answer: { recording: string; edit?: RecordingEdit }, videoId: string) {
+/**
+ * A recorded player response for `videoId`, edited as the scenario says; its caption URLs name
+ * the client that asked (`c=`, as YouTube's do), and it hands out `visitorData`.
+ */
+function playerResponse(
+  answer: { recording: string; edit?: RecordingEdit },
+  videoId: string,
+  client: string,
+  visitorData: string,
+) {
   const recording = fixture(answer.recording);
   const recordedId = (JSON.parse(recording) as { videoDetails?: { videoId?: string } }).videoDetails
     ?.videoId;
@@ -478,9 +570,11 @@ function playerResponse(answer: { recording: string; edit?: RecordingEdit }, vid
     if (edit.trackExp) url.searchParams.set('exp', edit.trackExp);
     if (edit.fmt === null) url.searchParams.delete('fmt');
     else if (edit.fmt) url.searchParams.set('fmt', edit.fmt);
+    url.searchParams.set('c', client);
     track.baseUrl = url.href;
   }
   if (edit.videoId && json.videoDetails) json.videoDetails.videoId = edit.videoId;
+  json.responseContext = { ...(json.responseContext as object), visitorData };
   return JSON.stringify(json);
 }
 
@@ -497,6 +591,14 @@ export async function startFakeYouTube(
   let connections = 0;
   let canaryRequests = 0;
   const log: FakeRequest[] = [];
+  const visitors: string[] = [];
+  /** Player requests so far per scenario, video and client (for `sequence` answers). */
+  const asked = new Map<string, number>();
+  const newVisitor = () => {
+    const visitor = `CgtWaXNpdG9y${String(visitors.length).padStart(4, '0')}${Math.random().toString(36).slice(2, 10)}`;
+    visitors.push(visitor);
+    return visitor;
+  };
 
   const canary = createServer((_request, response) => {
     canaryRequests++;
@@ -529,8 +631,17 @@ export async function startFakeYouTube(
       url: url.pathname + url.search,
       scenario: undefined,
       cookie: request.headers.cookie,
+      userAgent: header(request, 'user-agent'),
+      acceptLanguage: header(request, 'accept-language'),
     };
     log.push(entry);
+
+    // Visitor data for a visitor without an account (NewPipeExtractor, YouTube.js).
+    if (request.method === 'POST' && url.pathname === '/youtubei/v1/visitor_id') {
+      entry.handedOut = newVisitor();
+      const answer = { responseContext: { visitorData: entry.handedOut } };
+      return send(response, 200, 'application/json; charset=UTF-8', JSON.stringify(answer));
+    }
 
     if (request.method === 'POST' && url.pathname === '/youtubei/v1/player') {
       const { videoId, client } = playerRequestOf(body);
@@ -538,11 +649,19 @@ export async function startFakeYouTube(
         ...client,
         headerName: header(request, 'x-youtube-client-name'),
         headerVersion: header(request, 'x-youtube-client-version'),
+        visitorHeader: header(request, 'x-goog-visitor-id'),
       };
       const scenario = scenarioOf(videoId);
       entry.scenario = scenario;
       const spec: ScenarioSpec = SCENARIOS[scenario];
-      const answer = spec.player[client.name as ClientName] ?? spec.player['*'] ?? 'refused';
+      const planned = spec.player[client.name as ClientName] ?? spec.player['*'] ?? 'refused';
+      const turn = `${scenario}/${videoId}/${client.name}`;
+      const count = asked.get(turn) ?? 0;
+      asked.set(turn, count + 1);
+      const answer =
+        typeof planned === 'object' && 'sequence' in planned
+          ? (planned.sequence[Math.min(count, planned.sequence.length - 1)] as OneAnswer)
+          : planned;
       if (typeof answer === 'string') {
         if (answer === 'refused') {
           return send(response, 400, 'application/json', JSON.stringify(FAILED_PRECONDITION));
@@ -551,7 +670,7 @@ export async function startFakeYouTube(
       }
       const json =
         'recording' in answer
-          ? playerResponse(answer, videoId ?? '')
+          ? playerResponse(answer, videoId ?? '', client.name, newVisitor())
           : JSON.stringify({ playabilityStatus: answer.playabilityStatus });
       return send(response, 200, 'application/json; charset=UTF-8', json);
     }
@@ -561,15 +680,22 @@ export async function startFakeYouTube(
       const watch: WatchAnswer =
         (SCENARIOS[scenario] as ScenarioSpec).watch ?? VIDEO_UNAVAILABLE_PAGE;
       if (typeof watch === 'string') return transport(watch, response);
-      const consented = /\b(SOCS|CONSENT)=/.test(request.headers.cookie ?? '');
-      const page =
-        watch.consentUnlessCookie && !consented ? 'youtube_consent_page.html' : watch.page;
+      const cookie = request.headers.cookie ?? '';
+      const consented = watch.consentUnlessFormValue
+        ? cookie.includes(`CONSENT=YES+${CONSENT_FORM_VALUE}`)
+        : !watch.consentUnlessCookie || /\b(SOCS|CONSENT)=/.test(cookie);
+      const page = consented ? watch.page : 'youtube_consent_page.html';
       return send(response, 200, 'text/html; charset=utf-8', fixture(page));
     }
     if (request.method === 'GET' && url.pathname === '/api/timedtext') {
       const scenario = scenarioOf(url.searchParams.get('v'));
       entry.scenario = scenario;
-      const captions = (SCENARIOS[scenario] as ScenarioSpec).captions ?? 'by-format';
+      const planned = (SCENARIOS[scenario] as ScenarioSpec).captions ?? 'by-format';
+      const byClient = url.searchParams.get('c') as ClientName | null;
+      const captions =
+        typeof planned === 'string'
+          ? planned
+          : ((byClient ? planned[byClient] : undefined) ?? planned['*'] ?? 'by-format');
       // Left unanswered: the client's own deadline must end it.
       if (captions === 'hang') return;
       return send(
@@ -612,6 +738,7 @@ export async function startFakeYouTube(
     get canaryRequests() {
       return canaryRequests;
     },
+    visitors,
     log,
     useScenario(scenario) {
       forced = scenario;
@@ -624,6 +751,8 @@ export async function startFakeYouTube(
       connections = 0;
       canaryRequests = 0;
       log.length = 0;
+      visitors.length = 0;
+      asked.clear();
     },
     async close() {
       await Promise.all([stop(server), stop(canary)]);
@@ -694,18 +823,22 @@ function streamHugeBody(response: ServerResponse): void {
 /** The video and the client a player request names. */
 function playerRequestOf(body: string): {
   videoId: string | null;
-  client: { name: string; version: string };
+  client: { name: string; version: string; visitorData?: string };
 } {
   try {
     const parsed = JSON.parse(body) as {
       videoId?: unknown;
-      context?: { client?: { clientName?: unknown; clientVersion?: unknown } };
+      context?: {
+        client?: { clientName?: unknown; clientVersion?: unknown; visitorData?: unknown };
+      };
     };
+    const visitorData = parsed.context?.client?.visitorData;
     return {
       videoId: typeof parsed.videoId === 'string' ? parsed.videoId : null,
       client: {
         name: String(parsed.context?.client?.clientName ?? ''),
         version: String(parsed.context?.client?.clientVersion ?? ''),
+        ...(typeof visitorData === 'string' ? { visitorData } : {}),
       },
     };
   } catch {
@@ -757,10 +890,15 @@ export interface FakeProxy {
  * Starts a minimal HTTP CONNECT proxy (what undici's ProxyAgent speaks). With `credentials`,
  * tunnels without the matching Proxy-Authorization get a 407, as real proxies answer. With
  * `exits`, it behaves like a rotating residential proxy: each new connection leaves through the
- * next exit (tunnel n goes to exits[n], the last exit once they run out), whatever was asked.
+ * next exit (tunnel n goes to exits[n], the last exit once they run out, or to `exits(n)`),
+ * whatever was asked.
  */
 export async function startConnectProxy(
-  options: { credentials?: { username: string; password: string }; exits?: readonly string[] } = {},
+  options: {
+    credentials?: { username: string; password: string };
+    /** The exits in turn, or the exit of the nth tunnel. */
+    exits?: readonly string[] | ((tunnel: number) => string);
+  } = {},
 ): Promise<FakeProxy> {
   const tunnels: string[] = [];
   const sockets = new Set<Socket>();
@@ -781,7 +919,11 @@ export async function startConnectProxy(
     const asked = request.url ?? '';
     const exits = options.exits ?? [];
     const target =
-      exits.length > 0 ? (exits[Math.min(tunnels.length, exits.length - 1)] ?? asked) : asked;
+      typeof exits === 'function'
+        ? exits(tunnels.length)
+        : exits.length > 0
+          ? (exits[Math.min(tunnels.length, exits.length - 1)] ?? asked)
+          : asked;
     tunnels.push(asked);
     const [host, port] = target.split(':');
     const upstream = connect(Number(port), host ?? '127.0.0.1', () => {

@@ -33,7 +33,8 @@ export async function startSummarizeEnv(env: Record<string, string> = {}): Promi
   const host = await startTestHost({
     YOUTUBE_BASE_URL: youtube.baseUrl,
     YOUTUBE_API_BASE_URL: youtube.baseUrl,
-    YOUTUBE_TIMEOUT_MS: '1500',
+    YOUTUBE_TIMEOUT_MS: '1000',
+    YOUTUBE_CAPTION_TIMEOUT_MS: '500',
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: bedrock.endpoint,
     SUMMARIZE_WAIT_MS: '5000',
     BEDROCK_MAX_ATTEMPTS: '3',

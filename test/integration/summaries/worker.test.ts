@@ -96,7 +96,7 @@ async function newRun(records: ReturnType<typeof worker>['records']) {
   return { key, jobId };
 }
 
-const budget = () => AbortSignal.timeout(30_000);
+const budget = () => ({ signal: AbortSignal.timeout(30_000), endsAt: Date.now() + 30_000 });
 
 it('makes a summary once when the same message is delivered twice at once', async () => {
   const first = worker(500);

@@ -15,7 +15,7 @@ it('asks IOS at 99.1.0 first with YOUTUBE_CLIENTS=IOS@99.1.0, and says so in the
     expect(response.status).toBe(200);
     expect(response.body.metadata.transcript_client).toBe('IOS');
     const first = env.youtube.log.find((request) => request.client);
-    expect(first?.client).toEqual({
+    expect(first?.client).toMatchObject({
       name: 'IOS',
       version: '99.1.0',
       headerName: '5',

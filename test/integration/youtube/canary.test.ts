@@ -32,13 +32,28 @@ function rows(stdout: string): Record<string, string>[] {
   const heading = lines.findIndex((line) => line.startsWith('client'));
   const body = lines.slice(heading + 2).filter((line) => /^[A-Z_]+@/.test(line));
   return body.map((line) => {
-    const [client, video, status, tracks, poToken, words, ms, ...outcome] = line.split(/\s{2,}/);
+    const [
+      client,
+      video,
+      status,
+      playability,
+      tracks,
+      poToken,
+      captionBytes,
+      visitor,
+      words,
+      ms,
+      ...outcome
+    ] = line.split(/\s{2,}/);
     return {
       client,
       video,
       status,
+      playability,
       tracks,
       poToken,
+      captionBytes,
+      visitor,
       words,
       ms,
       outcome: outcome.join(' '),
@@ -68,12 +83,20 @@ describe('npm run canary', () => {
       outcome: expect.stringMatching(/^refused: 502/),
     });
     // The recorded normal video lists nine tracks; ANDROID's all need a PO token here.
-    expect(table[1]).toMatchObject({ status: '200', tracks: '9', poToken: '9' });
+    expect(table[1]).toMatchObject({
+      status: '200',
+      playability: 'OK',
+      tracks: '9',
+      poToken: '9',
+      visitor: 'sent',
+    });
     expect(table[1]?.outcome).toMatch(/^po-token: 503 youtube-blocked \(po-token-required\)/);
     expect(table[2]).toMatchObject({
       status: '200',
       tracks: '9',
       poToken: '0',
+      captionBytes: expect.stringMatching(/^[1-9]\d+$/),
+      visitor: 'sent',
       words: '20',
       outcome: 'transcript',
     });
@@ -86,10 +109,21 @@ describe('npm run canary', () => {
     });
 
     expect(code).toBe(1);
-    expect(rows(stdout).map((row) => row.outcome)).toEqual([
+    // Each client's bot check was asked again, with renewed visitor data.
+    const table = rows(stdout);
+    expect(table.map((row) => row.outcome)).toEqual([
+      'blocked, asked again',
       'blocked: 503 youtube-blocked (bot-check)',
+      'blocked, asked again',
       'blocked: 503 youtube-blocked (bot-check)',
     ]);
+    expect(table.map((row) => row.visitor)).toEqual([
+      'sent',
+      'sent (renewed)',
+      'sent',
+      'sent (renewed)',
+    ]);
+    expect(table[0]?.playability).toMatch(/^LOGIN_REQUIRED "Sign in to confirm/);
     expect(stdout).toContain('no client yields a transcript');
   });
 });

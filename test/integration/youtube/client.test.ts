@@ -170,10 +170,30 @@ describe('asking the InnerTube clients in turn', () => {
   it('sends each client’s name and version in the body and the X-YouTube-Client headers', async () => {
     await client.fetchVideo(FAKE_VIDEO_IDS['retired-android']);
 
-    expect(playerRequests().map((request) => request.client)).toEqual([
+    const requests = playerRequests().map((request) => request.client);
+    expect(
+      requests.map((sent) => ({ ...sent, visitorData: undefined, visitorHeader: undefined })),
+    ).toEqual([
       { name: 'ANDROID', version: '21.26.364', headerName: '3', headerVersion: '21.26.364' },
       { name: 'IOS', version: '21.26.4', headerName: '5', headerVersion: '21.26.4' },
     ]);
+    // The visitor data YouTube handed out, in the body and in X-Goog-Visitor-Id.
+    for (const sent of requests) {
+      expect(sent?.visitorData).toMatch(/^CgtWaXNpdG9y/);
+      expect(sent?.visitorHeader).toBe(sent?.visitorData);
+    }
+  });
+
+  it('asks for visitor data once, and sends it with every later request of the process', async () => {
+    await client.fetchVideo(FAKE_VIDEO_IDS.normal);
+    await client.fetchVideo(FAKE_VIDEO_IDS['retired-android']);
+
+    const asked = fake.log.filter((request) => request.url.startsWith('/youtubei/v1/visitor_id'));
+    const sent = playerRequests().map((request) => request.client?.visitorHeader);
+    // This client may have got its visitor data in an earlier test: at most one request here.
+    expect(asked.length).toBeLessThanOrEqual(1);
+    expect(new Set(sent).size).toBe(1);
+    expect(sent[0]).toMatch(/^CgtWaXNpdG9y/);
   });
 
   it('asks the clients of YOUTUBE_CLIENTS, at the versions it gives', async () => {
@@ -195,15 +215,34 @@ describe('asking the InnerTube clients in turn', () => {
     expect(playerRequests()).toHaveLength(1);
   });
 
-  it('tries every client before giving up, and reads the watch page only when all were refused', async () => {
+  it('tries every client (a bot check twice, with fresh visitor data) before giving up, and reads the watch page only when all were refused', async () => {
+    const paths = () =>
+      fake.log
+        .map((request) => request.url.split('?')[0])
+        .filter((path) => !path?.endsWith('/visitor_id'));
     await failure(client.fetchVideo(FAKE_VIDEO_IDS['all-refused']));
-    const refused = fake.log.map((request) => request.url.split('?')[0]);
+    const refused = paths();
     fake.reset();
     await failure(client.fetchVideo(FAKE_VIDEO_IDS.blocked));
-    const blocked = fake.log.map((request) => request.url.split('?')[0]);
+    const blocked = fake.log.filter((request) => request.client);
 
     expect(refused).toEqual([...Array(3).fill('/youtubei/v1/player'), '/watch']);
-    expect(blocked).toEqual(Array(3).fill('/youtubei/v1/player'));
+    expect(blocked.map((request) => request.client?.name)).toEqual([
+      'ANDROID',
+      'ANDROID',
+      'IOS',
+      'IOS',
+      'VISIONOS',
+      'VISIONOS',
+    ]);
+    // Each retry went with visitor data the first try did not have.
+    for (const [first, retry] of [
+      [blocked[0], blocked[1]],
+      [blocked[2], blocked[3]],
+    ]) {
+      expect(retry?.client?.visitorData).toBeDefined();
+      expect(retry?.client?.visitorData).not.toBe(first?.client?.visitorData);
+    }
   });
 
   it('never blames a PO token when every client was refused', async () => {
@@ -217,6 +256,17 @@ describe('asking the InnerTube clients in turn', () => {
     await failure(client.fetchVideo(FAKE_VIDEO_IDS['po-token']));
 
     expect(fake.log.some((request) => request.url.startsWith('/api/timedtext'))).toBe(false);
+  });
+
+  it('answers a consent page that came anyway with the cookie its own form names, once', async () => {
+    const error = await failure(client.fetchVideo(FAKE_VIDEO_IDS['consent-form']));
+
+    const pages = fake.log.filter((request) => request.url.startsWith('/watch'));
+    expect(pages).toHaveLength(2);
+    expect(pages[1]?.cookie).toContain('CONSENT=YES+cb.20210328-17-p0.de+FX+119');
+    expect(pages[1]?.cookie).toMatch(/\bSOCS=CAI\b/);
+    // Past the consent page, the video's own page said it is unavailable.
+    expect(error.type).toBe('video-unavailable');
   });
 
   it('sends the consent cookies with the watch page', async () => {
@@ -261,13 +311,30 @@ describe('failure details', () => {
     expect(error.message).toContain('Custom Reason (Sub Reason 1 Sub Reason 2)');
   });
 
-  it('gives up on a hanging YouTube within the per-request timeout', async () => {
+  it('gives up on a hanging YouTube after every client’s own timeout', async () => {
     const started = Date.now();
 
     const error = await failure(client.fetchVideo(FAKE_VIDEO_IDS.hang));
 
     expect(error.type).toBe('youtube-timeout');
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1_500);
+    expect(fake.log.filter((request) => request.client).length).toBe(3);
+    // The three player requests one after another, each within TIMEOUT_MS (and no watch page).
+    expect(Date.now() - started).toBeLessThan(3 * TIMEOUT_MS + 1_500);
+  });
+
+  it('gives the last client its turn when the first ones stall, within the caller’s deadline', async () => {
+    const patient = createYouTubeClient({ baseUrl: fake.baseUrl, timeoutMs: 20_000 });
+    const started = Date.now();
+
+    const video = await patient.fetchVideo(FAKE_VIDEO_IDS['stalled-clients'], {
+      deadlineAt: Date.now() + 4_500,
+      signal: AbortSignal.timeout(4_500),
+    });
+
+    await patient.close();
+    expect(video.client).toBe('VISIONOS');
+    // ANDROID and IOS each got a third of the time left, not their 20 s timeout.
+    expect(Date.now() - started).toBeLessThan(4_500);
   });
 
   it('stops at once when the caller’s deadline passes', async () => {
@@ -286,7 +353,8 @@ describe('failure details', () => {
   it('does not follow a redirect to another host', async () => {
     await failure(client.fetchVideo(FAKE_VIDEO_IDS.redirect));
 
-    expect(fake.requests).toBe(1);
+    // Each client was redirected, and none followed.
+    expect(fake.log.filter((request) => request.client).length).toBe(3);
     expect(fake.canaryRequests).toBe(0);
   });
 

@@ -39,7 +39,8 @@ describe('YOUTUBE_PROXY_URL', () => {
 
     await client.close();
     expect(video.metadata.title).toBe('Surface Go Review - It’s Awesome');
-    expect(fake.requests).toBe(2);
+    // Visitor data, the player, the caption track.
+    expect(fake.requests).toBe(3);
     expect(proxy.tunnels.length).toBeGreaterThan(0);
     expect(new Set(proxy.tunnels)).toEqual(new Set([new URL(fake.baseUrl).host]));
   });
@@ -82,9 +83,15 @@ describe('a rotating proxy (YOUTUBE_PROXY_RETRIES)', () => {
 
   beforeEach(async () => {
     blockedExit = await startFakeYouTube();
-    blockedExit.useScenario('blocked');
+    // A rate limit: no second try of its own, so only YOUTUBE_PROXY_RETRIES moves on.
+    blockedExit.useScenario('try-again-later');
+    // Connections leave through the blocked exit until it has refused a player request (how
+    // many connections come first, for visitor data, is the HTTP pool's business).
     rotating = await startConnectProxy({
-      exits: [new URL(blockedExit.baseUrl).host, new URL(fake.baseUrl).host],
+      exits: () =>
+        new URL(
+          blockedExit.log.some((request) => request.client) ? fake.baseUrl : blockedExit.baseUrl,
+        ).host,
     });
     fake.reset();
   });
@@ -117,18 +124,28 @@ describe('a rotating proxy (YOUTUBE_PROXY_RETRIES)', () => {
       metadata: { video_id: FAKE_VIDEO_IDS.normal },
     });
     // ANDROID was asked on the blocked exit first, then again on the next one.
-    expect(blockedExit.log.map((request) => request.client?.name)).toEqual(['ANDROID']);
-    expect(fake.log.map((request) => request.client?.name ?? request.url.split('?')[0])).toEqual([
-      'ANDROID',
-      '/api/timedtext',
-    ]);
+    const asked = (log: typeof fake.log) =>
+      log.flatMap((request) => (request.client ? [request.client.name] : []));
+    expect(asked(blockedExit.log)).toEqual(['ANDROID']);
+    expect(asked(fake.log)).toEqual(['ANDROID']);
+    expect(fake.log.some((request) => request.url.startsWith('/api/timedtext'))).toBe(true);
   });
 
   it('reports the block when no retry is allowed', async () => {
     const error = await fetchThroughRotatingProxy(0);
 
     expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).extensions.block_reason).toBe('bot-check');
-    expect(fake.requests).toBe(0);
+    expect((error as HttpError).extensions.block_reason).toBe('rate-limited');
+    expect((error as HttpError).message).toContain('through the proxy');
+    expect(fake.log.some((request) => request.client)).toBe(false);
+  });
+
+  it('retries a bot check on a new proxy session even when YOUTUBE_PROXY_RETRIES is 0', async () => {
+    blockedExit.useScenario('blocked');
+
+    const video = await fetchThroughRotatingProxy(0);
+
+    expect(video).toMatchObject({ client: 'ANDROID' });
+    expect(blockedExit.log.filter((request) => request.client)).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../../lib/errors';
+import type { HttpError } from '../../../lib/errors';
 import {
   extractPlayerResponse,
   isCaptchaPage,
@@ -28,14 +28,11 @@ const page = (name: string): PlayerResponse => {
   return player;
 };
 
-function thrownBy(action: () => unknown): HttpError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error('nothing was thrown');
+/** The verdict a player response gives the client that asked (an HttpError it stands for). */
+function verdictOf(player: PlayerResponse): HttpError {
+  const verdict = judgePlayer(player);
+  if (verdict.kind !== 'verdict') throw new Error(`no verdict but ${verdict.kind}`);
+  return verdict.error;
 }
 
 describe('judgePlayer on recorded answers', () => {
@@ -70,14 +67,14 @@ describe('judgePlayer on recorded answers', () => {
     ['youtube_transcripts_disabled.html', page, 404, 'video-unavailable'],
     ['youtube_video_login_required.html', page, 422, 'age-restricted'],
   ] as const)('gives the verdict on %s: %s %s', (name, load, status, type) => {
-    const error = thrownBy(() => judgePlayer(load(name)));
+    const error = verdictOf(load(name));
 
     expect(error.status).toBe(status);
     expect(error.type).toBe(type);
   });
 
   it('passes on the reason and sub-reasons YouTube gave for an unplayable video', () => {
-    const error = thrownBy(() => judgePlayer(innertube('youtube_unplayable.innertube.json')));
+    const error = verdictOf(innertube('youtube_unplayable.innertube.json'));
 
     expect(error.extensions.youtube_reason).toBe('Custom Reason (Sub Reason 1 Sub Reason 2)');
     expect(error.message).toContain('Custom Reason');
@@ -87,7 +84,7 @@ describe('judgePlayer on recorded answers', () => {
     const player = innertube('youtube_unplayable.innertube.json');
 
     expect(JSON.stringify(player.playabilityStatus)).toContain('not a bot');
-    expect(thrownBy(() => judgePlayer(player)).type).toBe('video-unplayable');
+    expect(verdictOf(player).type).toBe('video-unplayable');
   });
 
   it('refuses the answer about another video (never summarised), but not on a watch page', () => {
@@ -110,7 +107,7 @@ describe('judgePlayer on the statuses YouTube documents only by example', () => 
   ])('gives status %s with reason %j the verdict %s', (status, reason, type) => {
     const player: PlayerResponse = { playabilityStatus: { status, reason } };
 
-    expect(thrownBy(() => judgePlayer(player)).type).toBe(type);
+    expect(verdictOf(player).type).toBe(type);
   });
 
   // yt-dlp (yt_dlp/extractor/youtube/_video.py) reads these as session blocks.
