@@ -28,7 +28,14 @@ export class HttpError extends Error {
   override name = 'HttpError';
   readonly headers: Record<string, string>;
   readonly extensions: Record<string, unknown>;
-  readonly expose: boolean;
+  /** Whether the client may read `detail` (5xx details are hidden unless written for clients). */
+  readonly exposeDetail: boolean;
+  /**
+   * What middy's error handler (`@middy/http-error-handler`) reads: an HttpError's status and
+   * headers are always the client's to see (a 503 stays a 503, never its opaque 500); how much
+   * of the detail the client reads is `exposeDetail`, applied by lib/http/problem.ts.
+   */
+  readonly expose = true;
 
   constructor(
     readonly status: number,
@@ -39,7 +46,12 @@ export class HttpError extends Error {
     super(options.detail ?? title, { cause: options.cause });
     this.headers = options.headers ?? {};
     this.extensions = options.extensions ?? {};
-    this.expose = options.expose ?? status < 500;
+    this.exposeDetail = options.expose ?? status < 500;
+  }
+
+  /** The status, by the name middy's error handler reads (`@middy/http-error-handler`). */
+  get statusCode(): number {
+    return this.status;
   }
 }
 

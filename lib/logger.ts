@@ -26,3 +26,8 @@ export const logger: Logger = {
 export function appendLogKeys(keys: LogFields): void {
   powertools.appendKeys(keys as LogAttributes);
 }
+
+/** Forgets the keys of the invocation before (every invocation starts with none). */
+export function resetLogKeys(): void {
+  powertools.resetKeys();
+}

@@ -9,7 +9,7 @@ import type { Config } from '../../lib/config';
 import { PayloadTooLargeError } from '../../lib/errors';
 import type { AccessLogEntry } from '../../lib/http/access-log';
 import { corsPreflightHeaders, corsResponseHeaders, originAllowed } from '../../lib/http/cors';
-import type { LambdaHandler } from '../../lib/http/handler';
+import { invocation, type LambdaHandler } from '../../lib/http/handler';
 import { problemReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
 import { createRouter, unroutedError } from '../../lib/http/router';
@@ -52,7 +52,9 @@ export function functionLoader(config: Config, services: Record<string, unknown>
     const module = (await import(`../../functions/${name}.ts`)) as {
       create: (config: Config, services?: Record<string, unknown>) => LambdaHandler;
     };
-    return module.create(config, services);
+    // Each invocation as Lambda's entry point serves it (lib/http/handler.ts): its own log
+    // keys, and the reply through the one exit.
+    return invocation(module.create(config, services));
   };
 }
 
@@ -98,15 +100,19 @@ function readBody(request: IncomingMessage, limit: number): Buffer | Promise<Buf
 /** Body bytes of each response sent (headers passed to writeHead are not readable back). */
 const bodyBytes = new WeakMap<ServerResponse, number>();
 
+/**
+ * Writes a reply. `requestId` is given for the host's own answers (404, 405, 413, a database
+ * still starting), which carry it as API Gateway's would; a handler's reply has its own.
+ */
 function send(
   response: ServerResponse,
   reply: Reply,
-  requestId: string,
+  requestId: string | undefined,
   cors: Record<string, string>,
   close = false,
 ) {
   const headers: Record<string, string | string[]> = {
-    'X-Request-Id': requestId,
+    ...(requestId === undefined ? {} : { 'X-Request-Id': requestId }),
     ...reply.headers,
     ...cors,
   };
@@ -260,7 +266,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       );
       served.integrationMs = Math.round(performance.now() - invokedAt);
       served.integrationStatus = reply.statusCode;
-      send(response, reply, requestId, cors);
+      // The handler's own reply: its X-Request-Id is the exit's (lib/http/exit.ts), not added here.
+      send(response, reply, undefined, cors);
     } catch (error) {
       // What API Gateway does when a Lambda crashes, in our error shape.
       console.error(

@@ -1,8 +1,11 @@
 // The HTTP layer every route shares, as one middy stack:
-//   errors as problem+json + access log -> body limit -> bearer auth -> content type + parsing
-//   -> zod validation -> the route's action.
-// CORS is not here: API Gateway answers it for every route (see lib/http/cors.ts).
+//   problem+json and access log -> middy's error handler -> our errors -> body limit
+//   -> bearer auth -> query -> media type -> middy's body parsers -> zod validation -> action.
+// Errors go the way middy's own error handler takes them (status, `expose` below 500, the log of
+// unexpected errors), and leave as RFC 9457 problems. Every reply, whatever made it, leaves
+// through lib/http/exit.ts. CORS is not here: API Gateway answers it for every route (cors.ts).
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
+import httpErrorHandler from '@middy/http-error-handler';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -17,10 +20,11 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../errors';
-import { appendLogKeys, logger } from '../logger';
+import { appendLogKeys, logger, resetLogKeys } from '../logger';
 import type { RouteDef } from '../routes';
 import type { core, output, ZodMiniType } from '../schema';
 import type { User } from '../users/store';
+import { exit, requestIdOf } from './exit';
 import { problemReply } from './problem';
 import type { Reply } from './reply';
 
@@ -52,31 +56,33 @@ type QueryOf<R> = R extends { query?: infer Q }
     : undefined
   : undefined;
 
-// The user a request authenticated as, and its validated query, keyed by its event (middy hands
-// the same object on).
-const authenticated = new WeakMap<APIGatewayProxyEventV2, User>();
-const queries = new WeakMap<APIGatewayProxyEventV2, unknown>();
+/**
+ * The Lambda context as the middlewares pass it on (middy's `request.context`): what they found
+ * out about the request, for the ones after them and the action.
+ */
+type RouteContext = Context & { user?: User; query?: unknown };
 
 type Internal = Record<string, unknown> & { startedAt?: number };
-type HttpRequest = Request<APIGatewayProxyEventV2, Reply, Error, Context, Internal>;
+type HttpRequest = Request<APIGatewayProxyEventV2, Reply, Error, RouteContext, Internal>;
+type Middleware = MiddlewareObj<APIGatewayProxyEventV2, Reply, Error, RouteContext>;
 
-const requestIdOf = (event: APIGatewayProxyEventV2) => event.requestContext?.requestId ?? 'unknown';
-
-/** Turns errors into problem+json, logs one access line per request, tags the request id. */
-function problemsAndAccessLog(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+/**
+ * The outermost layer: the problem+json body of an error (over the status and headers middy's
+ * error handler chose), and one access line per request.
+ */
+function problemsAndAccessLog(route: RouteDef): Middleware {
   const finish = (request: HttpRequest, error?: unknown) => {
-    const requestId = requestIdOf(request.event);
     const status = request.response?.statusCode ?? 500;
     const line = {
       method: route.method,
       route: route.path,
       status,
       duration_ms: Date.now() - (request.internal.startedAt ?? Date.now()),
-      user_id: authenticated.get(request.event)?.id,
+      user_id: request.context.user?.id,
     };
     if (status >= 500) {
       // The cause chain (SDK messages, stacks) goes to the log only, never to the client.
-      logger.error('request failed', { ...line, error });
+      logger.error('request failed', { ...line, ...(error instanceof HttpError ? { error } : {}) });
     } else if (error) {
       logger.info('request refused', {
         ...line,
@@ -85,18 +91,17 @@ function problemsAndAccessLog(route: RouteDef): MiddlewareObj<APIGatewayProxyEve
     } else {
       logger.info('request done', line);
     }
-    if (request.response) request.response.headers['X-Request-Id'] = requestId;
   };
 
   return {
     before: (request) => {
-      const internal = request.internal as Internal;
-      internal.startedAt = Date.now();
-      appendLogKeys({ request_id: requestIdOf(request.event) });
+      (request.internal as Internal).startedAt = Date.now();
     },
     after: (request) => finish(request as HttpRequest),
     onError: (request) => {
-      const error = asHttpError(request.error);
+      // What middy's error handler made of it: our HttpError, or its opaque 500 in place of
+      // anything else (whose cause it logged).
+      const error = request.error;
       request.response = problemReply(error, requestIdOf(request.event), {
         oauth2: route.oauth2Errors,
       });
@@ -105,15 +110,34 @@ function problemsAndAccessLog(route: RouteDef): MiddlewareObj<APIGatewayProxyEve
   };
 }
 
-/** Errors thrown by libraries, expressed in our terms. */
-function asHttpError(error: unknown): unknown {
-  if (error instanceof HttpError) return error;
-  if (error instanceof ConfigError) return misconfigured(error);
-  return error;
+/** The log line of an error middy's error handler will hide behind a 500. */
+function logUnexpected(error: unknown): void {
+  if (error instanceof HttpError && error.status < 500) return;
+  logger.error('unexpected error', { error });
+}
+
+/**
+ * Errors of libraries, expressed in ours before middy's error handler reads them: a bad
+ * configuration (503), and middy's body parsers, which answer a malformed body with 415 (it is
+ * a 400) and carry the raw body, which may hold a password, as their `cause` (dropped here).
+ */
+function ourErrors(): Middleware {
+  return {
+    onError: (request) => {
+      const error: unknown = request.error;
+      if (error instanceof ConfigError) request.error = misconfigured(error);
+      const parser = (error as { cause?: { package?: string } } | null)?.cause?.package;
+      if (parser === '@middy/http-json-body-parser') {
+        request.error = new BadRequestError('The body is not valid JSON.');
+      } else if (parser === '@middy/http-urlencode-body-parser') {
+        request.error = new BadRequestError('The body is not a valid URL-encoded form.');
+      }
+    },
+  };
 }
 
 /** 413 before anything is parsed, whether or not the client sent Content-Length. */
-function bodyLimit(config: Config): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+function bodyLimit(config: Config): Middleware {
   return {
     before: ({ event }) => {
       const declared = Number(event.headers?.['content-length'] ?? 0);
@@ -129,32 +153,28 @@ function bodyLimit(config: Config): MiddlewareObj<APIGatewayProxyEventV2, Reply>
   };
 }
 
-/** Checks the media type ourselves (415), then lets middy's parsers parse (400 when they fail). */
-function parseBody(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+/**
+ * The media type (415 naming the accepted ones) and a body at all (400), written back in the
+ * canonical form middy's parsers recognise (`APPLICATION/JSON;` is JSON too).
+ */
+function mediaType(route: RouteDef): Middleware {
   const accepted = route.body?.contentTypes ?? [];
-  // Its typings lack disableContentTypeCheck (we checked the type above; it would refuse
-  // upper-case media types and a bare `application/json;`).
-  const json = httpJsonBodyParser({ disableContentTypeCheck: true } as never);
-  const form = httpUrlencodeBodyParser();
   return {
-    before: async (request) => {
-      const { event } = request;
-      const mediaType = (event.headers?.['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-      if (!mediaType || !accepted.includes(mediaType as (typeof accepted)[number])) {
+    before: ({ event }) => {
+      const type = (event.headers?.['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+      if (!type || !accepted.includes(type as (typeof accepted)[number])) {
         throw new UnsupportedMediaTypeError([...accepted]);
       }
       if (!event.body) throw new BadRequestError('The request needs a body.');
-      try {
-        await (mediaType === 'application/json' ? json : form).before?.(request as never);
-      } catch {
-        // middy 6 answers malformed JSON with 415; it is a malformed body (400). Its error
-        // carries the raw body as `cause`, which may hold a password: it is dropped here.
-        throw new BadRequestError(
-          mediaType === 'application/json'
-            ? 'The body is not valid JSON.'
-            : 'The body is not a valid URL-encoded form.',
-        );
-      }
+      event.headers = { ...event.headers, 'content-type': type };
+    },
+  };
+}
+
+/** What the parsers left must be an object (not an array, a string or null). */
+function objectBody(): Middleware {
+  return {
+    before: ({ event }) => {
       const body: unknown = event.body;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new BadRequestError('The body must be a JSON object.');
@@ -171,7 +191,7 @@ export function fieldErrors(error: core.$ZodError): FieldError[] {
   }));
 }
 
-function validateBody(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+function validateBody(route: RouteDef): Middleware {
   return {
     before: ({ event }) => {
       const schema = route.body?.schema;
@@ -185,22 +205,21 @@ function validateBody(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Re
 }
 
 /** The query string against the route's schema (422 naming each bad parameter). */
-function validateQuery(route: RouteDef): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+function validateQuery(route: RouteDef): Middleware {
   return {
-    before: ({ event }) => {
+    before: ({ event, context }) => {
       if (!route.query) return;
       const parsed = route.query.safeParse(event.queryStringParameters ?? {});
       if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
-      queries.set(event, parsed.data);
+      context.query = parsed.data;
     },
   };
 }
 
-function authentication(authenticate: Authenticator): MiddlewareObj<APIGatewayProxyEventV2, Reply> {
+function authentication(authenticate: Authenticator): Middleware {
   return {
     before: async (request) => {
-      const user = await authenticate(request.event.headers?.authorization);
-      authenticated.set(request.event, user);
+      request.context.user = await authenticate(request.event.headers?.authorization);
     },
   };
 }
@@ -230,27 +249,56 @@ export function createHandler(
   options?: { authenticate: Authenticator },
 ): LambdaHandler {
   const run = action as Action<unknown, User | undefined, unknown>;
-  const stack = middy<APIGatewayProxyEventV2, Reply, Error, Context, Internal>();
+  const stack = middy<APIGatewayProxyEventV2, Reply, Error, RouteContext, Internal>();
   stack.use(problemsAndAccessLog(route));
+  // Status, headers and `expose` (below 500) of HttpErrors; an opaque 500 for anything else.
+  stack.use(httpErrorHandler({ logger: logUnexpected }));
+  stack.use(ourErrors());
   stack.use(bodyLimit(config));
   // Authentication comes before parsing: strangers learn nothing about the body's rules.
   if (options) stack.use(authentication(options.authenticate));
   if (route.query) stack.use(validateQuery(route));
   if (route.body) {
-    stack.use(parseBody(route));
+    stack.use(mediaType(route));
+    if (route.body.contentTypes.includes('application/json')) {
+      stack.use(httpJsonBodyParser({ disableContentTypeError: true }));
+    }
+    if (route.body.contentTypes.includes('application/x-www-form-urlencoded')) {
+      stack.use(httpUrlencodeBodyParser({ disableContentTypeError: true }));
+    }
+    stack.use(objectBody());
     stack.use(validateBody(route));
   }
   return stack.handler(async (event, lambda) =>
     run({
       body: event.body,
-      query: queries.get(event),
-      user: authenticated.get(event),
+      query: lambda.query,
+      user: lambda.user,
       requestId: requestIdOf(event),
       event,
       lambda,
       config,
     }),
-  ) as LambdaHandler;
+  ) as unknown as LambdaHandler;
+}
+
+/**
+ * One invocation as every function serves it: the log keys of the request alone (the keys of
+ * the invocation before are reset, as Powertools' injectLambdaContext({ resetKeys: true })
+ * does), a crash answered with the opaque 500 problem, and the reply through the one exit.
+ */
+export function invocation(handler: LambdaHandler): LambdaHandler {
+  return async (event, context) => {
+    const requestId = requestIdOf(event);
+    resetLogKeys();
+    appendLogKeys({ request_id: requestId });
+    try {
+      return exit(await handler(event, context), requestId);
+    } catch (error) {
+      logger.error('request failed', { error });
+      return exit(problemReply(error, requestId), requestId);
+    }
+  };
 }
 
 /**
@@ -262,15 +310,18 @@ export function createHandler(
  */
 export function lambdaEntry(create: (config: Config) => LambdaHandler): LambdaHandler {
   let handler: LambdaHandler | undefined;
-  return async (event, context) => {
+  return invocation(async (event, context) => {
     if (!handler) {
       try {
         handler = create(loadConfig());
       } catch (error) {
         logger.error('the function cannot start: invalid configuration', { error });
-        return problemReply(asHttpError(error), requestIdOf(event));
+        return problemReply(
+          error instanceof ConfigError ? misconfigured(error) : error,
+          requestIdOf(event),
+        );
       }
     }
     return handler(event, context);
-  };
+  });
 }

@@ -33,7 +33,7 @@ export function toProblem(error: unknown, requestId: string): Problem {
       type: PROBLEM_TYPE_PREFIX + error.type,
       title: error.title,
       status: error.status,
-      detail: error.expose ? error.message : 'The server could not complete the request.',
+      detail: error.exposeDetail ? error.message : 'The server could not complete the request.',
       request_id: requestId,
     };
     // Extensions follow the standard members and can never overwrite them.

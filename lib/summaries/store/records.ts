@@ -214,7 +214,7 @@ export function storedProblem(error: HttpError): StoredProblem {
     status: error.status,
     type: error.type,
     title: error.title,
-    detail: error.expose ? error.message : 'The server could not complete the request.',
+    detail: error.exposeDetail ? error.message : 'The server could not complete the request.',
     extensions: error.extensions,
     headers: error.headers,
   };

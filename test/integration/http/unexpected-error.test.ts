@@ -1,7 +1,7 @@
 // An exception nobody planned for becomes an opaque 500 problem; its details stay in the log.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '../../../infra/local/server';
-import { createHandler } from '../../../lib/http/handler';
+import { createHandler, invocation } from '../../../lib/http/handler';
 import type { RouteDef } from '../../../lib/routes';
 import { testConfig } from '../../support/host';
 
@@ -29,7 +29,8 @@ beforeAll(async () => {
     routes: [boom],
     maxBodyBytes: 16_384,
     corsOrigins: [],
-    loadHandler: async () => handler,
+    // As every function's entry point serves it (lib/http/handler.ts, invocation).
+    loadHandler: async () => invocation(handler),
   });
 });
 afterAll(() => server?.close());

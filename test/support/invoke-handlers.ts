@@ -1,0 +1,47 @@
+// Run in a child process by test/integration/http/lambda-handlers.test.ts: invokes the deployed
+// Lambda entry points (`handler` of functions/*, as Lambda calls them, each building itself
+// from process.env) with API Gateway events, one after another as on one warm instance, and
+// prints each reply as a line `REPLY <name> <json>`. Powertools' JSON log lines come in between.
+import { randomUUID } from 'node:crypto';
+import { apiGatewayEvent, lambdaContext } from '../../infra/local/event';
+
+type Handler = (
+  event: unknown,
+  context: unknown,
+) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
+
+async function invoke(
+  name: string,
+  handler: Handler,
+  method: string,
+  path: string,
+  routeKey: string,
+) {
+  const requestId = `req-${name}-${randomUUID().slice(0, 8)}`;
+  const event = apiGatewayEvent(
+    { method, url: path, headers: { host: 'lambda.test' }, httpVersion: '1.1' },
+    Buffer.alloc(0),
+    routeKey,
+    undefined,
+    requestId,
+  );
+  const reply = await handler(event, lambdaContext('test', requestId));
+  console.log(`REPLY ${name} ${JSON.stringify({ requestId, ...reply })}`);
+}
+
+const health = (await import('../../functions/health')).handler as unknown as Handler;
+const docs = (await import('../../functions/docs')).handler as unknown as Handler;
+const summaries = (await import('../../functions/summaries')).handler as unknown as Handler;
+
+await invoke('health', health, 'GET', '/health', 'GET /health');
+// A routed request of the docs function, then requests no route takes, on the same instance.
+await invoke('routed', docs, 'GET', '/openapi.json', 'GET /openapi.json');
+await invoke('unrouted', docs, 'GET', '/nope', '$default');
+await invoke('wrong-method', docs, 'PATCH', '/health', '$default');
+// A function whose configuration is invalid: 503 on every event, until it is valid.
+process.env.SUMMARY_DAILY_QUOTA = 'many';
+await invoke('misconfigured', summaries, 'GET', '/summaries', 'GET /summaries');
+delete process.env.SUMMARY_DAILY_QUOTA;
+await invoke('configured', summaries, 'GET', '/summaries', 'GET /summaries');
+// A route key the function does not serve: a crash, answered as the opaque 500.
+await invoke('crash', summaries, 'GET', '/elsewhere', 'GET /elsewhere');
