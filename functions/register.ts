@@ -6,6 +6,7 @@ import { createHandler, lambdaEntry } from '../lib/http/handler';
 import { json } from '../lib/http/reply';
 import { logger } from '../lib/logger';
 import { routes } from '../lib/routes';
+import { createBcryptBudget } from '../lib/users/bcrypt-budget';
 import { maskEmail } from '../lib/users/identity';
 import { registerUser } from '../lib/users/registration';
 import { createUserStore } from '../lib/users/store';
@@ -13,11 +14,16 @@ import { createUserStore } from '../lib/users/store';
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config) {
   const db = createDocumentClient(config);
+  const counter = createWindowCounter(db, config.TABLE_NAME);
   const registration = {
     users: createUserStore(db, config.TABLE_NAME),
     bcryptCost: config.BCRYPT_COST,
-    counter: createWindowCounter(db, config.TABLE_NAME),
+    counter,
     maxPerAddressPerHour: config.REGISTER_MAX_PER_IP,
+    budget: createBcryptBudget(counter, {
+      maxPerAddress: config.BCRYPT_MAX_PER_IP,
+      windowSeconds: config.BCRYPT_WINDOW_SECONDS,
+    }),
   };
   return createHandler(routes.register, config, async ({ body, event }) => {
     const sourceIp = event.requestContext.http.sourceIp;

@@ -7,6 +7,8 @@ import { createHandler, lambdaEntry } from '../lib/http/handler';
 import { json } from '../lib/http/reply';
 import { logger } from '../lib/logger';
 import { routes } from '../lib/routes';
+import { createBcryptBudget } from '../lib/users/bcrypt-budget';
+import { createKnownAddresses } from '../lib/users/known-addresses';
 import { logIn } from '../lib/users/login';
 import { createLoginGuard } from '../lib/users/login-guard';
 import { createUserStore } from '../lib/users/store';
@@ -14,12 +16,17 @@ import { createUserStore } from '../lib/users/store';
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config) {
   const db = createDocumentClient(config);
+  const counter = createWindowCounter(db, config.TABLE_NAME);
   const login = {
     users: createUserStore(db, config.TABLE_NAME),
-    guard: createLoginGuard(createWindowCounter(db, config.TABLE_NAME), {
+    guard: createLoginGuard(counter, createKnownAddresses(db, config.TABLE_NAME), {
       maxFailures: config.LOGIN_MAX_FAILURES,
       accountMaxFailures: config.LOGIN_ACCOUNT_MAX_FAILURES,
       windowSeconds: config.LOGIN_WINDOW_SECONDS,
+    }),
+    budget: createBcryptBudget(counter, {
+      maxPerAddress: config.BCRYPT_MAX_PER_IP,
+      windowSeconds: config.BCRYPT_WINDOW_SECONDS,
     }),
     tokenSettings: tokenSettingsFrom(config),
     bcryptCost: config.BCRYPT_COST,

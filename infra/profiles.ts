@@ -75,7 +75,8 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     // One TransactWriteItems of three conditional Puts (username, email, user). IAM checks each
     // Put as a PutItem; ConditionCheckItem would only be needed for ConditionCheck items, which
     // the store does not use, and it never reads (the conditions do the duplicate check). The
-    // registrations-per-address counter: UpdateItem, and PutItem to start a window.
+    // registrations-per-address and bcrypt-per-address counters: UpdateItem, and PutItem to
+    // start a window.
     table: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
   },
   token: {
@@ -85,7 +86,8 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     // bcrypt + the secret fetch on a cold start + user lookup and login-guard writes, each
     // bounded by the 2 s DynamoDB deadline with retries.
     timeout: Duration.seconds(10),
-    // Login attempt counters: UpdateItem, and PutItem to start a window; user lookup: GetItem.
+    // Login attempt and bcrypt-per-address counters: UpdateItem, and PutItem to start a window;
+    // user lookup and the addresses of earlier log-ins: GetItem (and PutItem after a success).
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     signsTokens: true,
   },

@@ -84,6 +84,12 @@ const envSchema = z.object({
   LOGIN_WINDOW_SECONDS: int(10, 86_400, 900),
   /** Successful registrations per source address per hour; 0 means no limit. */
   REGISTER_MAX_PER_IP: int(0, 100_000, 20),
+  /**
+   * bcrypt runs (password checks at /token, hashes at /register) per source address per
+   * BCRYPT_WINDOW_SECONDS, taken before each runs; 0 means no limit.
+   */
+  BCRYPT_MAX_PER_IP: int(0, 100_000, 20),
+  BCRYPT_WINDOW_SECONDS: int(10, 86_400, 60),
 
   /** Largest request body accepted, in bytes (checked before parsing). */
   MAX_BODY_BYTES: int(1_024, 1_048_576, 16_384),

@@ -206,7 +206,8 @@ export const routes = {
       ...withBody,
       409: { description: 'Username or email already registered' },
       429: {
-        description: 'Too many accounts registered from this address this hour; see Retry-After',
+        description:
+          'Too many accounts registered from this address this hour, or too many password hashes from this address; see Retry-After',
       },
     },
   }),
@@ -230,7 +231,7 @@ export const routes = {
       401: { description: 'Wrong username, email or password (always the same answer)' },
       429: {
         description:
-          'Too many failed logins for this account, from this address or from everywhere; see Retry-After',
+          'Too many failed logins for this account (from this address or from everywhere), or too many password checks from this address; see Retry-After',
       },
     },
   }),

@@ -3,7 +3,7 @@ import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dy
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
-import { HttpError, ServiceUnavailableError } from '../errors';
+import { HttpError, misconfigured, ServiceUnavailableError, UnprocessableError } from '../errors';
 import { isNetworkError } from './network';
 
 function isLoopback(endpoint: string | undefined): boolean {
@@ -53,9 +53,41 @@ export function isTransientStoreError(error: unknown): boolean {
   return UNAVAILABLE_NAMES.has(error.name) || isNetworkError(error);
 }
 
+// Refusals that only the operator can fix: the table is missing, or the function's credentials
+// or permissions are wrong.
+const MISCONFIGURED_NAMES = new Set([
+  'ResourceNotFoundException',
+  'AccessDeniedException',
+  'UnrecognizedClientException',
+  'InvalidSignatureException',
+  'MissingAuthenticationTokenException',
+  'CredentialsProviderError',
+]);
+
+/**
+ * True for DynamoDB's refusal of a key over its size limits (2,048 bytes for a partition key),
+ * alone or as the reason a transaction was cancelled. Our keys are built from what clients send;
+ * such a refusal means a value got past its bound.
+ */
+function isKeyTooLarge(error: unknown): boolean {
+  const keyTooLarge = (message: string | undefined) =>
+    /key/i.test(message ?? '') && /bytes|size/i.test(message ?? '');
+  if (error instanceof TransactionCanceledException) {
+    return (error.CancellationReasons ?? []).some(
+      (reason) => reason.Code === 'ValidationError' && keyTooLarge(reason.Message),
+    );
+  }
+  return (
+    error instanceof Error && error.name === 'ValidationException' && keyTooLarge(error.message)
+  );
+}
+
 /**
  * Converts a DynamoDB failure into what the client should see: a 503 with Retry-After when
- * the store is throttled or unreachable; anything else stays an (opaque) 500.
+ * the store is throttled or unreachable; 503 `server-misconfigured` (detail hidden) when the
+ * table is missing or the credentials or permissions are wrong; 422 `value-too-large` when a
+ * key built from the request is over DynamoDB's size limit, so that no input makes a 500.
+ * Anything else (a request of ours that DynamoDB finds malformed: a bug) stays an opaque 500.
  */
 export function storeError(error: unknown): unknown {
   if (error instanceof HttpError) return error;
@@ -67,6 +99,15 @@ export function storeError(error: unknown): unknown {
       { cause: error },
     );
   }
+  if (isKeyTooLarge(error)) {
+    return new UnprocessableError(
+      'value-too-large',
+      'Value too large',
+      'A value in the request is too long to be stored or looked up.',
+      { cause: error },
+    );
+  }
+  if (error instanceof Error && MISCONFIGURED_NAMES.has(error.name)) return misconfigured(error);
   return error;
 }
 

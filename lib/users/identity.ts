@@ -4,6 +4,20 @@ import * as z from '../schema';
 /** 3-32 characters of a small ASCII alphabet, starting and ending with a letter or digit. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,30}[A-Za-z0-9]$/;
 
+/** The longest username and email, counted after normalisation (what is stored and looked up). */
+export const USERNAME_MAX_CHARS = 32;
+export const EMAIL_MAX_CHARS = 254;
+
+/**
+ * Emails as the OpenAPI document states them (`format: email` and this pattern), so that the
+ * server accepts exactly what a client validating against the document accepts: dot-separated
+ * atoms of a-z 0-9 _ ' + - before the @, then DNS labels (1-63 characters of letters, digits
+ * and inner hyphens) and a top-level domain of 2-63 letters. Every address it accepts is one
+ * that ajv-formats' `email` accepts too (test/integration/accounts/register.test.ts).
+ */
+export const EMAIL_PATTERN =
+  /^[A-Za-z0-9_'+-]+(?:\.[A-Za-z0-9_'+-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
 /**
  * Usernames: NFKC-normalised (so fullwidth "ａｌｉｃｅ" is "alice"), then a small ASCII alphabet,
  * 3-32 characters, compared case-insensitively. Look-alike scripts, zero-width and control
@@ -23,12 +37,15 @@ export const usernameSchema = z.string().check(
   }),
 );
 
+/**
+ * Emails: at most 254 ASCII characters (so normalisation cannot grow them), EMAIL_PATTERN.
+ * Not trimmed: an address with spaces around it is refused, as the document refuses it.
+ */
 export const emailSchema = z
   .string()
   .check(
-    z.trim(),
-    z.maxLength(254),
-    z.email({ message: 'must be a valid email address' }),
+    z.maxLength(EMAIL_MAX_CHARS),
+    z.email({ pattern: EMAIL_PATTERN, message: 'must be a valid email address' }),
     z.meta({ description: 'Email address (case-insensitive)', examples: ['alice@example.com'] }),
   );
 
@@ -47,6 +64,15 @@ export function loginKey(identifier: string): { kind: 'email' | 'username'; key:
   return identifier.includes('@')
     ? { kind: 'email', key: emailKey(identifier) }
     : { kind: 'username', key: usernameKey(identifier.trim()) };
+}
+
+/**
+ * True when some account could have this key: no stored key is longer than the limits above.
+ * Keys are bounded after normalisation because NFKC can grow a string eighteen-fold (U+FDFA),
+ * and DynamoDB refuses keys over 2,048 bytes.
+ */
+export function isPossibleKey(kind: 'email' | 'username', key: string): boolean {
+  return key.length <= (kind === 'email' ? EMAIL_MAX_CHARS : USERNAME_MAX_CHARS);
 }
 
 /** "a***@example.com": enough to tell accounts apart in a log, never the whole address. */

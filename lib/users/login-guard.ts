@@ -5,13 +5,18 @@
 //   - the account from one source address: LOGIN_MAX_FAILURES (5) - an attacker's address is
 //     locked out of the account, while its owner logs in from anywhere else;
 //   - the account from everywhere: LOGIN_ACCOUNT_MAX_FAILURES (100) - a distributed guess
-//     stops too, yet one address cannot lock its owner out.
+//     stops too. Its owner cannot be told from the attackers at a new address, so that lock
+//     holds for new addresses; an address the account logged in from in the last
+//     KNOWN_ADDRESS_DAYS is still let in (with its own per-address limit), so that the owner
+//     is not locked out where they usually log in.
 // An account is the user (its username and its email are one account) or, for identifiers
 // no user has, the normalised identifier: real and unknown accounts behave exactly alike.
 // Keys are hashed, so the table never holds addresses or the identifiers people typed.
 import { createHash } from 'node:crypto';
 import type { WindowCounter } from '../aws/window-counter';
 import { TooManyRequestsError } from '../errors';
+import { sourceKey } from './address';
+import type { KnownAddresses } from './known-addresses';
 
 export interface LoginGuardSettings {
   /** LOGIN_MAX_FAILURES: failed attempts per account from one address per window. */
@@ -23,8 +28,10 @@ export interface LoginGuardSettings {
 
 /** One reserved login attempt: a failure until it says otherwise. */
 export interface LoginAttempt {
-  /** The password was right: the attempt is given back (it was no failure). */
+  /** The password was right: the attempt is given back, and the address remembered. */
   succeeded(): Promise<void>;
+  /** No password was checked (another limit refused it): the attempt is given back. */
+  abandoned(): Promise<void>;
 }
 
 export interface LoginGuard {
@@ -37,16 +44,12 @@ export interface LoginGuard {
 
 const hashed = (value: string) => createHash('sha256').update(value).digest('base64url');
 
-/** An address as one key: IPv4 clients of a dual-stack socket arrive as ::ffff:a.b.c.d. */
-function sourceKey(source: string): string {
-  return source
-    .trim()
-    .toLowerCase()
-    .replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
-}
-
 /** A guard over the window counters. */
-export function createLoginGuard(counter: WindowCounter, settings: LoginGuardSettings): LoginGuard {
+export function createLoginGuard(
+  counter: WindowCounter,
+  known: KnownAddresses,
+  settings: LoginGuardSettings,
+): LoginGuard {
   const locked = (retryAfterSeconds: number) =>
     new TooManyRequestsError(
       retryAfterSeconds,
@@ -55,26 +58,35 @@ export function createLoginGuard(counter: WindowCounter, settings: LoginGuardSet
     );
   return {
     async begin(account, source) {
-      const accountKey = `LOGINFAIL#${hashed(account)}`;
-      const fromSource = `${accountKey}#${hashed(sourceKey(source))}`;
+      const accountHash = hashed(account);
+      const client = sourceKey(source);
+      const accountKey = `LOGINFAIL#${accountHash}`;
+      const fromSource = `${accountKey}#${client}`;
       const perSource = await counter.reserve(
         fromSource,
         settings.maxFailures,
         settings.windowSeconds,
       );
       if (!perSource.ok) throw locked(perSource.retryAfterSeconds);
+      const taken = [fromSource];
       const perAccount = await counter.reserve(
         accountKey,
         settings.accountMaxFailures,
         settings.windowSeconds,
       );
-      if (!perAccount.ok) {
+      if (perAccount.ok) {
+        taken.push(accountKey);
+      } else if (!(await known.knows(accountHash, client))) {
         await counter.release(fromSource);
         throw locked(perAccount.retryAfterSeconds);
       }
+      const giveBack = () => Promise.all(taken.map((key) => counter.release(key)));
       return {
         succeeded: async () => {
-          await Promise.all([counter.release(fromSource), counter.release(accountKey)]);
+          await Promise.all([giveBack(), known.remember(accountHash, client)]);
+        },
+        abandoned: async () => {
+          await giveBack();
         },
       };
     },

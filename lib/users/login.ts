@@ -4,6 +4,7 @@ import { dummyHash, fitsBcrypt, hashCost, hashPassword, verifyPassword } from '.
 import { type IssuedToken, issueToken, type TokenSettings } from '../auth/tokens';
 import { UnauthorizedError } from '../errors';
 import type { Logger } from '../logger';
+import type { BcryptBudget } from './bcrypt-budget';
 import { loginKey } from './identity';
 import type { LoginGuard } from './login-guard';
 import type { UserStore } from './store';
@@ -11,6 +12,8 @@ import type { UserStore } from './store';
 export interface LoginDependencies {
   users: UserStore;
   guard: LoginGuard;
+  /** bcrypt runs per source address (BCRYPT_MAX_PER_IP). */
+  budget: BcryptBudget;
   /** The settings tokens are signed with (tokenSettingsFrom). */
   tokenSettings: () => Promise<TokenSettings>;
   /** BCRYPT_COST: unknown users are compared against a hash of this cost. */
@@ -20,7 +23,8 @@ export interface LoginDependencies {
 
 /**
  * Checks a login (username or email, any case) from an address and issues a token.
- * @throws UnauthorizedError (one shape for every failure); TooManyRequestsError when locked out.
+ * @throws UnauthorizedError (one shape for every failure); TooManyRequestsError when locked out
+ * or when the address has used up its password checks.
  */
 export async function logIn(
   deps: LoginDependencies,
@@ -32,6 +36,14 @@ export async function logIn(
   // The user's username and email are one account; an unknown identifier is its own.
   const account = user ? `user:${user.id}` : `login:${loginKey(identifier).key}`;
   const attempt = await guard.begin(account, input.sourceIp);
+  // After the lock-out (a locked-out guess costs no budget), before bcrypt. A refused check is
+  // no failed guess: its attempt is given back.
+  try {
+    await deps.budget.spend(input.sourceIp);
+  } catch (error) {
+    await attempt.abandoned();
+    throw error;
+  }
   // Exactly one bcrypt compare on every path, at the current cost for unknown users, so
   // neither the answer nor its timing tells whether the account exists. bcrypt never sees
   // more than 72 bytes: an over-long password is compared as "" and then refused.

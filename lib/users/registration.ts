@@ -1,11 +1,12 @@
-// Registration: the password rules of lib/auth applied before the user store, and a limit on
+// Registration: the password rules of lib/auth applied before the user store, a limit on
 // accounts made from one address (each account has a summary quota of its own: without it, one
-// address could make accounts as fast as it likes; OWASP API6:2023). Its own module so that
-// only /register bundles the common-password list.
-import { createHash } from 'node:crypto';
+// address could make accounts as fast as it likes; OWASP API6:2023), and the address's bcrypt
+// budget. Its own module so that only /register bundles the common-password list.
 import { hashPassword, passwordProblem } from '../auth/passwords';
 import type { WindowCounter } from '../aws/window-counter';
 import { TooManyRequestsError, ValidationError } from '../errors';
+import { sourceKey } from './address';
+import type { BcryptBudget } from './bcrypt-budget';
 import type { User, UserStore } from './store';
 
 const HOUR_SECONDS = 3_600;
@@ -16,13 +17,15 @@ export interface RegistrationDependencies {
   counter: WindowCounter;
   /** REGISTER_MAX_PER_IP: successful registrations per address per hour; 0 means no limit. */
   maxPerAddressPerHour: number;
+  /** bcrypt runs per source address (BCRYPT_MAX_PER_IP): a taken name costs a hash too. */
+  budget: BcryptBudget;
 }
 
 /**
  * Creates an account.
  * @throws ValidationError for a refused password; TooManyRequestsError when the address made
- * too many accounts this hour; ConflictError when the username or email is taken;
- * ServiceUnavailableError when DynamoDB is unavailable.
+ * too many accounts this hour or used up its bcrypt budget; ConflictError when the username or
+ * email is taken; ServiceUnavailableError when DynamoDB is unavailable.
  */
 export async function registerUser(
   deps: RegistrationDependencies,
@@ -30,7 +33,7 @@ export async function registerUser(
 ): Promise<User> {
   const problem = passwordProblem(input.password);
   if (problem) throw new ValidationError([problem], `The password ${problem.message}.`);
-  const key = `REGISTER#${createHash('sha256').update(input.sourceIp.trim()).digest('base64url')}`;
+  const key = `REGISTER#${sourceKey(input.sourceIp)}`;
   if (deps.maxPerAddressPerHour > 0) {
     // Reserved before the work: parallel registrations cannot outrun the limit.
     const slot = await deps.counter.reserve(key, deps.maxPerAddressPerHour, HOUR_SECONDS);
@@ -43,10 +46,12 @@ export async function registerUser(
     }
   }
   try {
+    await deps.budget.spend(input.sourceIp);
     const passwordHash = await hashPassword(input.password, deps.bcryptCost);
     return await deps.users.create({ username: input.username, email: input.email, passwordHash });
   } catch (error) {
-    // Only accounts made count (a taken name, or a failure of ours, gives the slot back).
+    // Only accounts made count (a taken name, a spent budget or a failure of ours gives the
+    // slot back; the budget's hash, once made, stays spent).
     if (deps.maxPerAddressPerHour > 0) await deps.counter.release(key);
     throw error;
   }

@@ -12,8 +12,8 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, storeError } from '../aws/dynamodb';
-import { ConflictError, ServiceUnavailableError } from '../errors';
-import { emailKey, loginKey, usernameKey } from './identity';
+import { ConflictError, ServiceUnavailableError, ValidationError } from '../errors';
+import { emailKey, isPossibleKey, loginKey, usernameKey } from './identity';
 
 export interface User {
   id: string;
@@ -32,13 +32,17 @@ export interface NewUser {
 export interface UserStore {
   /**
    * Creates a user, or fails as a whole.
-   * @throws ConflictError when the username or email is taken; ServiceUnavailableError when
+   * @throws ConflictError when the username or email is taken; ValidationError when either
+   * normalises to something longer than a stored key may be; ServiceUnavailableError when
    * DynamoDB is throttled or down.
    */
   create(user: NewUser): Promise<User>;
   /** The user with this id, or undefined. */
   getById(id: string): Promise<User | undefined>;
-  /** The user a login identifier (username or email, any case) names, or undefined. */
+  /**
+   * The user a login identifier (username or email, any case) names, or undefined (also,
+   * without asking DynamoDB, when it normalises to something longer than any stored key).
+   */
   findByLogin(identifier: string): Promise<User | undefined>;
   /**
    * Replaces a user's hash, only if it is still `previous` (a concurrent change wins).
@@ -81,6 +85,13 @@ export function createUserStore(db: DynamoDBDocumentClient, table: string): User
   return {
     async create(input) {
       const user: User = { id: randomUUID(), ...input, createdAt: new Date().toISOString() };
+      // The schemas bound both already; this keeps what is stored bounded whatever calls us.
+      const keys = { username: usernameKey(user.username), email: emailKey(user.email) };
+      for (const field of ['username', 'email'] as const) {
+        if (!isPossibleKey(field, keys[field])) {
+          throw new ValidationError([{ field, message: 'is too long once normalised' }]);
+        }
+      }
       const claim = (pk: string) => ({
         Put: {
           TableName: table,
@@ -90,8 +101,8 @@ export function createUserStore(db: DynamoDBDocumentClient, table: string): User
       });
       const command = new TransactWriteCommand({
         TransactItems: [
-          claim(usernamePk(usernameKey(user.username))),
-          claim(emailPk(emailKey(user.email))),
+          claim(usernamePk(keys.username)),
+          claim(emailPk(keys.email)),
           {
             Put: {
               TableName: table,
@@ -159,6 +170,7 @@ export function createUserStore(db: DynamoDBDocumentClient, table: string): User
 
     async findByLogin(identifier) {
       const { kind, key } = loginKey(identifier);
+      if (!isPossibleKey(kind, key)) return undefined;
       try {
         const { Item } = await db.send(
           new GetCommand({

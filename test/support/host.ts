@@ -69,8 +69,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     HOST: '127.0.0.1',
     PORT: '0',
     LOCAL_DATA_DIR: 'memory',
-    // Tests register many users from one address; the abuse tests set their own limit.
+    // Tests register many users from one address; the abuse tests set their own limits.
     REGISTER_MAX_PER_IP: '0',
+    BCRYPT_MAX_PER_IP: '0',
     ...env,
   });
 }

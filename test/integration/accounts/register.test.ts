@@ -1,6 +1,9 @@
 // SECURITY.md, "Registration: POST /register", over HTTP against DynamoDB Local.
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emailSchema } from '../../../lib/users/identity';
 import { bcryptBudget } from '../../support/budget';
 import { newUser, startTestHost, type TestHost } from '../../support/host';
 
@@ -131,6 +134,16 @@ describe('POST /register', () => {
     expect(response.body.errors).toEqual([expect.objectContaining({ field: 'username' })]);
   });
 
+  it.each([
+    ['username', '\uFDFA'.repeat(256)],
+    ['email', `${'\uFDFA'.repeat(240)}@x.io`],
+  ])('refuses with 422 a %s that NFKC grows past the limit', async (field, value) => {
+    const response = await host.request('POST', '/register', { json: newUser({ [field]: value }) });
+
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([expect.objectContaining({ field })]);
+  });
+
   it('refuses an email already used in another case', async () => {
     const first = newUser();
     await host.request('POST', '/register', { json: first });
@@ -187,4 +200,111 @@ describe('POST /register', () => {
     },
     RACE_TIMEOUT,
   );
+});
+
+describe('the email rule of POST /register', () => {
+  /** A seeded generator (mulberry32): the same candidates on every run. */
+  function random(seed: number) {
+    let state = seed;
+    return () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    };
+  }
+
+  /** Addresses near the edges of the rules: odd characters, dots and hyphens, long labels. */
+  function candidates(count: number, seed: number): string[] {
+    const next = random(seed);
+    const pick = (chars: string) => chars[Math.floor(next() * chars.length)] ?? '';
+    // Mostly characters the rules allow, now and then one they may not.
+    const run = (chars: string, odd: string, max: number) =>
+      Array.from({ length: 1 + Math.floor(next() * max) }, () =>
+        pick(next() < 0.9 ? chars : odd),
+      ).join('');
+    const label = () =>
+      next() < 0.1 ? 'a'.repeat(62 + Math.floor(next() * 3)) : run('abcXYZ0189-', '_.', 6);
+    const local = () => run("abZ09._'+-", '!#~ "(),;<>\\é@', 8);
+    const domain = () => {
+      const labels = Array.from({ length: 1 + Math.floor(next() * 3) }, label);
+      if (next() < 0.9) labels.push(run('comORGio', '0-', 4));
+      return labels.join(next() < 0.95 ? '.' : pick('.-'));
+    };
+    return Array.from({ length: count }, () => {
+      const address = `${local()}@${domain()}`;
+      if (next() < 0.03) return ` ${address}`;
+      if (next() < 0.03) return `${address} `;
+      // Around the 254-character limit.
+      if (next() < 0.03) {
+        return `${'x'.repeat(Math.max(0, 253 - address.length + Math.floor(next() * 3)))}${address}`;
+      }
+      return address;
+    });
+  }
+
+  /** What the served OpenAPI document says of an email, as ajv (with ajv-formats) reads it. */
+  async function documentedRule() {
+    const document = (await host.request('GET', '/openapi.json')).body;
+    const ajv = new Ajv2020({ strict: false, validateSchema: false });
+    addFormats.default(ajv);
+    const schema = document.components.schemas.RegisterRequest.properties.email;
+    return { accepts: ajv.compile(schema), formatAccepts: ajv.compile({ format: 'email' }) };
+  }
+
+  it('agrees with the OpenAPI document on 5,000 generated addresses', async () => {
+    const { accepts, formatAccepts } = await documentedRule();
+    const addresses = [...candidates(5_000, 7), 'a@b-.com', 'a@-b.com', 'a.@b.co', ' a@b.co'];
+
+    const disagreements = addresses.filter(
+      (address) => emailSchema.safeParse(address).success !== accepts(address),
+    );
+    const beyondFormat = addresses.filter(
+      (address) => emailSchema.safeParse(address).success && !formatAccepts(address),
+    );
+
+    expect(disagreements).toEqual([]);
+    // What the server accepts, `format: email` accepts too (the pattern only narrows it).
+    expect(beyondFormat).toEqual([]);
+    // Both sides of the rule are well represented.
+    expect(addresses.filter((address) => accepts(address)).length).toBeGreaterThan(400);
+    expect(addresses.filter((address) => !accepts(address)).length).toBeGreaterThan(400);
+  });
+
+  it('refuses over HTTP every generated address the document refuses', async () => {
+    const { accepts } = await documentedRule();
+    const refused = ['a@b-.com', ...candidates(600, 11).filter((address) => !accepts(address))];
+
+    const answers = [];
+    for (const email of refused.slice(0, 150)) {
+      const response = await host.request('POST', '/register', { json: newUser({ email }) });
+      answers.push({ email, status: response.status, field: response.body.errors?.[0]?.field });
+    }
+
+    expect(answers.filter((answer) => answer.status !== 422 || answer.field !== 'email')).toEqual(
+      [],
+    );
+    expect(answers.length).toBe(150);
+  });
+
+  it('accepts over HTTP addresses the document accepts', async () => {
+    const { accepts } = await documentedRule();
+    const id = Date.now().toString(36);
+    const valid = [
+      `plus+tag.${id}@sub.example.co.uk`,
+      `o'brien.${id}@example.ie`,
+      `a_b-c.${id}@x-y.example.org`,
+      `${id}@${'a'.repeat(63)}.example`,
+      `UPPER.${id}@EXAMPLE.COM`,
+      `${'l'.repeat(254 - id.length - 12)}${id}@example.com`,
+    ];
+    expect(valid.filter((email) => !accepts(email))).toEqual([]);
+
+    const statuses = [];
+    for (const email of valid) {
+      statuses.push((await host.request('POST', '/register', { json: newUser({ email }) })).status);
+    }
+
+    expect(statuses).toEqual(valid.map(() => 201));
+  });
 });

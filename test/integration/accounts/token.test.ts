@@ -85,6 +85,26 @@ describe('POST /token', () => {
   });
 
   it.each([
+    ['a username', (i: number) => `${'\uFDFA'.repeat(255)}${i}`],
+    ['an email', (i: number) => `${'\uFDFA'.repeat(250)}${i}@x.io`],
+  ])(
+    'answers %s that NFKC grows past any stored key with the same 401 as an unknown user',
+    async (_case, identifier) => {
+      // U+FDFA is one character that NFKC turns into eighteen: 256 of them pass the schema's
+      // 256-character cap and become 4,608 characters, over DynamoDB's 2,048-byte key limit.
+      expect(identifier(0).normalize('NFKC').length).toBeGreaterThan(4_000);
+      const unknown = await login({ username: 'nobody_here_2', password: 'whatever-password' });
+
+      const grown = await login({ username: identifier(0), password: 'whatever-password' });
+      const inEmailField = await login({ email: identifier(1), password: 'whatever-password' });
+
+      expect(grown.status).toBe(401);
+      expect(comparableProblem(grown)).toEqual(comparableProblem(unknown));
+      expect(comparableProblem(inEmailField)).toEqual(comparableProblem(unknown));
+    },
+  );
+
+  it.each([
     ['a number', 12345678],
     ['an array', ['a', 'b']],
     ['null', null],
@@ -143,17 +163,23 @@ describe('POST /token timing', () => {
     // Alternate the two cases so load on this shared machine hits both alike; use medians.
     const unknownTimes: number[] = [];
     const knownTimes: number[] = [];
+    const grownTimes: number[] = [];
     for (let i = 0; i < 4; i++) {
       unknownTimes.push(await timed(`unknown_${i}_${Date.now().toString(36)}`));
       knownTimes.push(await timed(known.username));
+      // An identifier NFKC grows past any stored key is an unknown user too, in the same time.
+      grownTimes.push(await timed(`${'\uFDFA'.repeat(255)}${i}`));
     }
     const median = (values: number[]) =>
       [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
     const ratio = median(unknownTimes) / median(knownTimes);
+    const grownRatio = median(grownTimes) / median(knownTimes);
 
     // Generous bounds: without the dummy compare the unknown path is ~10x faster.
     expect(ratio).toBeGreaterThan(0.6);
     expect(ratio).toBeLessThan(1.6);
+    expect(grownRatio).toBeGreaterThan(0.6);
+    expect(grownRatio).toBeLessThan(1.6);
   });
 });

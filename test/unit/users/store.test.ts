@@ -1,9 +1,10 @@
-// The parts of the user store that DynamoDB Local cannot provoke: throttled transactions.
+// The parts of the user store that DynamoDB Local cannot provoke (throttled transactions), and
+// what it never sends to DynamoDB.
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServiceUnavailableError } from '../../../lib/errors';
+import { ServiceUnavailableError, ValidationError } from '../../../lib/errors';
 import { createUserStore } from '../../../lib/users/store';
 
 const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
@@ -16,6 +17,9 @@ const throttled = () =>
     $metadata: {},
     CancellationReasons: [{ Code: 'ThrottlingError' }, { Code: 'None' }, { Code: 'None' }],
   });
+
+// One character that NFKC turns into eighteen.
+const GROWS = '\uFDFA';
 
 const newUser = { username: 'alice', email: 'alice@example.com', passwordHash: '$2b$10$x' };
 
@@ -40,4 +44,35 @@ describe('createUserStore().create', () => {
       ServiceUnavailableError,
     );
   });
+
+  it.each([
+    ['username', { ...newUser, username: GROWS.repeat(2) }],
+    ['email', { ...newUser, email: `${GROWS.repeat(14)}@example.com` }],
+  ])(
+    'refuses a %s longer than a stored key once normalised, without writing',
+    async (field, user) => {
+      const refusal = await createUserStore(db, 'table')
+        .create(user)
+        .catch((error: unknown) => error);
+
+      expect(refusal).toBeInstanceOf(ValidationError);
+      expect(refusal).toMatchObject({
+        extensions: { errors: [expect.objectContaining({ field })] },
+      });
+      expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    },
+  );
+});
+
+describe('createUserStore().findByLogin', () => {
+  it.each([
+    ['username', GROWS.repeat(2)],
+    ['email', `${GROWS.repeat(14)}@example.com`],
+  ])(
+    'finds nobody for a %s longer than any stored key once normalised, without asking',
+    async (_kind, identifier) => {
+      expect(await createUserStore(db, 'table').findByLogin(identifier)).toBeUndefined();
+      expect(mock.commandCalls(GetCommand)).toHaveLength(0);
+    },
+  );
 });
