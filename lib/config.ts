@@ -205,10 +205,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.')}: ${issue.message}`,
-    );
-    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+    throw new ConfigError(`invalid configuration:\n${z.prettifyError(parsed.error)}`);
   }
   return Object.freeze(parsed.data);
 }

@@ -42,10 +42,9 @@ async function stored(config: Config): Promise<OperatorCredentials> {
   }
   const parsed = SecretSchema.safeParse(json);
   if (!parsed.success) {
-    // The issues name the fields only; their values are credentials and stay out of the log.
-    const fields = parsed.error.issues.map((issue) => issue.path.join('.') || '(root)');
+    // zod's report names the fields and the rules, never the values (they are credentials).
     throw new ConfigError(
-      `the secret at CREDENTIALS_SECRET_ARN must be JSON {"youtubeProxyUrl": "http(s)://...", "youtubeApiKey": "...", "openaiApiKey": "..."}; invalid: ${fields.join(', ')}`,
+      `the secret at CREDENTIALS_SECRET_ARN must be JSON {"youtubeProxyUrl": "http(s)://...", "youtubeApiKey": "...", "openaiApiKey": "..."}:\n${z.prettifyError(parsed.error)}`,
     );
   }
   return parsed.data;

@@ -13,13 +13,30 @@ import { docsFileSchema } from './routes';
 import type * as z from './schema';
 import { catalogFromConfig } from './summaries/catalog';
 
+// The page's icon, inline (img-src allows data:), so that browsers do not ask for
+// /favicon.ico, which the API does not have.
+const ICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='32' height='32' viewBox='0 0 32 32'%3E" +
+  "%3Crect width='32' height='32' rx='7' fill='%23c4302b'/%3E" +
+  "%3Cpath d='M12 9v14l11-7z' fill='%23fff'/%3E%3C/svg%3E";
+
+// Swagger UI's OAuth2 password flow asks for a client id, a client secret and where to send
+// them; /token takes neither (no OAuth2 clients here), so the dialog shows only username and
+// password. Swagger UI has no option for this, hence the style.
+const AUTHORIZE_STYLE = ['client_id_password', 'client_secret_password', 'client_type_password']
+  .map((id) => `.auth-container .wrapper:has(#${id})`)
+  .join(', ')
+  .concat(' { display: none; }');
+
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>tubesum API</title>
+  <link rel="icon" href="${ICON}">
   <link rel="stylesheet" href="docs/swagger-ui.css">
+  <style>${AUTHORIZE_STYLE}</style>
 </head>
 <body>
   <div id="swagger-ui"></div>

@@ -194,6 +194,16 @@ export class GatewayTimeoutError extends HttpError {
   }
 }
 
+/** 503: DynamoDB is throttled, down or too slow (lib/aws/dynamodb.ts decides which errors). */
+export function storageUnavailable(cause?: unknown): ServiceUnavailableError {
+  return new ServiceUnavailableError(
+    'storage-unavailable',
+    'The data store is not answering right now; try again shortly.',
+    2,
+    { cause },
+  );
+}
+
 /**
  * What a client is told when the service's configuration is wrong (a ConfigError): 503 with the
  * detail hidden, since only the operator can act on it (the log says what is wrong).

@@ -12,6 +12,19 @@ import type {
   SchemaObject,
 } from 'openapi3-ts/oas31';
 import {
+  BadRequestError,
+  GatewayTimeoutError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  storageUnavailable,
+  TooManyRequestsError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from './errors';
+import { problemReply } from './http/problem';
+import {
   problemSchema,
   type RouteDef,
   type RouteHeader,
@@ -19,6 +32,7 @@ import {
   usedModelSchema,
 } from './routes';
 import * as z from './schema';
+import { youTubeBadResponse } from './youtube/errors';
 
 export interface OpenApiOptions {
   /** The model names this deployment offers: `used_model` is documented as their enum. */
@@ -104,6 +118,48 @@ function responseHeaders(
   return headers;
 }
 
+// The request id of the examples: API Gateway's form.
+const EXAMPLE_REQUEST_ID = 'Xq3dAjmLIAMEbJQ=';
+
+/**
+ * The problem a status usually answers, for a route that names none (ResponseDef.example):
+ * made by the same error classes and problemReply() as real answers, so examples cannot drift.
+ */
+function usualProblem(status: number, route: RouteDef, allowed: readonly string[]): unknown {
+  switch (status) {
+    case 400:
+      return new BadRequestError('The body is not valid JSON.');
+    case 401:
+      return new UnauthorizedError('invalid_token');
+    case 404:
+      return new NotFoundError(`No route for ${route.path}.`);
+    case 405:
+      return new MethodNotAllowedError([...allowed]);
+    case 413:
+      return new PayloadTooLargeError(16_384);
+    case 415:
+      return new UnsupportedMediaTypeError([...(route.body?.contentTypes ?? ['application/json'])]);
+    case 422:
+      return new ValidationError([{ field: 'body', message: 'is invalid' }]);
+    case 429:
+      return new TooManyRequestsError(60, 'Too many requests; try again later.');
+    case 502:
+      return youTubeBadResponse('not a player response');
+    case 503:
+      return storageUnavailable();
+    case 504:
+      return new GatewayTimeoutError('youtube-timeout', 'YouTube did not answer in time.');
+    default:
+      return new Error('an unexpected error'); // 500 internal-error
+  }
+}
+
+/** A problem response's example: the body problemReply() would send for `error`. */
+function problemExample(error: unknown, route: RouteDef): Json {
+  const reply = problemReply(error, EXAMPLE_REQUEST_ID, { oauth2: route.oauth2Errors });
+  return JSON.parse(String(reply.body)) as Json;
+}
+
 /** Path parameters of an API Gateway style path, e.g. `{file}` in `/docs/{file}`. */
 export function pathParameters(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
@@ -168,6 +224,7 @@ function operation(
   route: RouteDef,
   schemas: ReturnType<typeof schemaCollector>,
   usedHeaders: Set<HeaderName>,
+  allowed: readonly string[],
 ): OperationObject {
   const problem = schemas.schema(problemSchema, 'output');
   const responses: Record<string, ResponseObject> = {};
@@ -176,8 +233,12 @@ function operation(
   for (const [code, response] of Object.entries(statuses)) {
     const status = Number(code);
     let content: ResponseObject['content'];
-    if (status >= 400) content = { 'application/problem+json': { schema: problem } };
-    else if (response.schema)
+    if (status >= 400) {
+      const error = response.example ?? usualProblem(status, route, allowed);
+      content = {
+        'application/problem+json': { schema: problem, example: problemExample(error, route) },
+      };
+    } else if (response.schema)
       content = { 'application/json': { schema: schemas.schema(response.schema, 'output') } };
     else if (response.contentTypes)
       content = Object.fromEntries(
@@ -223,7 +284,7 @@ function operation(
     summary: route.summary,
     description: route.description,
     tags: [TAGS[route.tag].name],
-    security: route.auth ? [{ bearerAuth: [] }, { oauth2: [] }] : [],
+    security: route.auth ? [{ oauth2: [] }, { bearerAuth: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
       ? {
@@ -248,10 +309,20 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
   const schemas = schemaCollector(options.models);
   const usedHeaders = new Set<HeaderName>();
   const paths: Record<string, Record<string, OperationObject>> = {};
+  const methods = (path: string) =>
+    Object.values(routes)
+      .filter((route) => route.path === path)
+      .map((route) => route.method);
   for (const [operationId, route] of Object.entries(routes)) {
     paths[route.path] = {
       ...paths[route.path],
-      [route.method.toLowerCase()]: operation(operationId, route, schemas, usedHeaders),
+      [route.method.toLowerCase()]: operation(
+        operationId,
+        route,
+        schemas,
+        usedHeaders,
+        methods(route.path),
+      ),
     };
   }
   const tags = [...new Set(Object.values(routes).map((route) => route.tag))];
@@ -275,18 +346,19 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
       headers: Object.fromEntries(
         Object.entries(HEADERS).filter(([name]) => usedHeaders.has(name as HeaderName)),
       ),
+      // The log-in first: Swagger UI's Authorize dialog shows the schemes in this order.
       securitySchemes: {
+        // Lets Swagger UI's Authorize button log in with username (or email) and password.
+        oauth2: {
+          type: 'oauth2',
+          description: 'Log in with your username (or email) and password (POST /token)',
+          flows: { password: { tokenUrl: 'token', scopes: {} } },
+        },
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'The access_token from POST /token',
-        },
-        // Lets Swagger UI's Authorize button log in with username (or email) and password.
-        oauth2: {
-          type: 'oauth2',
-          description: 'Username (or email) and password, exchanged at POST /token',
-          flows: { password: { tokenUrl: 'token', scopes: {} } },
+          description: 'Or paste an access_token from POST /token',
         },
       },
     },

@@ -2,6 +2,14 @@
 // OpenAPI document (and so /docs) is generated from it, and the CDK stack deploys it.
 
 import { newPasswordSchema } from './auth/password-policy';
+import {
+  ConflictError,
+  type HttpError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors';
 import * as z from './schema';
 import {
   jobIdSchema,
@@ -12,6 +20,7 @@ import {
   summarizeResponseSchema,
 } from './summaries/schemas';
 import { emailSchema, usernameSchema } from './users/identity';
+import { videoUnavailable } from './youtube/errors';
 
 export { problemSchema } from './http/problem-schema';
 export {
@@ -45,6 +54,11 @@ export interface ResponseDef {
   contentTypes?: readonly string[];
   /** Headers this response carries: always, or only in some cases. */
   headers?: Partial<Record<RouteHeader, 'always' | 'sometimes'>>;
+  /**
+   * A problem's example in the document: the error this route answers most often with this
+   * status (by default, lib/openapi.ts gives the status's usual one).
+   */
+  example?: HttpError;
 }
 
 /** A request header a route reads (documented; its handler parses it). */
@@ -133,7 +147,7 @@ export const tokenResponseSchema = z
   .object({
     access_token: z.string(),
     token_type: z.literal('bearer'),
-    expires_in: z.int().check(z.meta({ description: 'Seconds until the token expires' })),
+    expires_in: z.int().check(z.positive(), z.meta({ description: 'Seconds until the token expires' })),
   })
   .check(z.meta({ id: 'TokenResponse' }));
 
@@ -204,10 +218,27 @@ export const routes = {
     responses: {
       201: { description: 'Registered', schema: registerResponseSchema },
       ...withBody,
-      409: { description: 'Username or email already registered' },
+      409: {
+        description: 'Username or email already registered',
+        example: new ConflictError('That username is already taken.'),
+      },
+      422: {
+        description: 'Invalid fields (see errors)',
+        example: new ValidationError([
+          {
+            field: 'password',
+            message: 'is one of the most commonly used passwords; choose another',
+          },
+        ]),
+      },
       429: {
         description:
           'Too many accounts registered from this address this hour, or too many password hashes from this address; see Retry-After',
+        example: new TooManyRequestsError(
+          3600,
+          'Too many accounts were registered from this address; try again later.',
+          'too-many-registrations',
+        ),
       },
     },
   }),
@@ -228,10 +259,22 @@ export const routes = {
     responses: {
       200: { description: 'A bearer token', schema: tokenResponseSchema },
       ...withBody,
-      401: { description: 'Wrong username, email or password (always the same answer)' },
+      401: {
+        description: 'Wrong username, email or password (always the same answer)',
+        example: new UnauthorizedError('invalid_credentials'),
+      },
+      422: {
+        description: 'Invalid fields (see errors)',
+        example: new ValidationError([{ field: 'password', message: 'is required' }]),
+      },
       429: {
         description:
           'Too many failed logins for this account (from this address or from everywhere), or too many password checks from this address; see Retry-After',
+        example: new TooManyRequestsError(
+          900,
+          'Too many failed logins for this account; try again later.',
+          'too-many-login-attempts',
+        ),
       },
     },
   }),
@@ -266,9 +309,27 @@ export const routes = {
         headers: { Location: 'always', 'Retry-After': 'always', 'Preference-Applied': 'sometimes' },
       },
       ...withBody,
-      404: { description: 'Video unavailable or private' },
-      422: { description: 'Invalid fields, unknown model, or a video without usable captions' },
-      429: { description: 'Daily quota used up; see Retry-After' },
+      404: {
+        description: 'Video unavailable or private',
+        example: videoUnavailable('Video unavailable'),
+      },
+      422: {
+        description: 'Invalid fields, unknown model, or a video without usable captions',
+        example: new ValidationError([
+          {
+            field: 'video_url',
+            message: 'Only youtube.com, youtu.be and youtube-nocookie.com links are accepted.',
+          },
+        ]),
+      },
+      429: {
+        description: 'Daily quota used up; see Retry-After',
+        example: new TooManyRequestsError(
+          36000,
+          'You have used all 50 summaries of today (UTC); cached summaries stay available.',
+          'quota-exceeded',
+        ),
+      },
       502: {
         description:
           'YouTube or the model answered with something unusable, or the model is not enabled',
@@ -293,7 +354,12 @@ export const routes = {
     responses: {
       200: { description: 'A page of jobs', schema: jobListSchema },
       ...handled,
-      422: { description: 'Invalid limit or cursor (see errors)' },
+      422: {
+        description: 'Invalid limit or cursor (see errors)',
+        example: new ValidationError([
+          { field: 'limit', message: 'Too big: expected number to be <=100' },
+        ]),
+      },
     },
   }),
   getSummary: route({
@@ -313,7 +379,10 @@ export const routes = {
         headers: { 'Retry-After': 'sometimes' },
       },
       ...handled,
-      404: { description: 'No such job of yours' },
+      404: {
+        description: 'No such job of yours',
+        example: new NotFoundError('No such summary job.'),
+      },
     },
   }),
   cancelSummary: route({
@@ -330,7 +399,10 @@ export const routes = {
       200: { description: 'Cancelled: the job as it now stands', schema: jobSchema },
       204: { description: 'Removed from the history' },
       ...handled,
-      404: { description: 'No such job of yours' },
+      404: {
+        description: 'No such job of yours',
+        example: new NotFoundError('No such summary job.'),
+      },
     },
   }),
   openapi: route({

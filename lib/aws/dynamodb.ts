@@ -3,7 +3,7 @@ import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dy
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
-import { HttpError, misconfigured, ServiceUnavailableError, UnprocessableError } from '../errors';
+import { HttpError, misconfigured, storageUnavailable, UnprocessableError } from '../errors';
 import { isNetworkError } from './network';
 
 function isLoopback(endpoint: string | undefined): boolean {
@@ -92,12 +92,7 @@ function isKeyTooLarge(error: unknown): boolean {
 export function storeError(error: unknown): unknown {
   if (error instanceof HttpError) return error;
   if (isTransientStoreError(error)) {
-    return new ServiceUnavailableError(
-      'storage-unavailable',
-      'The data store is not answering right now; try again shortly.',
-      2,
-      { cause: error },
-    );
+    return storageUnavailable(error);
   }
   if (isKeyTooLarge(error)) {
     return new UnprocessableError(

@@ -3,6 +3,7 @@
 // only chooses the path and query.
 import type { Dispatcher, fetch as UndiciFetch } from 'undici';
 import { HttpError } from '../errors';
+import { parseRetryAfter } from '../http/retry-after';
 import { requireShipped } from '../shipped';
 import {
   DEFAULT_BLOCKED_RETRY_AFTER_SECONDS,
@@ -224,15 +225,4 @@ async function readCapped(
     chunks.push(value);
   }
   return Buffer.concat(chunks);
-}
-
-/** Retry-After as seconds (1 s to 1 h), from either delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  const seconds = /^\d+$/.test(trimmed)
-    ? Number(trimmed)
-    : Math.ceil((Date.parse(trimmed) - now) / 1000);
-  if (!Number.isFinite(seconds)) return undefined;
-  return Math.min(3600, Math.max(1, seconds));
 }

@@ -182,8 +182,20 @@ describe.skipIf(SKIPPED)('the interactive docs in chromium', () => {
       await page.locator('.auth-wrapper button.authorize').click();
       const dialog = page.locator('.dialog-ux .modal-ux');
       await dialog.waitFor();
+      // The log-in comes first, asking only for what /token takes: no client id or secret.
+      await expect(dialog.locator('.auth-container').first().textContent()).resolves.toContain(
+        'OAuth2, password',
+      );
       // Found by its heading: once authorized, the username field becomes plain text.
       const oauth = dialog.locator('.auth-container').filter({ hasText: 'OAuth2, password' });
+      await oauth.locator('#oauth_username').waitFor();
+      for (const field of [
+        '#client_id_password',
+        '#client_secret_password',
+        '#client_type_password',
+      ]) {
+        await expect(oauth.locator(field).isVisible(), field).resolves.toBe(false);
+      }
       await oauth.locator('#oauth_username').fill(user.username);
       // A wrong password first: the dialog shows our problem's detail, not just "Unauthorized"
       // (Swagger UI reads the OAuth2 error_description the /token problems carry).
@@ -248,6 +260,18 @@ describe.skipIf(SKIPPED)('the interactive docs in chromium', () => {
         `POST ${origin}/summarize`,
       ]),
     );
+    // The page has its icon inline, which its CSP lets the browser load (img-src data:), so the
+    // browser does not ask for a /favicon.ico the API does not have.
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(icon).toMatch(/^data:image\/svg\+xml,/);
+    // A string, since this runs in the page (the test's types have no DOM).
+    const iconLoads = `new Promise((resolve) => {
+      const image = new Image();
+      image.onload = () => resolve(image.naturalWidth > 0);
+      image.onerror = () => resolve(false);
+      image.src = ${JSON.stringify(icon)};
+    })`;
+    await expect(page.evaluate(iconLoads)).resolves.toBe(true);
     // Both at once, so a failure shows every foreign request and every CSP violation.
     expect({ foreign: [...foreign], pageErrors }).toEqual({ foreign: [], pageErrors: [] });
   });

@@ -75,7 +75,7 @@ describe('loadConfig', () => {
 
   it('names the unknown client and the known ones', () => {
     expect(() => loadConfig({ YOUTUBE_CLIENTS: 'NOKIA' })).toThrow(
-      /YOUTUBE_CLIENTS: unknown InnerTube client "NOKIA" \(known: ANDROID, IOS, VISIONOS, ANDROID_VR\)/,
+      /unknown InnerTube client "NOKIA" \(known: ANDROID, IOS, VISIONOS, ANDROID_VR\)\n {2}→ at YOUTUBE_CLIENTS/,
     );
   });
 });

@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import type { Config } from '../../config';
 import type { OperatorCredentials } from '../../credentials';
 import { BadGatewayError, HttpError } from '../../errors';
+import { parseRetryAfter } from '../../http/retry-after';
 import type { Logger } from '../../logger';
 import { withRetries } from '../../retry';
 import type { OpenAiModel } from '../catalog';
@@ -80,11 +81,10 @@ function retryable(error: unknown): boolean {
   return false;
 }
 
-/** The server's own Retry-After, in seconds, when it sends a sensible one. */
+/** The server's own Retry-After, in seconds, when it sends one. */
 function serverRetryAfter(error: unknown): number | undefined {
   if (!(error instanceof OpenAI.APIError)) return undefined;
-  const value = Number(error.headers?.get('retry-after'));
-  return Number.isFinite(value) && value > 0 && value <= 3_600 ? Math.ceil(value) : undefined;
+  return parseRetryAfter(error.headers?.get('retry-after'));
 }
 
 /** Chat completions of one model, failures expressed as HttpErrors. */

@@ -325,7 +325,7 @@ describe('the local host process with a bad setting', () => {
 
       expect(code).toBe(1);
       expect(said).toMatch(
-        /^error: invalid configuration: YOUTUBE_CLIENTS: unknown InnerTube client "NOKIA"/m,
+        /^error: invalid configuration:\n✖ unknown InnerTube client "NOKIA".*\n {2}→ at YOUTUBE_CLIENTS$/m,
       );
       expect(said).not.toMatch(/listening on/);
     },

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../lib/errors';
-import { createControlledFetch, parseRetryAfter } from '../../../lib/youtube/fetch';
+import { parseRetryAfter } from '../../../lib/http/retry-after';
+import { createControlledFetch } from '../../../lib/youtube/fetch';
 import { failure } from '../../support/errors';
 
 let server: Server;

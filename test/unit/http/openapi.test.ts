@@ -158,6 +158,34 @@ describe('the OpenAPI document says what the service does', () => {
     }
   });
 
+  it('gives each problem status its own example, with that status and the route’s own type', () => {
+    for (const operation of operations) {
+      const seen = new Set<string>();
+      for (const [status, response] of Object.entries(operation.responses as Json)) {
+        if (Number(status) < 400) continue;
+        const where = `${operation.operationId} ${status}`;
+        const example = (response as Json).content['application/problem+json'].example;
+        expect(example, where).toMatchObject({ status: Number(status), request_id: expect.any(String) });
+        expect(example.type, where).toMatch(/^urn:tubesum:problem:[a-z-]+$/);
+        seen.add(`${example.status} ${example.type}`);
+      }
+      const problems = Object.keys(operation.responses).filter((status) => Number(status) >= 400);
+      expect(seen.size, operation.operationId).toBe(problems.length);
+    }
+    const post = (path: string) => (document.paths as Json)[path].post.responses;
+    expect(post('/token')['401'].content['application/problem+json'].example).toMatchObject({
+      type: 'urn:tubesum:problem:invalid-credentials',
+      error: 'invalid_grant',
+    });
+    expect(post('/summarize')['429'].content['application/problem+json'].example.type).toBe(
+      'urn:tubesum:problem:quota-exceeded',
+    );
+    const getSummary = (document.paths as Json)['/summaries/{id}'];
+    expect(getSummary.get.responses['405'].content['application/problem+json'].example.detail).toBe(
+      'This path accepts GET, DELETE.',
+    );
+  });
+
   it('documents /openapi.json as a JSON object, the docs page as HTML', () => {
     const paths = document.paths as Json;
     const openapi = paths['/openapi.json'].get.responses['200'];
