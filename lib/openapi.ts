@@ -175,6 +175,19 @@ function schemaCollector(models: readonly string[]) {
   const override = (io: 'input' | 'output') => (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
     const { zodSchema, jsonSchema } = ctx;
     if (zodSchema === usedModelSchema) jsonSchema.enum = [...models];
+    // "One of these fields is required", said as anyOf of bare `required` lists (TokenRequest),
+    // becomes one whole object per alternative: the same rule, but code generators then type
+    // the body as a union of complete objects (a bare `required` list becomes `unknown`).
+    const alternatives = jsonSchema.anyOf as Json[] | undefined;
+    const bare = (alternative: Json) => Object.keys(alternative).join() === 'required';
+    if (jsonSchema.properties && alternatives?.every(bare)) {
+      const { anyOf: _, ...whole } = jsonSchema;
+      for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+      jsonSchema.anyOf = alternatives.map((alternative) => ({
+        ...whole,
+        required: [...(whole.required ?? []), ...alternative.required],
+      }));
+    }
     // A field with a default is optional to send. openapi-typescript (by default) and others
     // make any field with a `default` required in the types they generate, so in request
     // schemas the default is stated in words instead.

@@ -147,7 +147,9 @@ export const tokenResponseSchema = z
   .object({
     access_token: z.string(),
     token_type: z.literal('bearer'),
-    expires_in: z.int().check(z.positive(), z.meta({ description: 'Seconds until the token expires' })),
+    expires_in: z
+      .int()
+      .check(z.positive(), z.meta({ description: 'Seconds until the token expires' })),
   })
   .check(z.meta({ id: 'TokenResponse' }));
 

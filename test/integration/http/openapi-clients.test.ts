@@ -70,6 +70,17 @@ export const unknownModel: SummarizeBody = { video_url: 'GJLlxj_dtq8', used_mode
 // @ts-expect-error video_url is required
 export const noVideo: SummarizeBody = { summary_length: 100 };
 
+// /token's bodies are real types, as JSON and as a form: a username or an email, and a password.
+type TokenJson = paths['/token']['post']['requestBody']['content']['application/json'];
+type TokenForm =
+  paths['/token']['post']['requestBody']['content']['application/x-www-form-urlencoded'];
+export const byEmail: TokenJson = { email: 'a@example.com', password: 'secret' };
+export const byForm: TokenForm = { username: 'alice', password: 'secret', grant_type: 'password' };
+// @ts-expect-error a password is required
+export const noPassword: TokenJson = { username: 'alice' };
+// @ts-expect-error a username or an email is required
+export const noIdentifier: TokenForm = { password: 'secret' };
+
 export interface User { username: string; email: string; password: string }
 type Job = components['schemas']['SummaryJob'];
 

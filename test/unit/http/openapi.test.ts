@@ -121,10 +121,15 @@ describe('the OpenAPI document says what the service does', () => {
       maxLength: MAX_VIDEO_URL_LENGTH,
       pattern: VIDEO_URL_PATTERN,
     });
-    expect(schemas.TokenRequest.anyOf).toEqual([
-      { required: ['username'] },
-      { required: ['email'] },
+    // A username or an email, and a password: one whole object per alternative.
+    expect(schemas.TokenRequest.properties).toBeUndefined();
+    expect(schemas.TokenRequest.anyOf.map((body: Json) => body.required)).toEqual([
+      ['password', 'username'],
+      ['password', 'email'],
     ]);
+    for (const body of schemas.TokenRequest.anyOf) {
+      expect(Object.keys(body.properties)).toEqual(['username', 'email', 'password', 'grant_type']);
+    }
   });
 
   it('declares the problem extensions the service sends', () => {
@@ -165,7 +170,10 @@ describe('the OpenAPI document says what the service does', () => {
         if (Number(status) < 400) continue;
         const where = `${operation.operationId} ${status}`;
         const example = (response as Json).content['application/problem+json'].example;
-        expect(example, where).toMatchObject({ status: Number(status), request_id: expect.any(String) });
+        expect(example, where).toMatchObject({
+          status: Number(status),
+          request_id: expect.any(String),
+        });
         expect(example.type, where).toMatch(/^urn:tubesum:problem:[a-z-]+$/);
         seen.add(`${example.status} ${example.type}`);
       }
