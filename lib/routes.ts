@@ -316,7 +316,8 @@ export const routes = {
         example: videoUnavailable('Video unavailable'),
       },
       422: {
-        description: 'Invalid fields, unknown model, or a video without usable captions',
+        description:
+          'Invalid fields, unknown model, a summary_length the model cannot make (summary-length-unsupported, with max_summary_length), or a video without usable captions',
         example: new ValidationError([
           {
             field: 'video_url',

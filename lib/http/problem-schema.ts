@@ -22,6 +22,12 @@ export const problemSchema = z
         description: 'The models this deployment offers (422 for an unknown used_model)',
       }),
     ),
+    max_summary_length: z.optional(z.int().check(z.nonnegative())).check(
+      z.meta({
+        description:
+          'The longest summary_length, in words, the model can make (422 summary-length-unsupported)',
+      }),
+    ),
     available_languages: z.optional(z.array(z.string())).check(
       z.meta({
         description: 'Caption languages the video has (422 transcript-language-unavailable)',

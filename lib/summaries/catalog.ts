@@ -6,6 +6,8 @@
 import { type Config, ConfigError } from '../config';
 import { ValidationError } from '../errors';
 import * as z from '../schema';
+import { plannerFor } from './llm/plan';
+import { SUMMARY_LENGTH } from './schemas';
 
 /** A model served by Bedrock through the Converse API. */
 export interface BedrockModel {
@@ -192,10 +194,9 @@ function parseExtraEntries(extraJson: string): BedrockModel[] {
   }
   const parsed = extraCatalogSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `[${issue.path.join('.')}]: ${issue.message}`,
+    throw new ConfigError(
+      `invalid configuration: MODEL_CATALOG_JSON\n${z.prettifyError(parsed.error)}`,
     );
-    throw new ConfigError(`invalid configuration: MODEL_CATALOG_JSON ${problems.join('; ')}`);
   }
   return parsed.data.map((entry) => ({
     ...entry,
@@ -270,7 +271,7 @@ export function buildCatalog(options: BuildCatalogOptions = {}): Catalog {
   }
 
   const allowed = (options.allowed ?? []).map((name) => name.trim().toLowerCase());
-  if (allowed.length === 0) return freeze(all);
+  if (allowed.length === 0) return freeze(checkWindows(all));
 
   const unknown = allowed.filter((name) => !all.has(name));
   if (unknown.length > 0) {
@@ -281,7 +282,26 @@ export function buildCatalog(options: BuildCatalogOptions = {}): Catalog {
   }
   const offered = new Map<string, CatalogEntry>();
   for (const [name, entry] of all) if (allowed.includes(name)) offered.set(name, entry);
-  return freeze(offered);
+  return freeze(checkWindows(offered));
+}
+
+/**
+ * The models, once each is known to make the shortest summary the API allows.
+ * @throws ConfigError naming the variable of a model whose context window is too small.
+ */
+function checkWindows(models: Map<string, CatalogEntry>): Map<string, CatalogEntry> {
+  for (const model of models.values()) {
+    if (model.kind === 'extractive') continue;
+    const longest = plannerFor(model).longestSummary();
+    if (longest >= SUMMARY_LENGTH.min) continue;
+    const variable = model.kind === 'openai' ? 'OPENAI_MODELS' : 'MODEL_CATALOG_JSON';
+    throw new ConfigError(
+      `invalid configuration: ${variable}: "${model.label}" cannot make a summary of ` +
+        `${SUMMARY_LENGTH.min} words: its context of ${model.contextTokens} tokens (at most ` +
+        `${model.maxOutputTokens} of answer) leaves too little room beside the prompt; give it a larger context`,
+    );
+  }
+  return models;
 }
 
 function freeze(models: Map<string, CatalogEntry>): Catalog {
@@ -317,18 +337,25 @@ export function catalogFromConfig(config: Config): Catalog {
 export class UnknownModelError extends ValidationError {
   override name = 'UnknownModelError';
   constructor(requested: string, allowed: readonly string[]) {
-    const message = `Unknown model "${requested.slice(0, 64)}". Allowed: ${allowed.join(', ')}.`;
+    const shown = requested.slice(0, 64);
+    // A name in another case or with spaces is not the model's name, but surely meant it.
+    const meant = allowed.find((name) => name === requested.trim().toLowerCase());
+    const message = meant
+      ? `Unknown model "${shown}": write it as listed, "${meant}". Allowed: ${allowed.join(', ')}.`
+      : `Unknown model "${shown}". Allowed: ${allowed.join(', ')}.`;
     super([{ field: 'used_model', message }], message);
     this.extensions.allowed_models = [...allowed];
   }
 }
 
 /**
- * The catalog entry for a requested model name (case-insensitive).
- * @throws UnknownModelError (a 422 ValidationError with `allowed_models`) when not offered.
+ * The catalog entry for a requested model name, exactly as the catalog lists it: the OpenAPI
+ * document lists these names as `used_model`'s enum, and the API accepts no other spelling
+ * (one name per model in requests, jobs and logs).
+ * @throws UnknownModelError (a 422 ValidationError with `allowed_models`) for any other name.
  */
 export function resolveModel(catalog: Catalog, name: string): CatalogEntry {
-  const entry = catalog.models.get(name.trim().toLowerCase());
+  const entry = catalog.models.get(name);
   if (entry === undefined) throw new UnknownModelError(name, catalog.names);
   return entry;
 }

@@ -4,6 +4,7 @@
 // of the caption that says it, or dropped, so that no link opens a moment that does not exist.
 import type { Transcript, TranscriptSegment } from '../youtube/types';
 import { parseTimestamp } from './llm/prompt';
+import { KEY_POINT_FORM, readTimedLine } from './timed-line';
 
 /** A key point at the start of the caption where it is said. */
 export interface KeyPoint {
@@ -27,44 +28,54 @@ export function keyPointUrl(videoId: string, startMs: number): string {
   return `https://www.youtube.com/watch?v=${videoId}&t=${Math.floor(startMs / 1000)}s`;
 }
 
+// Headings, as models dress them. Each pattern is linear: no two quantifiers next to each
+// other can share a character (a run of spaces or stars), which is what made the patterns they
+// replace retry every split of a long run.
 // "KEY POINTS:", "**Key points**", "## Key Points" on a line of their own.
-const KEY_POINTS_LINE =
-  /^[ \t]*(?:#{1,6}[ \t]*)?\**[ \t]*key[ \t]*points[ \t]*\**[ \t]*:?[ \t]*\**[ \t]*$/im;
-// "SUMMARY:", "**Summary:**", "## Summary" at the start of the answer.
-const SUMMARY_LINE = /^\s*(?:#{1,6}[ \t]*)?\**[ \t]*summary[ \t]*\**[ \t]*:?[ \t]*\**[ \t]*\n?/i;
-// "[1:23] text", "- 1:23 - text", "3. (1:02:03) text", "**[1:23]** text".
-const POINT_LINE =
-  /^[ \t]*(?:[-*•][ \t]*|\d{1,2}[.)][ \t]*)?\**[ \t]*[[(]?((?:\d{1,2}:)?\d{1,3}:\d{2})[\])]?\**[ \t]*[-–—:]?[ \t]*(\S.*?)[ \t]*$/;
+const KEY_POINTS_HEADING = /^[#*\s]*key\s*points[*\s:]*$/i;
+// "SUMMARY:", "**Summary**", "## Summary" on a line of their own at the start of the answer...
+const SUMMARY_HEADING = /^[#*\s]*summary[*\s:]*$/i;
+// ...or before the summary on its first line, with a colon: "SUMMARY: ...", "**Summary:** ...".
+// Without the colon, "Summary statistics ..." is the summary's first word.
+const SUMMARY_LABEL = /^[#*\s]*summary[*\s]*:[*\s]*/i;
 
 function pointOf(line: string): ClaimedKeyPoint | undefined {
-  const match = POINT_LINE.exec(line);
-  const atMs = match ? parseTimestamp(match[1] ?? '') : undefined;
-  const text = match?.[2]?.replace(/\*\*/g, '').trim();
+  const read = readTimedLine(line, KEY_POINT_FORM);
+  const atMs = read ? parseTimestamp(read.time) : undefined;
+  const text = read?.text.replace(/\*\*/g, '').trim();
   return atMs === undefined || !text ? undefined : { text, atMs };
+}
+
+/** The summary's lines without the heading or label that may open them. */
+function withoutSummaryHeading(lines: string[]): string[] {
+  const [first = '', ...rest] = lines;
+  if (SUMMARY_HEADING.test(first)) return rest;
+  const label = SUMMARY_LABEL.exec(first);
+  return label ? [first.slice(label[0].length), ...rest] : lines;
 }
 
 /**
  * A model's answer as summary and claimed key points. An answer in the asked-for form gives
  * both; timestamped lines at the end of an answer without the heading count as key points; any
- * other answer (plain prose) is all summary.
+ * other answer (plain prose) is all summary. Linear in the answer's length, whatever it holds.
  */
 export function parseAnswer(answer: string): { summary: string; keyPoints: ClaimedKeyPoint[] } {
-  const text = answer.replace(/\r\n/g, '\n').trim();
-  const heading = KEY_POINTS_LINE.exec(text);
-  let body: string;
+  const text = answer.replace(/\r\n?/g, '\n').trim();
+  const lines = text.split('\n');
+  const heading = lines.findIndex((line) => KEY_POINTS_HEADING.test(line));
+  let bodyLines: string[];
   let pointLines: string[];
-  if (heading) {
-    body = text.slice(0, heading.index);
-    pointLines = text.slice(heading.index + heading[0].length).split('\n');
+  if (heading >= 0) {
+    bodyLines = lines.slice(0, heading);
+    pointLines = lines.slice(heading + 1);
   } else {
     // No heading: a block of timestamped lines that ends the answer.
-    const lines = text.split('\n');
     let first = lines.length;
     while (first > 0 && pointOf(lines[first - 1] ?? '') !== undefined) first--;
-    body = lines.slice(0, first).join('\n');
+    bodyLines = lines.slice(0, first);
     pointLines = lines.slice(first);
   }
-  const summary = body.replace(SUMMARY_LINE, '').replace(/\s+/g, ' ').trim();
+  const summary = withoutSummaryHeading(bodyLines).join(' ').replace(/\s+/g, ' ').trim();
   const keyPoints = pointLines
     .map(pointOf)
     .filter((point): point is ClaimedKeyPoint => point !== undefined);

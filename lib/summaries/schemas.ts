@@ -13,8 +13,11 @@ import { MAX_VIDEO_URL_LENGTH, VIDEO_URL_PATTERN } from '../youtube/url';
 
 export const SUMMARY_LENGTH = { min: 25, max: 2_000, default: 200 } as const;
 
-/** `used_model`; lib/openapi.ts documents it as an enum of the models the deployment offers. */
-export const usedModelSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
+/**
+ * `used_model`; lib/openapi.ts documents it as an enum of the models the deployment offers, and
+ * only those exact names are accepted (catalog.ts resolveModel).
+ */
+export const usedModelSchema = z.string().check(z.minLength(1), z.maxLength(64));
 
 /** The optional `summary_language` field of a summarize request: the summary's language. */
 export const summaryLanguageSchema = z.string().check(
@@ -23,7 +26,9 @@ export const summaryLanguageSchema = z.string().check(
   z.meta({
     description:
       'Language to write the summary in (BCP 47, e.g. "de", "pt-BR"); by default the transcript’s. Language models translate; the extractive model cannot and answers 422 summary-language-unsupported when it differs from the transcript’s.',
-    examples: ['de'],
+    // Swagger UI's Try it out sends the examples as they are: with the example video (English)
+    // and the extractive model, only the transcript's own language works.
+    examples: ['en'],
   }),
 );
 
@@ -45,11 +50,17 @@ export const summarizeBodySchema = z
         z.int().check(z.minimum(SUMMARY_LENGTH.min), z.maximum(SUMMARY_LENGTH.max)),
         SUMMARY_LENGTH.default,
       )
-      .check(z.meta({ description: 'Target length of the summary, in words', examples: [200] })),
+      .check(
+        z.meta({
+          description:
+            'Target length of the summary, in words. A language model makes summaries as long as its context window allows: a longer one is refused with 422 summary-length-unsupported, whose max_summary_length is the longest it can make.',
+          examples: [200],
+        }),
+      ),
     used_model: z.optional(usedModelSchema).check(
       z.meta({
         description:
-          'The model to summarise with (case-insensitive); the server default when absent. An unknown name gets a 422 listing the allowed ones in allowed_models.',
+          'The model to summarise with, written exactly as listed; the server default when absent. Any other name (another case included) gets a 422 listing the allowed ones in allowed_models.',
         examples: ['extractive'],
       }),
     ),
@@ -84,12 +95,14 @@ export const keyPointSchema = z
   })
   .check(z.meta({ id: 'KeyPoint' }));
 
-const tokenCount = () => z.nullable(z.int().check(z.nonnegative()));
+/** A count: an integer, never negative (documented with its minimum, so examples show 0). */
+const count = () => z.int().check(z.nonnegative());
+const tokenCount = () => z.nullable(count());
 
 export const summarizeResponseSchema = z
   .object({
     summary: z.string(),
-    word_count: z.int().check(z.meta({ description: 'Words in the summary' })),
+    word_count: count().check(z.meta({ description: 'Words in the summary' })),
     key_points: z.optional(z.array(keyPointSchema)).check(
       z.meta({
         description:
@@ -104,7 +117,7 @@ export const summarizeResponseSchema = z
         transcript_auto_generated: z
           .boolean()
           .check(z.meta({ description: "YouTube's speech recognition track" })),
-        transcript_word_count: z.int(),
+        transcript_word_count: count(),
         summary_language: z.string().check(
           z.meta({
             description:
@@ -127,17 +140,20 @@ export const summarizeResponseSchema = z
           .check(
             z.meta({ description: 'Bedrock model or inference profile id; "extractive" offline' }),
           ),
-        summary_length_requested: z.int(),
+        summary_length_requested: count(),
         cached: z
           .boolean()
           .check(z.meta({ description: 'Answered from the cache (no YouTube or model call)' })),
-        chunks: z.int().check(z.meta({ description: 'Parts the transcript was summarised in' })),
+        chunks: count().check(z.meta({ description: 'Parts the transcript was summarised in' })),
         input_tokens: tokenCount(),
         output_tokens: tokenCount(),
         estimated_cost_usd: z
           .number()
-          .check(z.meta({ description: 'From the catalog prices and reported tokens' })),
-        elapsed_ms: z.int(),
+          .check(
+            z.nonnegative(),
+            z.meta({ description: 'From the catalog prices and reported tokens' }),
+          ),
+        elapsed_ms: count(),
         generated_at: z
           .string()
           .check(z.meta({ description: 'When the summary was made (ISO 8601)' })),
@@ -187,9 +203,8 @@ export const jobProgressSchema = z
           'queued (waiting for a worker), transcript (fetching it from YouTube), summarizing (the parts), combining (their summaries into one), done',
       }),
     ),
-    parts_done: z.int().check(z.nonnegative(), z.meta({ description: 'Parts summarised so far' })),
-    parts_total: z.int().check(
-      z.nonnegative(),
+    parts_done: count().check(z.meta({ description: 'Parts summarised so far' })),
+    parts_total: count().check(
       z.meta({
         description:
           'Parts the transcript is summarised in (1 when it fits the model at once); 0 until known',
@@ -202,7 +217,7 @@ export const jobProgressSchema = z
 export const jobRequestSchema = z
   .object({
     video_url: z.string(),
-    summary_length: z.int(),
+    summary_length: count(),
     used_model: z.string().check(z.meta({ description: 'The model name (the default resolved)' })),
     language: z.optional(z.string()),
     summary_language: z.optional(z.string()),

@@ -11,6 +11,7 @@ import type { Logger } from '../logger';
 import type { User } from '../users/store';
 import { parseVideoId } from '../youtube/url';
 import { type Catalog, resolveModel } from './catalog';
+import { plannerFor, SummaryLengthError } from './llm/plan';
 import { answerFor, outcomeFor, progressOf } from './outcome';
 import type { JobQueue } from './queue';
 import type { JobStatus, SummarizeRequest, SummarizeResponse } from './schemas';
@@ -56,7 +57,8 @@ export interface SummaryServiceDeps {
 export interface SummaryService {
   /**
    * Asks for a summary for a user and waits for it at most `waitMs`.
-   * @throws HttpError: 422 (bad URL, unknown model), 429 (quota), 503 (store or queue down),
+   * @throws HttpError: 422 (bad URL, unknown model, a summary_length the model cannot make),
+   * 429 (quota), 503 (store or queue down),
    * and whatever the run ended with when it ended within the wait (404, 422, 502-504).
    */
   submit(
@@ -189,9 +191,16 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
 
   return {
     async submit(user, request, { waitMs, requestId }) {
-      // Both are checked before any I/O: a bad URL or model costs no request anywhere.
+      // All are checked before any I/O: a bad URL, model or length costs no request anywhere,
+      // no job and no quota unit.
       const videoId = parseVideoId(request.video_url);
       const model = resolveModel(deps.catalog, request.used_model ?? deps.defaultModel);
+      if (model.kind !== 'extractive') {
+        const longest = plannerFor(model).longestSummary();
+        if (request.summary_length > longest) {
+          throw new SummaryLengthError(model.name, request.summary_length, longest);
+        }
+      }
       const work: Work = { videoId, model: model.name, length: request.summary_length };
       if (request.language !== undefined) work.language = request.language;
       if (request.summary_language !== undefined) work.summaryLanguage = request.summary_language;

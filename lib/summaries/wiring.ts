@@ -33,7 +33,8 @@ export function summaryServiceFrom(
   return createSummaryService({
     ...storesFrom(config, db),
     catalog: catalogFromConfig(config),
-    defaultModel: config.DEFAULT_MODEL,
+    // Configuration is case-insensitive (catalogFromConfig checked it); requests are not.
+    defaultModel: config.DEFAULT_MODEL.trim().toLowerCase(),
     queue,
     logger,
   });

@@ -60,6 +60,14 @@ export type RunOutcome = 'done' | 'failed' | 'stopped' | 'busy' | 'gone' | 'retr
 export const MAX_CRASHES = 3;
 /** How long a verdict on the video (404, 422) is given to new requests without asking again. */
 const VERDICT_REUSE_SECONDS = 60;
+/**
+ * YouTube's own failures (502, 503 blocked, 504): the lookup reached YouTube and costs its unit
+ * like a verdict does. Were they free, a client could repeat lookups of a video that makes
+ * YouTube fail (a stalled caption track, a broken answer) without limit, each one a worker run
+ * and requests to YouTube from this service's address, the very thing the quota bounds. Not
+ * here, and so given back: youtube-unreachable (no request reached YouTube).
+ */
+const YOUTUBE_FAILURES = new Set(['youtube-bad-response', 'youtube-blocked', 'youtube-timeout']);
 
 /** Why a run stopped without ending. */
 class RunStopped extends Error {
@@ -151,7 +159,10 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
     );
   }
 
-  /** Ends a run with a problem; a failure of ours or of a dependency gives the unit back. */
+  /**
+   * Ends a run with a problem. A failure of ours or of the model gives the unit back; a lookup
+   * YouTube answered keeps it spent, whatever the answer (see YOUTUBE_FAILURES).
+   */
   async function fail(key: string, owner: string, error: HttpError, charged: SummaryRecord) {
     const verdict = error.status === 404 || error.status === 422;
     const ended = await records.fail(
@@ -160,7 +171,8 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
       storedProblem(error),
       verdict ? VERDICT_REUSE_SECONDS : 0,
     );
-    if (error.status >= 500 && charged.chargedTo) {
+    const ours = error.status >= 500 && !YOUTUBE_FAILURES.has(error.type);
+    if (ours && charged.chargedTo) {
       const { userId, day } = charged.chargedTo;
       await deps.quota.release(userId, day).catch((releaseError: unknown) => {
         logger.warn('could not give back a quota unit', { error: String(releaseError) });

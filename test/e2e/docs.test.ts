@@ -178,6 +178,16 @@ describe.skipIf(SKIPPED)('the interactive docs in chromium', () => {
       expect(JSON.parse(body)).toMatchObject({ username: user.username });
     });
 
+    await step('/token offers a log-in body as its example', async () => {
+      const block = operation('/token');
+      await block.locator('.opblock-summary-control').click();
+      const tryItOut = block.getByRole('button', { name: 'Try it out' });
+      if (await tryItOut.isVisible()) await tryItOut.click();
+      const example = JSON.parse(await block.locator('textarea.body-param__text').inputValue());
+      expect(Object.keys(example)).toEqual(expect.arrayContaining(['username', 'password']));
+      await block.locator('.opblock-summary-control').click();
+    });
+
     await step('log in with "Authorize" (OAuth2 password flow)', async () => {
       await page.locator('.auth-wrapper button.authorize').click();
       const dialog = page.locator('.dialog-ux .modal-ux');
@@ -222,6 +232,19 @@ describe.skipIf(SKIPPED)('the interactive docs in chromium', () => {
       await oauth.getByRole('button', { name: 'Close' }).click();
       await dialog.waitFor({ state: 'detached' });
       await page.locator('.auth-wrapper button.authorize.locked').waitFor();
+    });
+
+    await step('summarise with the example body Swagger UI fills in, as it is', async () => {
+      const block = operation('/summarize');
+      await block.locator('.opblock-summary-control').click();
+      const tryItOut = block.getByRole('button', { name: 'Try it out' });
+      if (await tryItOut.isVisible()) await tryItOut.click();
+      const example = JSON.parse(await block.locator('textarea.body-param__text').inputValue());
+      expect(example).toMatchObject({ video_url: expect.stringContaining(FAKE_VIDEO_IDS.normal) });
+      const { status, body } = await execute(block, '/summarize');
+      expect(status, body).toBe('200');
+      // Collapsed again, as the next step expects to find it.
+      await block.locator('.opblock-summary-control').click();
     });
 
     await step('summarise the recorded video through "Try it out"', async () => {

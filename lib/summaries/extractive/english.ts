@@ -1,5 +1,6 @@
 // The English language model of the offline summarizer (wink-nlp's lite web model): sentence
-// boundaries and the Porter2 stemmer. Loaded once per process, on first use or when asked.
+// boundaries and the Porter2 stemmer. Loaded once per process, on first use: a cold start that
+// never summarises offline skips its ~0.1-0.2 s of CPU.
 import winkNLP from 'wink-nlp';
 import { requireShipped } from '../../shipped';
 
@@ -11,16 +12,6 @@ export interface Language {
 }
 
 let language: Language | undefined;
-
-/**
- * Loads the English model now rather than on first use. It takes ~0.1-0.2 s of CPU in one
- * piece, which would stall every other request of the process: the local host calls this
- * while DynamoDB Local starts. On Lambda it loads on first use, so that a cold start that
- * never summarises offline skips it.
- */
-export function loadLanguageModel(): void {
-  english();
-}
 
 /** The English model, loaded on first use. */
 export function english(): Language {

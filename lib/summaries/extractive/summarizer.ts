@@ -11,7 +11,6 @@ import type { SummarizeInput, Summarizer, SummaryResult } from '../types';
 import { english } from './english';
 import { analyse } from './ranking';
 
-export { loadLanguageModel } from './english';
 export { rankSentences } from './ranking';
 
 // Redundancy penalty of the selection (MMR) and how strongly it prefers dense sentences: gain is
@@ -27,8 +26,9 @@ const BUDGET_SLACK = 0.1;
 const SENTENCE_END = /[.!?…]["'”’)\]]*$/u;
 const CLAUSE_END = /[.!?…,;:\-–—]["'”’)\]]*$/u;
 // Caption cues such as [Music], [offscreen], ♪ lyrics ♪ or *dog barks* are not speech; a single
-// word in asterisks is emphasis (*it*) and stays.
-const CUE = /\[[^\]]*\]|♪[^♪]*♪|\*[^*\s]+(?:\s+[^*\s]+)+\*/gu;
+// word in asterisks is emphasis (*it*) and stays. No cue spans its own opening character, so
+// each attempt stops at the next one: linear, even on a caption of 100,000 "[".
+const CUE = /\[[^[\]]*\]|♪[^♪]*♪|\*[^*\s]+(?:\s+[^*\s]+)+\*/gu;
 
 // Unpunctuated captions are cut at the longest pause that keeps a sentence within these bounds.
 const MIN_SENTENCE_WORDS = 8;

@@ -4,6 +4,7 @@
 // title, channel, publish date, the start of its description, its chapters when the
 // description lists them, and the transcript with [m:ss] marks the key points refer to.
 import type { Transcript, VideoMetadata } from '../../youtube/types';
+import { CHAPTER_FORM, readTimedLine } from '../timed-line';
 
 /** One call of a summary: the whole transcript, one part of it, or a combination of parts. */
 export type Step =
@@ -28,6 +29,14 @@ export interface Chapter {
 
 /** Characters of the description the model sees: enough for what the video is about. */
 export const DESCRIPTION_CHARS = 500;
+/** Characters of the title and of the channel's name the model sees (YouTube allows 100). */
+export const NAME_CHARS = 200;
+/**
+ * Characters of chapter lines the model sees. A description may list hundreds: bounding each
+ * part of the prompt bounds the whole, so the longest summary a model can make is known before
+ * the video is (plan.ts).
+ */
+export const CHAPTERS_CHARS = 1_000;
 /** A transcript mark at most this often (ms): often enough to place a key point, cheap in tokens. */
 const STAMP_EVERY_MS = 30_000;
 /** Headings of the answer; kept in English whatever the summary's language, so we can find them. */
@@ -54,32 +63,34 @@ export function parseTimestamp(text: string): number | undefined {
   return ((Number(hours ?? 0) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000;
 }
 
-// A chapter line as YouTube recognises them: a time, then the title ("0:00 Intro",
-// "1:02:03 - Wrap-up", "(12:30) Results").
-const CHAPTER_LINE = /^\s*[([]?((?:\d{1,2}:)?\d{1,3}:\d{2})[)\]]?\s*[-–—:|]?\s*(\S.*?)\s*$/;
-
 /**
  * The chapters a description lists, as YouTube recognises them: at least three lines that start
- * with a time, the first at 0:00, in increasing order. Empty otherwise.
+ * with a time ("0:00 Intro", "1:02:03 - Wrap-up", "(12:30) Results"), the first at 0:00, in
+ * increasing order. Empty otherwise.
  */
 export function chaptersOf(description: string): Chapter[] {
   const chapters: Chapter[] = [];
   for (const line of description.split(/\r?\n/)) {
-    const match = CHAPTER_LINE.exec(line);
-    const startMs = match ? parseTimestamp(match[1] ?? '') : undefined;
-    if (!match || startMs === undefined) continue;
+    const read = readTimedLine(line, CHAPTER_FORM);
+    const startMs = read ? parseTimestamp(read.time) : undefined;
+    if (!read || startMs === undefined) continue;
     const previous = chapters.at(-1);
     if (previous !== undefined && startMs <= previous.startMs) continue;
-    chapters.push({ startMs, title: (match[2] ?? '').slice(0, 100) });
+    chapters.push({ startMs, title: read.text.slice(0, 100) });
   }
   return chapters.length >= 3 && chapters[0]?.startMs === 0 ? chapters : [];
+}
+
+/** `text` of at most `chars` characters (then ending in an ellipsis). */
+function clip(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars)}…`;
 }
 
 /** The description's start, without its chapter lines (they are listed on their own). */
 function descriptionExcerpt(description: string): string {
   const prose = description
     .split(/\r?\n/)
-    .filter((line) => !CHAPTER_LINE.test(line))
+    .filter((line) => readTimedLine(line, CHAPTER_FORM) === undefined)
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -167,15 +178,23 @@ export function systemPrompt(tag: string, step: Step, context: PromptContext): s
 
 function dataBlock(tag: string, context: PromptContext, heading: string, body: string): string {
   const { metadata } = context;
-  const lines = [`<${tag}>`, `Title: ${metadata.title}`, `Channel: ${metadata.channel_title}`];
+  const lines = [
+    `<${tag}>`,
+    `Title: ${clip(metadata.title, NAME_CHARS)}`,
+    `Channel: ${clip(metadata.channel_title, NAME_CHARS)}`,
+  ];
   if (metadata.published_at) lines.push(`Published: ${metadata.published_at.slice(0, 10)}`);
   const description = descriptionExcerpt(metadata.description);
   if (description !== '') lines.push(`Description: ${description}`);
   const chapters = chaptersOf(metadata.description);
   if (chapters.length > 0) {
     lines.push('Chapters:');
+    let room = CHAPTERS_CHARS;
     for (const chapter of chapters) {
-      lines.push(`[${formatTimestamp(chapter.startMs)}] ${chapter.title}`);
+      const line = `[${formatTimestamp(chapter.startMs)}] ${chapter.title}`;
+      room -= line.length + 1;
+      if (room < 0) break;
+      lines.push(line);
     }
   }
   lines.push(`${heading}:`, body, `</${tag}>`);

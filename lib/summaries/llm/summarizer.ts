@@ -20,6 +20,15 @@ import {
 } from '../key-points';
 import type { CallResult, JobHooks, SummarizeInput, Summarizer, SummaryResult } from '../types';
 import {
+  estimateTokens,
+  MIN_DATA_TOKENS,
+  type ModelLimits,
+  maxTokensFor,
+  plannerFor,
+  SummaryLengthError,
+  splitIntoParts,
+} from './plan';
+import {
   formatTimestamp,
   type PromptContext,
   type Step,
@@ -27,6 +36,8 @@ import {
   systemPrompt,
   userPrompt,
 } from './prompt';
+
+export type { ModelLimits } from './plan';
 
 /**
  * What a client is told when a model call fails, whichever provider served it: the same problem
@@ -56,18 +67,9 @@ export const modelProblems = {
     ),
   failed: (cause: unknown) =>
     new BadGatewayError('model-error', 'The model could not produce a summary.', { cause }),
+  tooLong: () =>
+    new BadGatewayError('model-error', 'The model answered far more than it was asked for.'),
 };
-
-/** What the planning needs to know of a model. */
-export interface ModelLimits {
-  name: string;
-  /** Input + output tokens the model accepts in one call. */
-  contextTokens: number;
-  /** Largest answer (max tokens) the model accepts. */
-  maxOutputTokens: number;
-  /** Output tokens kept free for reasoning the model may do before it answers. */
-  reasoningReserveTokens: number;
-}
 
 /** One call to a model. */
 export interface ChatRequest {
@@ -102,96 +104,48 @@ export interface LlmSummarizerOptions {
 
 /** Low, not zero: summaries should be stable, but a little freedom reads more naturally. */
 export const TEMPERATURE = 0.2;
-/** Words of summary asked for per part in the map step, at most and at least. */
-export const PART_WORDS_MAX = 800;
-export const PART_WORDS_MIN = 60;
 /** Reduce levels before we give up (each level divides the text by several times). */
 const MAX_REDUCE_LEVELS = 6;
-/** Below this many tokens of room for transcript text per call, chunking is pointless. */
-const MIN_DATA_TOKENS = 200;
-/** Tokens of answer per key point asked for (a sentence and its time). */
-const TOKENS_PER_KEY_POINT = 40;
+/**
+ * Characters an answer may have per token of its max tokens before it is refused: a model keeps
+ * to max tokens, and even long tokens are far shorter, so only a broken or hostile server sends
+ * more (a 10 MB answer must not become a 10 MB summary, cached and replayed).
+ */
+const MAX_CHARS_PER_TOKEN = 16;
+/** A summary is cut (at a sentence end) past this many times the words asked for... */
+const SUMMARY_WORDS_FACTOR = 2;
+/** ...or past this many characters per word asked for (scripts written without spaces). */
+const SUMMARY_CHARS_PER_WORD = 16;
+/** A key point is one sentence: longer ones are cut. */
+const KEY_POINT_CHARS = 300;
+// Where a sentence ends: its punctuation and any closing quote or bracket, then a space (or the
+// end); full-width punctuation needs no space after it.
+const SENTENCE_END = /[.!?…][\]"'”’)]*(?=\s|$)|[。！？][」』”’）)]*/gu;
 
 /**
- * Conservative token estimate: 3 characters per token. English averages about 4 with most
- * tokenizers, newer Claude tokenizers produce ~30% more; over-estimating only costs an extra part.
+ * `text` cut to at most `words` whitespace-separated words and `chars` characters: at the last
+ * sentence end in that stretch when one ends its second half, else at a space, with an
+ * ellipsis. Linear in the length of `text`.
  */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 3);
-}
-
-/**
- * Max tokens for an answer of about `words` words and `keyPoints` key points: ~1.5 tokens per
- * word plus a margin so the model can finish its last sentence, plus the model's reasoning
- * reserve, capped at its limit.
- */
-export function maxTokensFor(words: number, limits: ModelLimits, keyPoints = 0): number {
-  const wanted =
-    Math.ceil(words * 1.5) + 150 + keyPoints * TOKENS_PER_KEY_POINT + limits.reasoningReserveTokens;
-  return Math.min(limits.maxOutputTokens, wanted);
-}
-
-/** The most words a model can be asked for without max tokens hitting its output limit. */
-function maxWordsFor(limits: ModelLimits): number {
-  return Math.max(
-    1,
-    Math.floor((limits.maxOutputTokens - 150 - limits.reasoningReserveTokens) / 1.5),
-  );
-}
-
-/**
- * Splits text units (caption segments) into parts of at most `maxTokens` estimated tokens each,
- * on unit boundaries where possible, else on sentence, else on word boundaries. Parts come out of
- * similar size; joined with spaces they contain every word of the input, in order.
- */
-export function splitIntoParts(units: readonly string[], maxTokens: number): string[] {
-  const pieces: string[] = [];
-  for (const unit of units) {
-    const text = unit.trim();
-    if (text !== '') pieces.push(...breakDown(text, maxTokens));
+export function cutText(text: string, words: number, chars: number): string {
+  let end = Math.min(text.length, chars);
+  const word = /\S+/g;
+  for (let count = 0; count < words; count++) {
+    if (!word.exec(text) || word.lastIndex >= end) break;
+    if (count === words - 1) end = word.lastIndex;
   }
-  const cost = (piece: string) => estimateTokens(piece) + 1;
-  const total = pieces.reduce((sum, piece) => sum + cost(piece), 0);
-  // Aim for equal parts rather than filling each to the brim and leaving a tiny last one.
-  const target = Math.ceil(total / Math.max(1, Math.ceil(total / maxTokens)));
-  const parts: string[] = [];
-  let current: string[] = [];
-  let size = 0;
-  for (const piece of pieces) {
-    if (current.length > 0 && size + cost(piece) > maxTokens) {
-      parts.push(current.join(' '));
-      current = [];
-      size = 0;
-    }
-    current.push(piece);
-    size += cost(piece);
-    if (size >= target) {
-      parts.push(current.join(' '));
-      current = [];
-      size = 0;
-    }
+  if (end >= text.length) return text;
+  let sentenceEnd = -1;
+  SENTENCE_END.lastIndex = 0;
+  for (let match = SENTENCE_END.exec(text); match; match = SENTENCE_END.exec(text)) {
+    const after = match.index + match[0].length;
+    if (after > end) break;
+    sentenceEnd = after;
   }
-  if (current.length > 0) parts.push(current.join(' '));
-  return parts;
-}
-
-/** A unit too large for one part, cut on sentence ends, then on spaces if a sentence is too. */
-function breakDown(text: string, maxTokens: number): string[] {
-  if (estimateTokens(text) + 1 <= maxTokens) return [text];
-  const sentences = text.split(/(?<=[.!?…])\s+/).filter(Boolean);
-  if (sentences.length > 1) return sentences.flatMap((sentence) => breakDown(sentence, maxTokens));
-  const words = text.split(/\s+/).filter(Boolean);
-  const out: string[] = [];
-  let current: string[] = [];
-  for (const word of words) {
-    if (current.length > 0 && estimateTokens([...current, word].join(' ')) + 1 > maxTokens) {
-      out.push(current.join(' '));
-      current = [];
-    }
-    current.push(word);
-  }
-  if (current.length > 0) out.push(current.join(' '));
-  return out;
+  if (sentenceEnd >= end / 2) return text.slice(0, sentenceEnd).trim();
+  const stretch = text.slice(0, end);
+  const space = stretch.lastIndexOf(' ');
+  return `${(space > end / 2 ? stretch.slice(0, space) : stretch).trim()}…`;
 }
 
 /** Runs `fn` over items with at most `limit` in flight (p-limit is not a dependency, and this
@@ -258,40 +212,16 @@ function renderPart(summary: string, keyPoints: readonly KeyPoint[]): string {
   return [summary, 'Key points:', ...lines].join('\n');
 }
 
-/** Same length as the real markers: only sizes matter where this is used. */
-const PLANNING_TAG = 'data-000000000000';
-
 /**
  * A Summarizer over one model. Cheap to create, so one may be made per request for the model
- * the request names. Its `summarize` throws what the ChatModel throws, and 422 for an empty
- * transcript.
+ * the request names. Its `summarize` throws what the ChatModel throws, 502 for an answer far
+ * longer than asked, and 422 for an empty transcript or a summary longer than the model can
+ * make of it (summary-length-unsupported, with the longest it can).
  */
 export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
   const { chat, limits } = options;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
-  // Keeps a safety margin of the context free for estimation error.
-  const margin = Math.max(256, Math.ceil(limits.contextTokens * 0.02));
-  const partWordsMax = Math.min(PART_WORDS_MAX, maxWordsFor(limits));
-  const clampWords = (words: number) =>
-    Math.max(Math.min(PART_WORDS_MIN, partWordsMax), Math.min(partWordsMax, words));
-
-  /** Key points asked for in one step: the summary's count for the final answer. */
-  const pointsFor = (step: Step, context: PromptContext) =>
-    context.keyPoints === 0 ? 0 : Math.min(context.keyPoints, keyPointCount(step.words));
-
-  /** Room for the data body in one call of this step. */
-  const dataBudget = (step: Step, context: PromptContext) => {
-    const stepContext = { ...context, keyPoints: pointsFor(step, context) };
-    return (
-      limits.contextTokens -
-      maxTokensFor(step.words, limits, stepContext.keyPoints) -
-      estimateTokens(systemPrompt(PLANNING_TAG, step, stepContext)) -
-      estimateTokens(userPrompt(step, PLANNING_TAG, stepContext, '')) -
-      // The message framing and role tokens the estimate does not see.
-      50 -
-      margin
-    );
-  };
+  const { partWordsMax, clampWords, pointsFor, dataBudget, ...planner } = plannerFor(limits);
 
   /**
    * What identifies a call across runs of one summary: its step, what it asks for, and its
@@ -311,11 +241,23 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     signal: AbortSignal;
     usage: (answer: Pick<ChatAnswer, 'inputTokens' | 'outputTokens'>) => void;
     job: JobHooks | undefined;
+    /** The summary asked for, in words. */
+    targetWords: number;
+    /** Model calls this summary may still make, and has made. */
+    callsLeft: number;
+    callsMade: number;
+  }
+
+  /** The 422 for a summary whose part summaries (`bodyTokens`) its final step cannot hold. */
+  function tooLongFor(run: Run, bodyTokens: number, why: string): SummaryLengthError {
+    const longest = planner.shorterThan(run.targetWords, bodyTokens, run.context);
+    return new SummaryLengthError(limits.name, run.targetWords, longest, why);
   }
 
   /**
-   * One call: the answer's summary and the key points the transcript bears out. Inside a job,
-   * a call an earlier run finished is not made again, and a finished call is kept.
+   * One call: the answer's summary and the key points the transcript bears out, each within
+   * what was asked. Inside a job, a call an earlier run finished is not made again, and a
+   * finished call is kept.
    */
   async function call(
     run: Run,
@@ -330,24 +272,42 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
       run.usage(recalled);
       return { summary: recalled.summary, keyPoints: recalled.keyPoints };
     }
+    if (run.callsLeft <= 0) {
+      throw tooLongFor(
+        run,
+        estimateTokens(body),
+        `its part summaries cannot be combined within ${run.callsMade} calls`,
+      );
+    }
+    run.callsLeft--;
+    run.callsMade++;
     await job?.beforeCall();
     const tag = `data-${randomBytes(6).toString('hex')}`;
     const stepContext = { ...context, keyPoints: pointsFor(step, context) };
+    const maxTokens = maxTokensFor(step.words, limits, stepContext.keyPoints);
     const answer = await chat.complete(
       {
         system: systemPrompt(tag, step, stepContext),
         user: userPrompt(step, tag, stepContext, body),
-        maxTokens: maxTokensFor(step.words, limits, stepContext.keyPoints),
+        maxTokens,
         step: step.kind,
       },
       signal,
     );
     run.usage(answer);
+    if (answer.text.length > MAX_CHARS_PER_TOKEN * maxTokens) throw modelProblems.tooLong();
     const parsed = parseAnswer(answer.text);
-    const claimed: ClaimedKeyPoint[] = stepContext.keyPoints > 0 ? parsed.keyPoints : [];
+    const claimed: ClaimedKeyPoint[] = parsed.keyPoints
+      .slice(0, stepContext.keyPoints)
+      .map((point) => ({ ...point, text: cutText(point.text, Infinity, KEY_POINT_CHARS) }));
     const keyPoints = anchorKeyPoints(claimed, run.transcript);
     // An answer of key points alone still says what the video is about.
-    const summary = parsed.summary || parsed.keyPoints.map((point) => point.text).join(' ');
+    const said = parsed.summary || parsed.keyPoints.map((point) => point.text).join(' ');
+    const summary = cutText(
+      said,
+      Math.max(50, SUMMARY_WORDS_FACTOR * step.words),
+      Math.max(800, SUMMARY_CHARS_PER_WORD * step.words),
+    );
     if (job) {
       const result: CallResult = { summary, keyPoints };
       if (answer.inputTokens !== undefined) result.inputTokens = answer.inputTokens;
@@ -360,10 +320,9 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
   async function reduce(
     run: Run,
     parts: readonly string[],
-    targetWords: number,
     level: number,
   ): Promise<{ summary: string; keyPoints: KeyPoint[] }> {
-    const { context } = run;
+    const { context, targetWords } = run;
     const total = parts.length;
     const labelled = parts.map((part, index) => `[Part ${index + 1}]\n${part}`);
     const final: Step = {
@@ -379,9 +338,11 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     const probe: Step = { ...final, words: partWordsMax, final: false };
     const groups = groupConsecutive(labelled, dataBudget(probe, context));
     if (groups.length >= total || level >= MAX_REDUCE_LEVELS) {
-      throw new Error(
-        `model ${limits.name}: context of ${limits.contextTokens} tokens is too small to combine ` +
-          `${total} partial summaries; raise contextTokens or choose another model`,
+      // The part summaries came out longer than planned: a shorter summary asks for less.
+      throw tooLongFor(
+        run,
+        estimateTokens(body),
+        'its part summaries do not fit the model’s context',
       );
     }
     const words = clampWords(Math.ceil((1.5 * targetWords) / groups.length));
@@ -397,7 +358,7 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
       const result = await call(run, step, group.items.join('\n\n'), inner);
       return renderPart(result.summary, result.keyPoints);
     });
-    return reduce(run, next, targetWords, level + 1);
+    return reduce(run, next, level + 1);
   }
 
   async function summarize(input: SummarizeInput): Promise<SummaryResult> {
@@ -423,7 +384,16 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
         outputTokens = (outputTokens ?? 0) + answer.outputTokens;
       }
     };
-    const run: Run = { context, transcript, signal, usage, job };
+    const run: Run = {
+      context,
+      transcript,
+      signal,
+      usage,
+      job,
+      targetWords,
+      callsLeft: 1,
+      callsMade: 0,
+    };
     const text = units.join(' ');
 
     const whole: Step = { kind: 'whole', words: targetWords };
@@ -437,13 +407,15 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     // the final part count turns out to be.
     const probe: Step = { kind: 'part', words: partWordsMax, index: 0, count: 1 };
     const budget = dataBudget(probe, context);
-    if (budget < MIN_DATA_TOKENS) {
-      throw new Error(
-        `model ${limits.name}: context of ${limits.contextTokens} tokens leaves no room for ` +
-          'transcript text; raise contextTokens or choose another model',
-      );
+    const longest = planner.longestSummary(metadata);
+    if (budget < MIN_DATA_TOKENS || targetWords > longest) {
+      // Known before any call: this video's parts and this length do not fit the model.
+      throw new SummaryLengthError(limits.name, targetWords, longest);
     }
     const parts = splitIntoParts(units, budget);
+    // Each part once, then at most one combination per part and the final step: a reduce that
+    // needs more is not converging, and ends (422) rather than spending calls.
+    run.callsLeft = 2 * parts.length + 1;
     const words = clampWords(Math.ceil((1.5 * targetWords) / parts.length));
     const stepOf = (index: number): Step => ({ kind: 'part', words, index, count: parts.length });
     if (job) {
@@ -457,7 +429,7 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
       return renderPart(result.summary, result.keyPoints);
     });
     await job?.progress('combining', parts.length, parts.length);
-    const result = await reduce(run, partials, targetWords, 1);
+    const result = await reduce(run, partials, 1);
     return { ...result, chunks: parts.length, inputTokens, outputTokens };
   }
 

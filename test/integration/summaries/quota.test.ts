@@ -1,6 +1,7 @@
 // SUMMARY_DAILY_QUOTA: counted atomically per user and UTC day. Every request that makes the
-// service call YouTube or a model takes a unit, whatever the video decides (404, 422); a cached
-// answer is free; a failure of ours or of a dependency (5xx) gives the unit back.
+// service call YouTube or a model takes a unit, whatever YouTube answers (404, 422, and its own
+// failures: 502, 503, 504); a cached answer is free; a failure of ours or of the model (5xx)
+// gives the unit back.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import { type SummarizeEnv, startSummarizeEnv } from '../../support/summarize-env';
@@ -36,19 +37,34 @@ it('counts lookups the video answers (422, 404) and refuses the next with 429 un
   expect(cachedRepeat.body.metadata.cached).toBe(true);
 });
 
-it('gives the unit back when YouTube fails (5xx), not the video', async () => {
+it('counts a lookup YouTube fails (502, 503 blocked) like any other: failing lookups are not free', async () => {
   const { token } = await env.host.registerAndLogin();
+
+  const statuses = [];
+  for (const id of [FAKE_VIDEO_IDS['server-error'], FAKE_VIDEO_IDS.blocked, FAKE_VIDEO_IDS.hang]) {
+    statuses.push((await summarize({ video_url: id }, token)).status);
+  }
+
+  // The third is refused before YouTube is asked: the two failures spent the day's units.
+  expect(statuses).toEqual([502, 503, 429]);
+});
+
+it('gives the unit back when the model fails (5xx): that failure is ours, not the request’s', async () => {
+  const { token } = await env.host.registerAndLogin();
+  env.bedrock.script('us.amazon.nova-micro-v1:0', ['throttle']);
 
   const failures = [];
   for (let i = 0; i < 3; i++) {
-    failures.push((await summarize({ video_url: FAKE_VIDEO_IDS['server-error'] }, token)).status);
+    const body = { video_url: video, summary_length: 50 + i, used_model: 'nova-micro' };
+    failures.push((await summarize(body, token)).status);
   }
+  env.bedrock.reset();
   const afterwards = [
-    await summarize({ video_url: video, summary_length: 40 }, token),
-    await summarize({ video_url: video, summary_length: 41 }, token),
+    await summarize({ video_url: video, summary_length: 60 }, token),
+    await summarize({ video_url: video, summary_length: 61 }, token),
   ];
 
-  expect(failures).toEqual([502, 502, 502]);
+  expect(failures).toEqual([503, 503, 503]);
   expect(afterwards.map((response) => response.status)).toEqual([200, 200]);
 });
 

@@ -349,6 +349,91 @@ describe('POST /summarize with a Bedrock model (stub)', () => {
   });
 });
 
+describe('POST /summarize with a summary longer than the model can make', () => {
+  it('answers 422 with the longest it can, before any job, quota unit, YouTube or model call', async () => {
+    env.youtube.setEnglishTrack(toCaptionXml(buildLongTranscript(30_000).segments));
+    const { token } = await env.host.registerAndLogin();
+
+    const response = await summarize(
+      { video_url: VIDEO, summary_length: 1_500, used_model: TINY_MODEL.name },
+      token,
+    );
+    const history = await env.host.request('GET', '/summaries', { token });
+
+    expect(response.status).toBe(422);
+    expect(response.body.type).toBe('urn:tubesum:problem:summary-length-unsupported');
+    expect(response.body.max_summary_length).toBeGreaterThan(25);
+    expect(response.body.max_summary_length).toBeLessThan(1_500);
+    expect(response.body.detail).toContain(`at most ${response.body.max_summary_length} words`);
+    expect(env.youtube.requests).toBe(0);
+    expect(env.bedrock.requests).toHaveLength(0);
+    expect(history.body.items).toEqual([]);
+  });
+
+  it('makes a summary of the longest length it names, of a 3-hour transcript', async () => {
+    env.youtube.setEnglishTrack(toCaptionXml(buildLongTranscript(30_000).segments));
+    const refused = await summarize({
+      video_url: VIDEO,
+      summary_length: 2_000,
+      used_model: TINY_MODEL.name,
+    });
+
+    const response = await summarize({
+      video_url: VIDEO,
+      summary_length: refused.body.max_summary_length,
+      used_model: TINY_MODEL.name,
+    });
+
+    expect(refused.status).toBe(422);
+    expect(response.status).toBe(200);
+    expect(response.body.metadata.chunks).toBeGreaterThan(1);
+    expect(response.body.metadata.summary_length_requested).toBe(refused.body.max_summary_length);
+  });
+
+  it('ends the job with 422, not 500, when the model’s part summaries are too long to combine', async () => {
+    env.youtube.setEnglishTrack(toCaptionXml(buildLongTranscript(30_000).segments));
+    // Every answer runs far past the words asked: the plan's sizes do not hold.
+    env.bedrock.script(TINY_MODEL.modelId, [
+      {
+        reply: (request) =>
+          'Abundantly verbose. '.repeat(Number(/about (\d+) words/.exec(request.system)?.[1])),
+      },
+    ]);
+
+    const response = await summarize({
+      video_url: VIDEO,
+      summary_length: 600,
+      used_model: TINY_MODEL.name,
+    });
+
+    expect(env.bedrock.requests.length).toBeGreaterThan(0);
+    expect(response.status).toBe(422);
+    expect(response.body.type).toBe('urn:tubesum:problem:summary-length-unsupported');
+    expect(response.body.max_summary_length).toEqual(expect.any(Number));
+  });
+});
+
+describe('POST /summarize with a model that answers 10 MB', () => {
+  it('answers 502 model-error, small, and never caches or replays the answer', async () => {
+    env.openai.script(OPENAI_MODEL_NAME, [{ reply: 'All work and no play. '.repeat(480_000) }]);
+    const request = {
+      video_url: VIDEO,
+      summary_length: freshLength(),
+      used_model: OPENAI_MODEL_NAME,
+    };
+
+    const first = await summarize(request);
+    const second = await summarize(request);
+
+    expect(env.openai.requests[0]?.response?.status).toBe(200);
+    for (const response of [first, second]) {
+      expect(response.status).toBe(502);
+      expect(response.body.type).toBe('urn:tubesum:problem:model-error');
+      expect(response.text.length).toBeLessThan(2_000);
+    }
+  });
+});
+
 describe('POST /summarize with a model of an OpenAI-compatible server (stub)', () => {
   it('returns the server’s text with its token usage and key points, sending the model’s name', async () => {
     const response = await summarize({
@@ -400,6 +485,18 @@ describe('POST /summarize input validation', () => {
       expect.arrayContaining(['extractive', 'nova-micro', 'claude-haiku', OPENAI_MODEL_NAME]),
     );
   });
+
+  it.each(['Extractive', 'EXTRACTIVE', ' extractive'])(
+    'refuses used_model %j: only the names the document lists, as it writes them',
+    async (used_model) => {
+      const response = await summarize({ video_url: VIDEO, used_model });
+
+      expect(response.status).toBe(422);
+      expect(response.body.errors[0].field).toBe('used_model');
+      expect(response.body.errors[0].message).toContain('write it as listed, "extractive"');
+      expect(response.body.allowed_models).toContain('extractive');
+    },
+  );
 
   it.each([10, 2_001, 'long', 200.5])('refuses summary_length %j', async (summary_length) => {
     const response = await summarize({ video_url: VIDEO, summary_length });

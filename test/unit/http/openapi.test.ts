@@ -132,6 +132,26 @@ describe('the OpenAPI document says what the service does', () => {
     }
   });
 
+  it('gives every integer a minimum, so no example shows a negative count', () => {
+    const unbounded: string[] = [];
+    const visit = (schema: Json, where: string) => {
+      if (!schema || typeof schema !== 'object') return;
+      const types = [schema.type ?? []].flat();
+      const bounded = schema.minimum !== undefined || schema.exclusiveMinimum !== undefined;
+      if (types.includes('integer') && !bounded) unbounded.push(where);
+      for (const [name, property] of Object.entries(schema.properties ?? {})) {
+        visit(property, `${where}.${name}`);
+      }
+      for (const key of ['items', 'additionalProperties']) visit(schema[key], `${where}.${key}`);
+      for (const key of ['anyOf', 'oneOf', 'allOf']) {
+        for (const [i, part] of (schema[key] ?? []).entries()) visit(part, `${where}.${key}[${i}]`);
+      }
+    };
+    for (const [name, schema] of Object.entries(schemas)) visit(schema, name);
+
+    expect(unbounded).toEqual([]);
+  });
+
   it('declares the problem extensions the service sends', () => {
     expect(Object.keys(schemas.Problem.properties)).toEqual(
       expect.arrayContaining([

@@ -98,7 +98,9 @@ describe('buildCatalog', () => {
       { name: 'big', modelId: 'x.y', contextTokens: 4000, maxOutputTokens: 8000 },
     ]);
 
-    expect(() => buildCatalog({ extraJson })).toThrow(/MODEL_CATALOG_JSON \[0\.maxOutputTokens\]/);
+    expect(() => buildCatalog({ extraJson })).toThrow(
+      /MODEL_CATALOG_JSON\n.*\n {2}→ at \[0\]\.maxOutputTokens/,
+    );
   });
 
   it('refuses to redefine extractive or accept unknown fields', () => {
@@ -114,11 +116,34 @@ describe('buildCatalog', () => {
   });
 });
 
+describe('models too small to summarise', () => {
+  it('fail fast, naming their variable, when their window cannot make the shortest summary', () => {
+    const extraJson = JSON.stringify([
+      { name: 'cramped', modelId: 'x.y', contextTokens: 1_200, maxOutputTokens: 300 },
+    ]);
+
+    expect(() => buildCatalog({ extraJson })).toThrow(
+      /MODEL_CATALOG_JSON: "cramped" cannot make a summary of 25 words/,
+    );
+    expect(() => buildCatalog({ openai: { models: ['tiny@1024'], contextTokens: 4_096 } })).toThrow(
+      /OPENAI_MODELS: "tiny" cannot make a summary of 25 words/,
+    );
+    expect(() =>
+      buildCatalog({ openai: { models: ['llama3.2'], contextTokens: 4_096 } }),
+    ).not.toThrow();
+  });
+});
+
 describe('resolveModel', () => {
-  it('resolves names case-insensitively', () => {
-    expect(resolveModel(buildCatalog(), ' Nova-Micro ')).toMatchObject({
+  it('resolves a name written exactly as listed, and refuses other spellings, saying which', () => {
+    const catalog = buildCatalog();
+
+    expect(resolveModel(catalog, 'nova-micro')).toMatchObject({
       modelId: 'us.amazon.nova-micro-v1:0',
     });
+    for (const spelling of ['Nova-Micro', ' nova-micro ', 'NOVA-MICRO']) {
+      expect(() => resolveModel(catalog, spelling)).toThrow(/write it as listed, "nova-micro"/);
+    }
   });
 
   it('throws a 422 listing the allowed models for an unknown name', () => {

@@ -55,11 +55,67 @@ describe('parseAnswer', () => {
     expect(parseAnswer(prose)).toEqual({ summary: prose, keyPoints: [] });
   });
 
+  it('strips a summary heading or label, never the first word of a summary that begins "Summary"', () => {
+    expect(parseAnswer('Summary statistics describe the data.').summary).toBe(
+      'Summary statistics describe the data.',
+    );
+    expect(parseAnswer('Summarising a video is hard.').summary).toBe(
+      'Summarising a video is hard.',
+    );
+    expect(parseAnswer('SUMMARY: CNNs learn kernels.').summary).toBe('CNNs learn kernels.');
+    expect(parseAnswer('**Summary:** CNNs learn kernels.').summary).toBe('CNNs learn kernels.');
+    expect(parseAnswer('## Summary\nCNNs learn kernels.').summary).toBe('CNNs learn kernels.');
+    expect(parseAnswer('Summary\nCNNs learn kernels.').summary).toBe('CNNs learn kernels.');
+  });
+
   it('skips key point lines without a valid time', () => {
     const parsed = parseAnswer('SUMMARY:\nText.\nKEY POINTS:\n[1:75] Bad seconds.\nNo time here.');
 
     expect(parsed.keyPoints).toEqual([]);
     expect(parsed.summary).toBe('Text.');
+  });
+});
+
+// Model answers and video descriptions are untrusted: a line of 100,000 spaces (or another shape
+// that makes a backtracking pattern retry every split of a run) must not hold the event loop.
+// Each parse here takes at most ~50 ms cold (JIT and all) and a few ms warm; the patterns this
+// replaced took 10-45 s per shape, and hours for some. A bound of 500 ms per parse separates the
+// two by an order of magnitude either way, even on a loaded machine; a ratio of two timings
+// (100k vs 10k) would be dominated by noise at a few milliseconds.
+describe('reading untrusted text in linear time', () => {
+  const run = (chars: string) => chars.repeat(Math.ceil(100_000 / chars.length)).slice(0, 100_000);
+  const shapes: [string, string][] = [
+    ['a line of spaces between two lines', `Text.\n${run(' ')}\nMore.`],
+    ['a line of tabs before a word', `Text.\n${run('\t')}word`],
+    ['a key point with spaces inside its text', `Text.\n[1:20] x${run(' ')}y`],
+    ['a time followed by spaces only', `Text.\n0:00${run(' ')}\nEnd.`],
+    ['a bullet followed by spaces', `Text.\n-${run(' ')}x`],
+    ['a heading split by spaces', `Text.\nKEY${run(' ')}POINTS`],
+    ['a summary label split by spaces', `Summary${run(' ')}:x`],
+    ['a summary heading followed by spaces and stars', `Summary${run(' *')}x`],
+    ['a key point heading followed by spaces', `Text.\nKEY POINTS${run(' ')}x`],
+    ['a line of stars', run('*')],
+    ['a run of digits and colons', `Text.\n${run('1:')}`],
+    ['many short timed lines', run('0:00 a\n')],
+  ];
+
+  it.each(shapes)('reads %s (100,000 characters) within 500 ms', (_name, text) => {
+    const windows = text.replaceAll('\n', '\r\n');
+    const parses = [() => parseAnswer(text), () => chaptersOf(text), () => chaptersOf(windows)];
+
+    const took = parses.map((parse) => {
+      const started = performance.now();
+      parse();
+      return performance.now() - started;
+    });
+
+    expect(Math.max(...took)).toBeLessThan(500);
+  });
+
+  it('still reads what these shapes say: a point keeps its text, spaces and all', () => {
+    const parsed = parseAnswer(`SUMMARY:\nText.\nKEY POINTS:\n[1:20] x${' '.repeat(5)}y`);
+
+    expect(parsed.keyPoints).toEqual([{ text: `x${' '.repeat(5)}y`, atMs: 80_000 }]);
   });
 });
 

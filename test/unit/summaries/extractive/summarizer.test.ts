@@ -177,6 +177,17 @@ describe('splitTranscript', () => {
 
     expect(splitTranscript(transcript)).toEqual(['Welcome to the lecture on graphs.']);
   });
+
+  it('reads a caption of 100,000 unclosed brackets within 500 ms (cue removal is linear)', () => {
+    // Captions are the uploader's text: a cue pattern that scanned to the end of the caption
+    // from every "[" took 11 s on this (quadratic); linear takes milliseconds.
+    const transcript = transcriptFromLines([`${'['.repeat(100_000)} Welcome to graphs.`]);
+    const started = performance.now();
+
+    splitTranscript(transcript);
+
+    expect(performance.now() - started).toBeLessThan(500);
+  });
 });
 
 describe('createExtractiveSummarizer', () => {

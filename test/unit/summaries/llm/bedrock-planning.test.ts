@@ -4,8 +4,10 @@ import { type BedrockModel, buildCatalog, resolveModel } from '../../../../lib/s
 import {
   estimateTokens,
   maxTokensFor,
+  plannerFor,
   splitIntoParts,
-} from '../../../../lib/summaries/llm/summarizer';
+} from '../../../../lib/summaries/llm/plan';
+import { loadSharedMetadata } from '../../../support/transcripts';
 
 const novaMicro = resolveModel(buildCatalog(), 'nova-micro') as BedrockModel;
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
@@ -66,8 +68,52 @@ describe('splitIntoParts', () => {
     for (const part of parts) expect(estimateTokens(part)).toBeLessThanOrEqual(60);
   });
 
+  it('shares the text out evenly instead of leaving a small last part', () => {
+    // Issue 19's shape: under a budget of 4,153 tokens, filling parts to the brim made four of
+    // 3,987 and a fifth of 35. Five parts are needed either way; they should be alike.
+    const captions = Array.from({ length: 461 }, (_, i) =>
+      `u${i} ${'word '.repeat(25)}`.slice(0, 102).trim().concat('.'),
+    );
+
+    const sizes = splitIntoParts(captions, 4_153).map(estimateTokens);
+
+    expect(sizes).toHaveLength(5);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(4_153);
+    expect(Math.min(...sizes)).toBeGreaterThan(0.9 * Math.max(...sizes));
+  });
+
   it('returns one part when everything fits', () => {
     expect(splitIntoParts(['short one', '  ', 'short two'], 1000)).toEqual(['short one short two']);
+  });
+});
+
+describe('the longest summary a model can make', () => {
+  const window = (contextTokens: number, maxOutputTokens: number) =>
+    plannerFor({ name: 'm', contextTokens, maxOutputTokens, reasoningReserveTokens: 0 });
+
+  it('is a few hundred words for a 4,096-token window, about 1,000 for 8,192', () => {
+    expect(window(4_096, 1_024).longestSummary()).toBeGreaterThan(300);
+    expect(window(4_096, 1_024).longestSummary()).toBeLessThan(400);
+    expect(window(8_192, 2_048).longestSummary()).toBeGreaterThan(900);
+    expect(window(8_192, 2_048).longestSummary()).toBeLessThan(1_000);
+  });
+
+  it('covers the API’s 2,000 words on the built-in Bedrock models', () => {
+    for (const name of ['nova-micro', 'nova-lite', 'nova-pro', 'claude-haiku', 'claude-sonnet']) {
+      const model = resolveModel(buildCatalog(), name) as BedrockModel;
+
+      expect(plannerFor(model).longestSummary(), name).toBeGreaterThanOrEqual(2_000);
+    }
+  });
+
+  it('is 0 for a window that cannot hold a part of a transcript beside its prompt', () => {
+    expect(window(1_024, 256).longestSummary()).toBe(0);
+  });
+
+  it('is longer for a video with a short description than for the largest prompt', () => {
+    const planner = window(3_000, 1_000);
+
+    expect(planner.longestSummary(loadSharedMetadata())).toBeGreaterThan(planner.longestSummary());
   });
 });
 

@@ -1,0 +1,334 @@
+// How a summary by a language model is planned: what one call of a model holds (token
+// estimates, answer sizes, the room a prompt leaves for data), how a long transcript is cut into
+// parts, and the longest summary a model can make whatever the video. Light and without I/O:
+// POST /summarize checks a request against it before any work starts (a summary the model
+// cannot make is refused there, not failed after its calls), and the summarizer plans with it.
+import { UnprocessableError } from '../../errors';
+import type { VideoMetadata } from '../../youtube/types';
+import { keyPointCount } from '../key-points';
+import {
+  CHAPTERS_CHARS,
+  DESCRIPTION_CHARS,
+  NAME_CHARS,
+  type PromptContext,
+  type Step,
+  systemPrompt,
+  userPrompt,
+} from './prompt';
+
+/** What the planning needs to know of a model. */
+export interface ModelLimits {
+  name: string;
+  /** Input + output tokens the model accepts in one call. */
+  contextTokens: number;
+  /** Largest answer (max tokens) the model accepts. */
+  maxOutputTokens: number;
+  /** Output tokens kept free for reasoning the model may do before it answers. */
+  reasoningReserveTokens: number;
+}
+
+/** Words of summary asked for per part in the map step, at most and at least. */
+const PART_WORDS_MAX = 800;
+const PART_WORDS_MIN = 60;
+/** Below this many tokens of room for transcript text per call, chunking is pointless. */
+export const MIN_DATA_TOKENS = 200;
+/** Tokens of answer per key point asked for (a sentence and its time). */
+const TOKENS_PER_KEY_POINT = 40;
+/** Longest summary the planning considers (the API allows 2,000 words). */
+const LONGEST_SUMMARY_WORDS = 10_000;
+
+// Sizes the plan expects of a part's summary, in estimated tokens (estimateTokens): a word is
+// about 6 characters with its space (English averages 5.3), a key point line a sentence of ~20
+// words with its [m:ss], and each part its label and the "Key points:" line.
+const ESTIMATED_TOKENS_PER_WORD = 2;
+const ESTIMATED_TOKENS_PER_KEY_POINT = 45;
+const ESTIMATED_TOKENS_PER_PART = 10;
+
+/** Same length as the real markers: only sizes matter where this is used. */
+const PLANNING_TAG = 'data-000000000000';
+
+/**
+ * Conservative token estimate: 3 characters per token. English averages about 4 with most
+ * tokenizers, newer Claude tokenizers produce ~30% more; over-estimating only costs an extra part.
+ */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 3);
+}
+
+/** Tokens an answer of about `words` words and `keyPoints` key points may need, uncapped. */
+function wantedTokens(words: number, limits: ModelLimits, keyPoints: number): number {
+  return (
+    Math.ceil(words * 1.5) + 150 + keyPoints * TOKENS_PER_KEY_POINT + limits.reasoningReserveTokens
+  );
+}
+
+/**
+ * Max tokens for an answer of about `words` words and `keyPoints` key points: ~1.5 tokens per
+ * word plus a margin so the model can finish its last sentence, plus the model's reasoning
+ * reserve, capped at its limit.
+ */
+export function maxTokensFor(words: number, limits: ModelLimits, keyPoints = 0): number {
+  return Math.min(limits.maxOutputTokens, wantedTokens(words, limits, keyPoints));
+}
+
+/** The most words a model can be asked for without max tokens hitting its output limit. */
+function maxWordsFor(limits: ModelLimits): number {
+  return Math.max(
+    1,
+    Math.floor((limits.maxOutputTokens - 150 - limits.reasoningReserveTokens) / 1.5),
+  );
+}
+
+/**
+ * The metadata of the largest prompt a video can make: the longest title and channel name, a
+ * full description excerpt and as many chapters as the prompt shows (prompt.ts bounds each).
+ */
+function largestMetadata(): VideoMetadata {
+  const chapters = Array.from(
+    { length: Math.ceil(CHAPTERS_CHARS / 20) + 3 },
+    (_, i) => `${Math.floor(i / 6)}:${String((i % 6) * 10).padStart(2, '0')} ${'c'.repeat(100)}`,
+  );
+  return {
+    video_id: 'xxxxxxxxxxx',
+    title: 't'.repeat(NAME_CHARS + 1),
+    channel_title: 'c'.repeat(NAME_CHARS + 1),
+    channel_id: 'UCxxxxxxxxxxxxxxxxxxxxxx',
+    duration_seconds: null,
+    view_count: null,
+    description: [`${'d '.repeat(DESCRIPTION_CHARS)}`, ...chapters].join('\n'),
+    thumbnail_url: null,
+    published_at: '2000-01-01T00:00:00Z',
+    like_count: null,
+    comment_count: null,
+  };
+}
+
+/** 422 for a summary longer than the model can make: it says how long one can be. */
+export class SummaryLengthError extends UnprocessableError {
+  override name = 'SummaryLengthError';
+  /**
+   * @param why what does not fit, when it is this video's (its part summaries); absent, the
+   *   model's limit whatever the video.
+   */
+  constructor(model: string, requested: number, longest: number, why?: string) {
+    const advice =
+      longest > 0
+        ? `Ask for at most ${longest} words, or use a model with a larger context.`
+        : 'Use a model with a larger context.';
+    super(
+      'summary-length-unsupported',
+      'Summary length unsupported',
+      why === undefined
+        ? `The model "${model}" can make summaries of at most ${longest} words, not ${requested}. ${advice}`
+        : `The model "${model}" cannot make a summary of ${requested} words of this video: ${why}. ${advice}`,
+      { extensions: { max_summary_length: longest } },
+    );
+  }
+}
+
+// The longest summary of any video, per model (catalog entries live as long as the process).
+const longestForAnyVideo = new WeakMap<ModelLimits, number>();
+
+/** How calls of one model are sized. */
+export interface Planner {
+  /** Words a part's or an intermediate combination's summary is asked for, at most. */
+  readonly partWordsMax: number;
+  /** `words` within what a part's summary may be asked for. */
+  clampWords(words: number): number;
+  /** Key points asked for in one step: the summary's count for the final answer. */
+  pointsFor(step: Step, context: PromptContext): number;
+  /** Estimated tokens of data (transcript or part summaries) one call of this step can hold. */
+  dataBudget(step: Step, context: PromptContext): number;
+  /**
+   * The longest summary (words) the model can make of any video with this metadata (default:
+   * the largest prompt any video makes): its answer fits the model's output limit and its final
+   * step fits the context with the part summaries it combines. 0 when the model's context
+   * cannot hold a part of a transcript beside its prompt at all.
+   */
+  longestSummary(metadata?: VideoMetadata): number;
+  /**
+   * The longest summary, below `words`, whose final step would hold part summaries that came to
+   * `bodyTokens` for `words` (part summaries grow with the summary asked for).
+   */
+  shorterThan(words: number, bodyTokens: number, context: PromptContext): number;
+}
+
+/** The planner of one model. */
+export function plannerFor(limits: ModelLimits): Planner {
+  // Keeps a safety margin of the context free for estimation error.
+  const margin = Math.max(256, Math.ceil(limits.contextTokens * 0.02));
+  const partWordsMax = Math.min(PART_WORDS_MAX, maxWordsFor(limits));
+  const clampWords = (words: number) =>
+    Math.max(Math.min(PART_WORDS_MIN, partWordsMax), Math.min(partWordsMax, words));
+  const pointsFor = (step: Step, context: PromptContext) =>
+    context.keyPoints === 0 ? 0 : Math.min(context.keyPoints, keyPointCount(step.words));
+
+  const dataBudget = (step: Step, context: PromptContext) => {
+    const stepContext = { ...context, keyPoints: pointsFor(step, context) };
+    return (
+      limits.contextTokens -
+      maxTokensFor(step.words, limits, stepContext.keyPoints) -
+      estimateTokens(systemPrompt(PLANNING_TAG, step, stepContext)) -
+      estimateTokens(userPrompt(step, PLANNING_TAG, stepContext, '')) -
+      // The message framing and role tokens the estimate does not see.
+      50 -
+      margin
+    );
+  };
+
+  /** The final step of a summary of `words` words, over `total` parts. */
+  const finalStep = (words: number, total: number): Step => ({
+    kind: 'combine',
+    words,
+    first: 1,
+    last: total,
+    total,
+    final: true,
+  });
+
+  /**
+   * Whether a summary of `words` words can be made: its answer fits the output limit, a part
+   * of the transcript fits beside a part's prompt, and the final step holds the summaries of
+   * two parts (the fewest a long transcript is cut into), each asked for its share of 1.5
+   * times the words, with its key points.
+   */
+  function fits(words: number, metadata: VideoMetadata): boolean {
+    const context: PromptContext = { metadata, keyPoints: keyPointCount(words) };
+    if (wantedTokens(words, limits, context.keyPoints) > limits.maxOutputTokens) return false;
+    const probe: Step = { kind: 'part', words: partWordsMax, index: 0, count: 2 };
+    if (dataBudget(probe, context) < MIN_DATA_TOKENS) return false;
+    const partWords = clampWords(Math.ceil((1.5 * words) / 2));
+    const partPoints = Math.min(context.keyPoints, keyPointCount(partWords));
+    const part =
+      partWords * ESTIMATED_TOKENS_PER_WORD +
+      partPoints * ESTIMATED_TOKENS_PER_KEY_POINT +
+      ESTIMATED_TOKENS_PER_PART;
+    return dataBudget(finalStep(words, 2), context) >= 2 * part;
+  }
+
+  /** The largest `words` in [0, below) that `ok` accepts (it holds up to a length, then not). */
+  function largest(below: number, ok: (words: number) => boolean): number {
+    let low = 0;
+    let high = below;
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (ok(middle)) low = middle;
+      else high = middle;
+    }
+    return low;
+  }
+
+  function longestSummary(metadata?: VideoMetadata): number {
+    const known = metadata === undefined ? longestForAnyVideo.get(limits) : undefined;
+    if (known !== undefined) return known;
+    const seen = metadata ?? largestMetadata();
+    const longest = largest(LONGEST_SUMMARY_WORDS + 1, (words) => words === 0 || fits(words, seen));
+    if (metadata === undefined) longestForAnyVideo.set(limits, longest);
+    return longest;
+  }
+
+  function shorterThan(words: number, bodyTokens: number, context: PromptContext): number {
+    return largest(words, (shorter) => {
+      if (shorter === 0) return true;
+      const shorterContext = {
+        ...context,
+        keyPoints: context.keyPoints === 0 ? 0 : keyPointCount(shorter),
+      };
+      const budget = dataBudget(finalStep(shorter, 2), shorterContext);
+      return (
+        wantedTokens(shorter, limits, shorterContext.keyPoints) <= limits.maxOutputTokens &&
+        budget >= (bodyTokens * shorter) / words
+      );
+    });
+  }
+
+  return { partWordsMax, clampWords, pointsFor, dataBudget, longestSummary, shorterThan };
+}
+
+/**
+ * Splits text units (caption segments) into parts of at most `maxTokens` estimated tokens each,
+ * on unit boundaries where possible, else on sentence, else on word boundaries. The number of
+ * parts is the fewest that can hold the text; the text is then shared out among them evenly, so
+ * no part is a small remainder. Joined with spaces, the parts contain every word of the input,
+ * in order.
+ */
+export function splitIntoParts(units: readonly string[], maxTokens: number): string[] {
+  const pieces: string[] = [];
+  for (const unit of units) {
+    const text = unit.trim();
+    if (text !== '') pieces.push(...breakDown(text, maxTokens));
+  }
+  if (pieces.length === 0) return [];
+  const costs = pieces.map((piece) => estimateTokens(piece) + 1);
+  const total = costs.reduce((sum, cost) => sum + cost, 0);
+  // Pieces do not divide evenly: when the fewest parts cannot hold them, one more part is tried.
+  for (let count = Math.max(1, Math.ceil(total / maxTokens)); ; count++) {
+    const parts = shareOut(pieces, costs, total, count, maxTokens);
+    if (parts) return parts;
+  }
+}
+
+/**
+ * The pieces in `count` consecutive parts of about `total / count` tokens each: a part ends at
+ * the piece boundary nearest its share of the running total. Undefined when a part would exceed
+ * `maxTokens`. At `count` = the number of pieces every part is one piece, so this always ends.
+ */
+function shareOut(
+  pieces: readonly string[],
+  costs: readonly number[],
+  total: number,
+  count: number,
+  maxTokens: number,
+): string[] | undefined {
+  const parts: string[] = [];
+  let start = 0;
+  let size = 0;
+  let done = 0;
+  for (let index = 0; index < pieces.length; index++) {
+    const cost = costs[index] ?? 0;
+    const goal = (total * (parts.length + 1)) / count;
+    const left = pieces.length - index;
+    const partsLeft = count - parts.length;
+    // End the part before this piece when that lands nearer its share than taking it would,
+    // when taking it would overflow, or when every later part needs a piece of its own.
+    const nearer = Math.abs(done - goal) <= Math.abs(done + cost - goal);
+    if (
+      size > 0 &&
+      parts.length < count - 1 &&
+      (nearer || size + cost > maxTokens || left < partsLeft)
+    ) {
+      parts.push(pieces.slice(start, index).join(' '));
+      start = index;
+      size = 0;
+    }
+    size += cost;
+    done += cost;
+    if (size > maxTokens) return undefined;
+  }
+  parts.push(pieces.slice(start).join(' '));
+  return parts;
+}
+
+/** A unit too large for one part, cut on sentence ends, then on spaces if a sentence is too. */
+function breakDown(text: string, maxTokens: number): string[] {
+  if (estimateTokens(text) + 1 <= maxTokens) return [text];
+  const sentences = text.split(/(?<=[.!?…])\s+/).filter(Boolean);
+  if (sentences.length > 1) return sentences.flatMap((sentence) => breakDown(sentence, maxTokens));
+  const words = text.split(/\s+/).filter(Boolean);
+  const out: string[] = [];
+  let current: string[] = [];
+  // Characters of `current` joined with spaces, kept as words are added (linear, not re-joined).
+  let length = 0;
+  for (const word of words) {
+    const longer = current.length === 0 ? word.length : length + 1 + word.length;
+    if (current.length > 0 && Math.ceil(longer / 3) + 1 > maxTokens) {
+      out.push(current.join(' '));
+      current = [];
+      length = 0;
+    }
+    length = current.length === 0 ? word.length : length + 1 + word.length;
+    current.push(word);
+  }
+  if (current.length > 0) out.push(current.join(' '));
+  return out;
+}
