@@ -5,7 +5,7 @@
 import { problemSchema } from '../http/problem-schema';
 import * as z from '../schema';
 import {
-  LANGUAGE_TAG_PATTERN,
+  languageTagSchema,
   transcriptLanguageSchema,
   videoMetadataSchema,
 } from '../youtube/schema';
@@ -20,9 +20,7 @@ export const SUMMARY_LENGTH = { min: 25, max: 2_000, default: 200 } as const;
 export const usedModelSchema = z.string().check(z.minLength(1), z.maxLength(64));
 
 /** The optional `summary_language` field of a summarize request: the summary's language. */
-export const summaryLanguageSchema = z.string().check(
-  z.maxLength(35),
-  z.regex(LANGUAGE_TAG_PATTERN, 'Must be a language code such as "de" or "pt-BR".'),
+export const summaryLanguageSchema = languageTagSchema('de').check(
   z.meta({
     description:
       'Language to write the summary in (BCP 47, e.g. "de", "pt-BR"); by default the transcript’s. Language models translate; the extractive model cannot and answers 422 summary-language-unsupported when it differs from the transcript’s.',

@@ -4,7 +4,7 @@ import * as z from '../schema';
 import { VIDEO_ID_PATTERN } from './url';
 
 /** A caption language tag (BCP 47-ish): a 2-3 letter language, then subtags. */
-export const LANGUAGE_TAG_PATTERN = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+const LANGUAGE_TAG_PATTERN = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
 
 const count = (description: string) =>
   z.nullable(z.int().check(z.nonnegative())).check(z.meta({ description }));
@@ -41,10 +41,17 @@ export const videoMetadataSchema = z
   })
   .check(z.meta({ description: 'What YouTube says about the video.' }));
 
+/** A language field of a request: a tag of at most 35 characters, such as `example`. */
+export const languageTagSchema = (example: string) =>
+  z
+    .string()
+    .check(
+      z.maxLength(35),
+      z.regex(LANGUAGE_TAG_PATTERN, `Must be a language code such as "${example}" or "pt-BR".`),
+    );
+
 /** The optional `language` field of a summarize request: which caption track to use. */
-export const transcriptLanguageSchema = z.string().check(
-  z.maxLength(35),
-  z.regex(LANGUAGE_TAG_PATTERN, 'Must be a language code such as "en" or "pt-BR".'),
+export const transcriptLanguageSchema = languageTagSchema('en').check(
   z.meta({
     description:
       'Caption language to summarise (BCP 47, e.g. "en", "pt-BR"). By default manual captions beat automatic ones and English is preferred.',
