@@ -124,14 +124,24 @@ const operation = (path: string): Locator =>
     has: page.locator(`.opblock-summary-path[data-path="${path}"]`),
   });
 
-/** Expands an operation, switches to "Try it out" and fills its JSON body. */
-async function fillTryItOut(block: Locator, body: unknown): Promise<void> {
+/** Expands an operation, switches to "Try it out" and returns the example body it shows. */
+async function openTryItOut(block: Locator): Promise<unknown> {
   await block.locator('.opblock-summary-control').click();
   const tryItOut = block.getByRole('button', { name: 'Try it out' });
   // With tryItOutEnabled the editor may already be open (the button then reads "Cancel").
   if (await tryItOut.isVisible()) await tryItOut.click();
-  const editor = block.locator('textarea.body-param__text');
-  await editor.fill(JSON.stringify(body, null, 2));
+  return JSON.parse(await block.locator('textarea.body-param__text').inputValue());
+}
+
+/** Collapses an expanded operation, as openTryItOut() expects to find it. */
+async function collapse(block: Locator): Promise<void> {
+  await block.locator('.opblock-summary-control').click();
+}
+
+/** Expands an operation, switches to "Try it out" and fills its JSON body. */
+async function fillTryItOut(block: Locator, body: unknown): Promise<void> {
+  await openTryItOut(block);
+  await block.locator('textarea.body-param__text').fill(JSON.stringify(body, null, 2));
 }
 
 /** Clicks Execute and returns the status and body Swagger UI shows for the live response. */
@@ -180,12 +190,9 @@ describe.skipIf(SKIPPED)('the interactive docs in chromium', () => {
 
     await step('/token offers a log-in body as its example', async () => {
       const block = operation('/token');
-      await block.locator('.opblock-summary-control').click();
-      const tryItOut = block.getByRole('button', { name: 'Try it out' });
-      if (await tryItOut.isVisible()) await tryItOut.click();
-      const example = JSON.parse(await block.locator('textarea.body-param__text').inputValue());
+      const example = (await openTryItOut(block)) as object;
       expect(Object.keys(example)).toEqual(expect.arrayContaining(['username', 'password']));
-      await block.locator('.opblock-summary-control').click();
+      await collapse(block);
     });
 
     await step('log in with "Authorize" (OAuth2 password flow)', async () => {
@@ -236,15 +243,11 @@ describe.skipIf(SKIPPED)('the interactive docs in chromium', () => {
 
     await step('summarise with the example body Swagger UI fills in, as it is', async () => {
       const block = operation('/summarize');
-      await block.locator('.opblock-summary-control').click();
-      const tryItOut = block.getByRole('button', { name: 'Try it out' });
-      if (await tryItOut.isVisible()) await tryItOut.click();
-      const example = JSON.parse(await block.locator('textarea.body-param__text').inputValue());
+      const example = await openTryItOut(block);
       expect(example).toMatchObject({ video_url: expect.stringContaining(FAKE_VIDEO_IDS.normal) });
       const { status, body } = await execute(block, '/summarize');
       expect(status, body).toBe('200');
-      // Collapsed again, as the next step expects to find it.
-      await block.locator('.opblock-summary-control').click();
+      await collapse(block);
     });
 
     await step('summarise the recorded video through "Try it out"', async () => {
