@@ -5,7 +5,7 @@ import type { Config } from '../lib/config';
 import { docsAssetReply, docsPageReply, openApiReply } from '../lib/docs';
 import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/handler';
 import { problemReply } from '../lib/http/problem';
-import { createRouter, unroutedError } from '../lib/http/router';
+import { createRouter, servingRouteKey, unroutedError } from '../lib/http/router';
 import { logger } from '../lib/logger';
 import { routeList, routes } from '../lib/routes';
 
@@ -49,7 +49,7 @@ export function create(config: Config): LambdaHandler {
     ),
   };
   return async (event, context) => {
-    const route = byRouteKey[event.routeKey];
+    const route = byRouteKey[servingRouteKey(event.routeKey)];
     return route ? route(event, context) : unrouted(event);
   };
 }

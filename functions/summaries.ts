@@ -6,6 +6,7 @@ import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
 import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/handler';
 import { json, noContent } from '../lib/http/reply';
+import { servingRouteKey } from '../lib/http/router';
 import { logger } from '../lib/logger';
 import { routes } from '../lib/routes';
 import type { JobQueue } from '../lib/summaries/queue';
@@ -58,7 +59,7 @@ export function create(config: Config): LambdaHandler {
     ),
   };
   return async (event, context) => {
-    const route = byRouteKey[event.routeKey];
+    const route = byRouteKey[servingRouteKey(event.routeKey)];
     if (!route) throw new Error(`the summaries function does not serve ${event.routeKey}`);
     return route(event, context);
   };

@@ -24,6 +24,7 @@ import {
   ValidationError,
 } from './errors';
 import { problemReply } from './http/problem';
+import { createRouter } from './http/router';
 import {
   problemSchema,
   type RouteDef,
@@ -322,10 +323,12 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
   const schemas = schemaCollector(options.models);
   const usedHeaders = new Set<HeaderName>();
   const paths: Record<string, Record<string, OperationObject>> = {};
-  const methods = (path: string) =>
-    Object.values(routes)
-      .filter((route) => route.path === path)
-      .map((route) => route.method);
+  // What a 405 on the path says it allows (HEAD wherever GET is), as the router answers it.
+  const router = createRouter(Object.values(routes));
+  const methods = (path: string) => {
+    const match = router.match(path, 'TRACE');
+    return match.kind === 'method-not-allowed' ? match.allowed : [];
+  };
   for (const [operationId, route] of Object.entries(routes)) {
     paths[route.path] = {
       ...paths[route.path],

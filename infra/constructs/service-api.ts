@@ -1,6 +1,7 @@
-// The HTTP API: exactly the route table's routes, each to its handler's function; API
-// Gateway's `$default` route for the rest (our 404/405 problem); CORS at the edge; a `$default`
-// stage with throttling and an access log in the fields the local host writes too.
+// The HTTP API: exactly the route table's routes (and HEAD beside each GET), each to its
+// handler's function; API Gateway's `$default` route for the rest (our 404/405 problem); CORS at
+// the edge; a `$default` stage with throttling and an access log in the fields the local host
+// writes too.
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
@@ -117,7 +118,10 @@ export class ServiceApi extends Construct {
     for (const route of props.routes) {
       const constructs = this.api.addRoutes({
         path: route.path,
-        methods: [HttpMethod[route.method]],
+        // HEAD wherever GET is (RFC 9110 9.3.2): API Gateway's routes are per method, and the
+        // function serves `HEAD /path` as `GET /path` (servingRouteKey, lib/http/router.ts).
+        methods:
+          route.method === 'GET' ? [HttpMethod.GET, HttpMethod.HEAD] : [HttpMethod[route.method]],
         integration: integrationFor(route.handler),
       });
       for (const construct of constructs) {

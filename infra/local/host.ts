@@ -25,7 +25,8 @@ export interface LocalHost {
   close(): Promise<void>;
 }
 
-export interface LocalHostOptions extends Pick<LocalServerOptions, 'accessLog'> {
+export interface LocalHostOptions
+  extends Pick<LocalServerOptions, 'accessLog' | 'firstRequestTimeoutMs' | 'maxConnections'> {
   /** Where the host tells what it does (default: the console). */
   log?: (line: string) => void;
   /** How long a request may wait for the database (default DATABASE_WAIT_MS). */
@@ -160,6 +161,8 @@ export async function startLocalHost(
       waitFor: (handler) =>
         up || STATELESS_HANDLERS.has(handler) ? undefined : withinWait(database, waitMs),
       accessLog: options.accessLog,
+      firstRequestTimeoutMs: options.firstRequestTimeoutMs,
+      maxConnections: options.maxConnections,
     });
     // Loaded while the database starts (a failure shows at the route's first request instead).
     local.preload().catch(() => undefined);

@@ -1,12 +1,21 @@
 // Serves the route table over node:http the way API Gateway's HTTP API does: each request
 // becomes a payload-format-2.0 event for the route's Lambda handler, and the handler's result
-// becomes the response. Unknown paths are 404 and wrong methods 405, as problem+json.
+// becomes the response. Unknown paths are 404 and wrong methods 405, as problem+json; HEAD is
+// served wherever GET is. Connections that send no request are closed, and their number is
+// capped: a crowd of silent sockets cannot keep real clients out.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { InvokeStore } from '@aws/lambda-invoke-store';
 import type { Config } from '../../lib/config';
-import { PayloadTooLargeError } from '../../lib/errors';
+import { BadRequestError, HttpError, PayloadTooLargeError } from '../../lib/errors';
 import type { AccessLogEntry } from '../../lib/http/access-log';
 import { corsPreflightHeaders, corsResponseHeaders, originAllowed } from '../../lib/http/cors';
 import { invocation, type LambdaHandler } from '../../lib/http/handler';
@@ -32,6 +41,77 @@ export interface LocalServerOptions {
   waitFor?: (name: HandlerName) => Promise<void> | undefined;
   /** Receives one access line per request (as API Gateway's access log would); none if unset. */
   accessLog?: (entry: AccessLogEntry) => void;
+  /**
+   * How long a new connection may stay silent before its first request (default
+   * FIRST_REQUEST_TIMEOUT_MS); then it is closed.
+   */
+  firstRequestTimeoutMs?: number;
+  /** How many connections may be open at once (default: defaultMaxConnections()). */
+  maxConnections?: number;
+}
+
+/**
+ * How long a connection may wait before it sends its first request. Long enough for a browser's
+ * preconnected socket to be used; after the first request, Node's own timeouts take over
+ * (keep-alive 5 s between requests, headersTimeout and requestTimeout below).
+ */
+export const FIRST_REQUEST_TIMEOUT_MS = 30_000;
+/** The most connections the host keeps open at once, unless it has fewer file descriptors. */
+export const MAX_CONNECTIONS = 1_000;
+/** The most bytes of a request's line and headers (Node's default, written out): then 431. */
+export const MAX_HEADER_BYTES = 16_384;
+
+/**
+ * MAX_CONNECTIONS, or half this process's file descriptors if that is fewer (Linux tells, in
+ * /proc): the other half stays for the host's own connections (DynamoDB, YouTube, models) and
+ * files. Past the descriptor limit nothing is accepted at all, not even /health.
+ */
+export function defaultMaxConnections(): number {
+  try {
+    const limits = readFileSync('/proc/self/limits', 'utf8');
+    const files = Number(/^Max open files\s+(\d+)/m.exec(limits)?.[1]);
+    if (files > 0) return Math.max(16, Math.min(MAX_CONNECTIONS, Math.floor(files / 2)));
+  } catch {
+    // Not Linux: no way to ask without a native module.
+  }
+  return MAX_CONNECTIONS;
+}
+
+/** 431: the request's line and headers are over MAX_HEADER_BYTES (the host's own answer). */
+class HeadersTooLargeError extends HttpError {
+  override name = 'HeadersTooLargeError';
+  constructor() {
+    super(431, 'headers-too-large', 'Request header fields too large', {
+      detail: `The request line and headers may take at most ${MAX_HEADER_BYTES} bytes.`,
+    });
+  }
+}
+
+/** 408: the request's headers or body did not arrive in time (headersTimeout, requestTimeout). */
+class RequestTimeoutError extends HttpError {
+  override name = 'RequestTimeoutError';
+  constructor() {
+    super(408, 'request-timeout', 'Request timeout', {
+      detail: 'The request did not arrive in time.',
+    });
+  }
+}
+
+/**
+ * The problem for a request node:http could not parse (what its 'clientError' event gets),
+ * in place of Node's bare 400/408/431 without a body.
+ */
+function clientErrorProblem(error: NodeJS.ErrnoException): HttpError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new HeadersTooLargeError();
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new RequestTimeoutError();
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new BadRequestError('A chunk extension of the body is too long.');
+    default:
+      return new BadRequestError('The request is not valid HTTP/1.1.');
+  }
 }
 
 export interface LocalServer {
@@ -122,9 +202,26 @@ function send(
     ? Buffer.from(reply.body, reply.isBase64Encoded ? 'base64' : 'utf8')
     : Buffer.alloc(0);
   headers['Content-Length'] = String(body.length);
+  // For HEAD, the GET's headers and Content-Length: node:http leaves the body out.
   response.writeHead(reply.statusCode, headers);
   response.end(body);
-  bodyBytes.set(response, body.length);
+  bodyBytes.set(response, response.req.method === 'HEAD' ? 0 : body.length);
+}
+
+/** A reply written straight to a socket (no request was parsed), closing the connection. */
+function sendRaw(socket: Socket, reply: Reply, requestId: string) {
+  const body = Buffer.from(reply.body ?? '', 'utf8');
+  const headers = {
+    ...reply.headers,
+    'X-Request-Id': requestId,
+    'Content-Length': String(body.length),
+    Connection: 'close',
+  };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  const status = `HTTP/1.1 ${reply.statusCode} ${STATUS_CODES[reply.statusCode] ?? ''}\r\n`;
+  socket.end(Buffer.concat([Buffer.from(`${status}${head}\r\n`), body]), () => socket.destroy());
 }
 
 /**
@@ -136,6 +233,59 @@ function send(
  */
 export function concurrentInvokeStore() {
   return InvokeStore.getInstanceAsync(true);
+}
+
+/**
+ * A connection's response in progress, if any: node:http's own field, which its own
+ * socketOnError reads too.
+ */
+const responseOf = (socket: Socket) =>
+  (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+
+/**
+ * Closes connections that send no request within `firstRequestTimeoutMs`, and keeps at most
+ * `maxConnections` open: a new one beyond that closes the connection that has been silent
+ * longest, else one idle between keep-alive requests; it is itself closed only if every
+ * connection is being answered. server.maxConnections alone would turn clients away for as
+ * long as silent sockets hold every place. Costs a request one Set lookup.
+ */
+function limitConnections(
+  server: Server,
+  limits: { firstRequestTimeoutMs: number; maxConnections: number },
+) {
+  const open = new Set<Socket>();
+  /** Connections that have not sent a request yet, longest silent first. */
+  const silent = new Set<Socket>();
+  const evictable = (): Socket | undefined => {
+    const longest = silent.values().next().value;
+    if (longest !== undefined) return longest;
+    for (const socket of open) if (responseOf(socket) === undefined) return socket;
+    return undefined;
+  };
+  server.on('connection', (socket: Socket) => {
+    if (open.size >= limits.maxConnections) {
+      const evicted = evictable();
+      if (evicted === undefined) {
+        socket.destroy();
+        return;
+      }
+      silent.delete(evicted);
+      open.delete(evicted);
+      evicted.destroy();
+    }
+    open.add(socket);
+    silent.add(socket);
+    // node:http closes a connection whose socket times out when nobody else listens.
+    socket.setTimeout(limits.firstRequestTimeoutMs);
+    socket.once('close', () => {
+      open.delete(socket);
+      silent.delete(socket);
+    });
+  });
+  // From the first request on, node:http's own timeouts apply (keep-alive, headers, request).
+  server.on('request', (request: IncomingMessage) => {
+    if (silent.delete(request.socket)) request.socket.setTimeout(0);
+  });
 }
 
 /** Starts the HTTP server; resolves once it listens. */
@@ -198,7 +348,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     });
   };
 
-  const server = createServer(async (request, response) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+  limitConnections(server, {
+    firstRequestTimeoutMs: options.firstRequestTimeoutMs ?? FIRST_REQUEST_TIMEOUT_MS,
+    maxConnections: options.maxConnections ?? defaultMaxConnections(),
+  });
+  server.on('request', async (request: IncomingMessage, response: ServerResponse) => {
     const startedAt = performance.now();
     const requestId = randomUUID();
     // Requests no route takes go to $default, as on API Gateway.
@@ -230,7 +385,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         return;
       }
       const { route, pathParameters } = match;
-      served.routeKey = `${route.method} ${route.path}`;
+      // A HEAD request has its own route, as deployed (infra/constructs/service-api.ts): the
+      // functions serve it as its GET route (servingRouteKey).
+      served.routeKey = method === 'HEAD' ? `HEAD ${route.path}` : `${route.method} ${route.path}`;
       const pending = readBody(request, options.maxBodyBytes);
       const body = pending instanceof Buffer ? pending : await pending;
       if (body === 'client-gone') {
@@ -285,6 +442,15 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // Slow clients must not hold connections forever.
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
+  // What node:http answers with a bare status line, as our problem+json.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable || responseOf(socket)?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const requestId = randomUUID();
+    sendRaw(socket, problemReply(clientErrorProblem(error), requestId), requestId);
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,6 +1,7 @@
 // Matching a request against the route table, as API Gateway does: exact paths and `{param}`
 // segments. Shared by the local host and the deployed `$default` route, so unknown paths and
-// wrong methods get the same 404/405 problem everywhere.
+// wrong methods get the same 404/405 problem everywhere. HEAD is served wherever GET is
+// (RFC 9110 9.3.2): the GET route answers it, and the server sends its headers without the body.
 
 import { type HttpError, MethodNotAllowedError, NotFoundError } from '../errors';
 import type { RouteDef } from '../routes';
@@ -52,16 +53,17 @@ export function createRouter(routes: readonly RouteDef[]) {
   };
 
   return {
-    /** The route for a path (without query string) and method, or why there is none. */
+    /**
+     * The route for a path (without query string) and method, or why there is none. A HEAD
+     * request gets the path's GET route.
+     */
     match(path: string, method: string): RouteMatch {
       const found = candidates(path);
       if (found.length === 0) return { kind: 'not-found' };
-      const hit = found.find(({ entry }) => entry.route.method === method.toUpperCase());
-      if (!hit)
-        return {
-          kind: 'method-not-allowed',
-          allowed: found.map(({ entry }) => entry.route.method),
-        };
+      const wanted = method.toUpperCase();
+      const served = wanted === 'HEAD' ? 'GET' : wanted;
+      const hit = found.find(({ entry }) => entry.route.method === served);
+      if (!hit) return { kind: 'method-not-allowed', allowed: allowedMethods(found) };
       const { params, route } = hit.entry;
       let pathParameters: Record<string, string> | undefined;
       try {
@@ -78,6 +80,25 @@ export function createRouter(routes: readonly RouteDef[]) {
       return { kind: 'found', route, pathParameters };
     },
   };
+}
+
+/** The methods a path takes, as `Allow` lists them: HEAD wherever GET is. */
+function allowedMethods(found: readonly { entry: Compiled }[]): string[] {
+  const methods: string[] = [];
+  for (const { entry } of found) {
+    methods.push(entry.route.method);
+    if (entry.route.method === 'GET') methods.push('HEAD');
+  }
+  return methods;
+}
+
+/**
+ * The routeKey of the route table that serves an event's routeKey: `HEAD /path` (API Gateway's
+ * routes are per method, so a HEAD route of its own reaches the function) is served by
+ * `GET /path`; any other routeKey by itself.
+ */
+export function servingRouteKey(routeKey: string): string {
+  return routeKey.startsWith('HEAD ') ? `GET ${routeKey.slice('HEAD '.length)}` : routeKey;
 }
 
 /** The problem for a request no route takes: 404 for an unknown path, 405 (with Allow) for a wrong method. */

@@ -228,13 +228,29 @@ describe('bundling', () => {
 });
 
 describe('API', () => {
-  it('deploys exactly the routes of the route table, plus $default', () => {
+  it('deploys exactly the routes of the route table, HEAD beside each GET, plus $default', () => {
     const keys = Object.values(base.resources)
       .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
       .map((r) => r.Properties.RouteKey as string);
+    const heads = routeList.filter((r) => r.method === 'GET').map((r) => `HEAD ${r.path}`);
     expect(keys.sort()).toEqual(
-      ['$default', ...routeList.map((r) => `${r.method} ${r.path}`)].sort(),
+      ['$default', ...routeList.map((r) => `${r.method} ${r.path}`), ...heads].sort(),
     );
+  });
+
+  it('sends HEAD on each GET route to the same integration as the GET', () => {
+    const routes = Object.values(base.resources).filter(
+      (r) => r.Type === 'AWS::ApiGatewayV2::Route',
+    );
+    const targetOf = (key: string) => routes.find((r) => r.Properties.RouteKey === key)?.Properties;
+    const gets = routeList.filter((r) => r.method === 'GET');
+
+    expect(gets.length).toBeGreaterThan(0);
+    for (const def of gets) {
+      const head = targetOf(`HEAD ${def.path}`);
+      expect(head, `HEAD ${def.path}`).toBeDefined();
+      expect(head?.Target).toEqual(targetOf(`GET ${def.path}`)?.Target);
+    }
   });
 
   it('sends $default (requests no route takes) to the function that answers 404/405', () => {

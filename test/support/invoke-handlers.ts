@@ -38,10 +38,13 @@ await invoke('health', health, 'GET', '/health', 'GET /health');
 await invoke('routed', docs, 'GET', '/openapi.json', 'GET /openapi.json');
 await invoke('unrouted', docs, 'GET', '/nope', '$default');
 await invoke('wrong-method', docs, 'PATCH', '/health', '$default');
+// API Gateway's HEAD routes (one beside each GET route) reach the GET route's function.
+await invoke('head-docs', docs, 'HEAD', '/docs', 'HEAD /docs');
 // A function whose configuration is invalid: 503 on every event, until it is valid.
 process.env.SUMMARY_DAILY_QUOTA = 'many';
 await invoke('misconfigured', summaries, 'GET', '/summaries', 'GET /summaries');
 delete process.env.SUMMARY_DAILY_QUOTA;
 await invoke('configured', summaries, 'GET', '/summaries', 'GET /summaries');
+await invoke('head-summaries', summaries, 'HEAD', '/summaries', 'HEAD /summaries');
 // A route key the function does not serve: a crash, answered as the opaque 500.
 await invoke('crash', summaries, 'GET', '/elsewhere', 'GET /elsewhere');

@@ -45,6 +45,32 @@ function sendChunked(path: string, chunks: string[]): Promise<{ status: number; 
   });
 }
 
+/**
+ * Sends `request` as it is over a new connection and reads the answer until the server closes
+ * it: fetch clients refuse or repair what a server must refuse.
+ */
+function sendRaw(request: string): Promise<{ head: string; headers: Headers; body: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(host.url);
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(request));
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk;
+    });
+    socket.on('close', () => {
+      const [head = '', body = ''] = received.split('\r\n\r\n');
+      const headers = new Headers(
+        head
+          .split('\r\n')
+          .slice(1)
+          .map((line) => line.split(/:\s*/, 2) as [string, string]),
+      );
+      resolve({ head, headers, body });
+    });
+    socket.on('error', reject);
+  });
+}
+
 const expectProblem = (
   response: { status: number; headers: Headers; body: Record<string, unknown> },
   status: number,
@@ -86,7 +112,9 @@ describe('the documentation routes', () => {
     });
 
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(page.text).not.toMatch(/https?:\/\//);
+    // Nothing from elsewhere; the inline icon's SVG namespace names, it is never fetched.
+    const svgNamespace = 'http://www.w3.org/2000/svg';
+    expect(page.text.replaceAll(svgNamespace, '')).not.toMatch(/https?:\/\//);
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-encoding')).toBe('gzip');
     expect((await bundle.text()).length).toBeGreaterThan(1_000_000); // fetch decompresses
@@ -198,6 +226,68 @@ describe('every route', () => {
       expectProblem(response, 405);
       expect(response.headers.get('allow')).toContain(route.method);
     }
+  });
+
+  it('lists HEAD in Allow wherever GET is, and only there', async () => {
+    for (const route of routeList) {
+      const path = route.path.replace(/\{[^}]+\}/g, 'x');
+      const methods = routeList
+        .filter((other) => other.path === route.path)
+        .flatMap((other) => (other.method === 'GET' ? ['GET', 'HEAD'] : [other.method]));
+
+      const response = await host.request('PUT', path);
+
+      expect(response.headers.get('allow')?.split(', ').sort(), path).toEqual(methods.sort());
+    }
+  });
+
+  it("answers HEAD on every GET route with the GET's status and headers, without a body", async () => {
+    const { token } = await host.registerAndLogin();
+    const ignored = new Set(['date', 'x-request-id', 'connection', 'keep-alive']);
+    const headersOf = (response: Response) =>
+      Object.fromEntries([...response.headers].filter(([name]) => !ignored.has(name)));
+    const gets = routeList.filter((route) => route.method === 'GET');
+
+    expect(gets.length).toBeGreaterThan(3);
+    for (const route of gets) {
+      const path = route.path.replace('{file}', 'init.js').replace('{id}', 'x'.repeat(26));
+      const init = { headers: { authorization: `Bearer ${token}` } };
+
+      const get = await fetch(host.url + path, init);
+      const getBody = await get.arrayBuffer();
+      const head = await fetch(host.url + path, { ...init, method: 'HEAD' });
+
+      expect(head.status, `HEAD ${path}`).toBe(get.status);
+      expect(head.status, `HEAD ${path}`).not.toBe(405);
+      expect(headersOf(head), `HEAD ${path}`).toEqual(headersOf(get));
+      expect(Number(head.headers.get('content-length')), `HEAD ${path}`).toBe(getBody.byteLength);
+      expect((await head.arrayBuffer()).byteLength, `HEAD ${path}`).toBe(0);
+    }
+  });
+
+  it('answers HEAD on a path without GET with 405 and its Allow', async () => {
+    const response = await fetch(`${host.url}/register`, { method: 'HEAD' });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('answers request headers over the limit with a 431 problem carrying X-Request-Id', async () => {
+    const { head, headers, body } = await sendRaw(
+      `GET /health HTTP/1.1\r\nHost: local\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expectProblem({ status: 431, headers, body: JSON.parse(body) }, 431);
+    expect(Number(headers.get('content-length'))).toBe(Buffer.byteLength(body));
+  });
+
+  it('answers a request that is not HTTP with a 400 problem carrying X-Request-Id', async () => {
+    const { head, headers, body } = await sendRaw('NOT HTTP AT ALL\r\n\r\n');
+
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expectProblem({ status: 400, headers, body: JSON.parse(body) }, 400);
   });
 
   it('serves every route of the table (nothing in the table is missing a handler)', async () => {

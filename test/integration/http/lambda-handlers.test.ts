@@ -47,6 +47,8 @@ it.each([
   ['routed', 200],
   ['unrouted', 404],
   ['wrong-method', 405],
+  ['head-docs', 200],
+  ['head-summaries', 401],
   ['misconfigured', 503],
   ['configured', 401],
   ['crash', 500],

@@ -210,7 +210,7 @@ describe('the OpenAPI document says what the service does', () => {
     );
     const getSummary = (document.paths as Json)['/summaries/{id}'];
     expect(getSummary.get.responses['405'].content['application/problem+json'].example.detail).toBe(
-      'This path accepts GET, DELETE.',
+      'This path accepts GET, HEAD, DELETE.',
     );
   });
 

@@ -1,0 +1,35 @@
+// The router: HEAD is served wherever GET is (RFC 9110 9.3.2), and listed in Allow there.
+import { describe, expect, it } from 'vitest';
+import { createRouter, servingRouteKey } from '../../../lib/http/router';
+import { routeList } from '../../../lib/routes';
+
+const router = createRouter(routeList);
+
+describe('the router', () => {
+  it('gives a HEAD request the GET route of its path', () => {
+    const match = router.match('/docs/init.js', 'HEAD');
+
+    expect(match).toMatchObject({
+      kind: 'found',
+      route: { method: 'GET', path: '/docs/{file}' },
+      pathParameters: { file: 'init.js' },
+    });
+  });
+
+  it('lists HEAD after GET in the methods a path allows, and not where GET is not', () => {
+    expect(router.match('/health', 'PUT')).toEqual({
+      kind: 'method-not-allowed',
+      allowed: ['GET', 'HEAD'],
+    });
+    expect(router.match('/register', 'HEAD')).toEqual({
+      kind: 'method-not-allowed',
+      allowed: ['POST'],
+    });
+  });
+
+  it('serves the routeKey of a deployed HEAD route by its GET route', () => {
+    expect(servingRouteKey('HEAD /summaries/{id}')).toBe('GET /summaries/{id}');
+    expect(servingRouteKey('DELETE /summaries/{id}')).toBe('DELETE /summaries/{id}');
+    expect(servingRouteKey('$default')).toBe('$default');
+  });
+});
