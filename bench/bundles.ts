@@ -7,10 +7,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildWeb } from '../infra/web-build';
+import { loadConfig } from '../lib/config';
+import { createWebApp } from '../lib/web';
 import { bundleFunctions, SIZE_TARGETS_KB } from '../scripts/bundle';
 import { median, type Row, row } from './measure';
 
 const COLD_START_RUNS = 25;
+/** Issue 20: the page for people (HTML, script and style) weighs under 100 KB gzipped. */
+const PAGE_TARGET_KB = 100;
 /** Issue 14: the others under 60 ms; /health within 2 ms of an empty ES module's import. */
 const COLD_START_TARGET_MS = { overEmptyModule: 2, other: 60 };
 
@@ -24,6 +29,25 @@ function importMs(path: string, env: NodeJS.ProcessEnv): number {
   });
   if (result.status !== 0) throw new Error(`importing ${path} failed: ${result.stderr}`);
   return Number(result.stdout.trim());
+}
+
+/**
+ * What a browser downloads to show the page at `/`: the HTML, the script and the style, each as
+ * the service sends them gzip-compressed.
+ */
+export async function pageRows(): Promise<Row[]> {
+  const app = await createWebApp(loadConfig({ TABLE_NAME: 'bench' }), buildWeb())();
+  const gzipKb = (reply: { body?: string }) =>
+    Buffer.from(reply.body ?? '', 'base64').length / 1024;
+  const html = gzipKb(app.page('gzip'));
+  const script = gzipKb(app.file('app.js', 'gzip'));
+  const style = gzipKb(app.file('app.css', 'gzip'));
+  return [
+    row('page', 'page at / html gzip', html, 'KB'),
+    row('page', 'page at / app.js gzip', script, 'KB'),
+    row('page', 'page at / app.css gzip', style, 'KB'),
+    row('page', 'page at / total gzip', html + script + style, 'KB', { below: PAGE_TARGET_KB }),
+  ];
 }
 
 export async function bundleBenchmarks(log: (line: string) => void): Promise<Row[]> {
@@ -46,6 +70,8 @@ export async function bundleBenchmarks(log: (line: string) => void): Promise<Row
         );
       }
     }
+    log('weighing the page for people');
+    rows.push(...(await pageRows()));
     const health = sizes.find((s) => s.handler === 'health');
     rows.push(
       row('bundle', 'health free of the AWS SDK', health?.includesAwsSdk ? 0 : 1, 'yes=1', {

@@ -3,7 +3,7 @@
 // the bundles. Change a value here and both follow.
 
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 import type { HandlerName, RouteDef } from '../lib/routes';
 import { SHIPPED_PACKAGES } from '../lib/shipped';
 import { type FunctionName, WORKER } from './profiles';
+import { webBuildOptions, webFiles } from './web-build';
 
 /** The repository root: where esbuild resolves packages and the functions' sources. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -96,7 +97,7 @@ export function shippedPackages(handler: string): { name: string; dir: string }[
   }));
 }
 
-/** What a handler needs besides its JS bundle: Swagger UI's files (docs). */
+/** What a handler needs besides its JS bundle: Swagger UI's files and the page's (docs). */
 export function needsDocsAssets(handler: string): boolean {
   return handler === 'docs';
 }
@@ -196,8 +197,23 @@ export function removeUnloadedOutputs(metafile: Metafile): void {
 export function buildFunction(handler: string, dir: string): void {
   const { metafile } = buildSync(esbuildOptions(handler, dir));
   if (metafile) removeUnloadedOutputs(metafile);
+  addExtraFiles(handler, dir);
+}
+
+/**
+ * Puts a handler's extra files beside its bundle in `dir`: those of extraFileCommands, and for
+ * the docs function the page for people, built into `web/` (where lib/web.ts reads it).
+ * @throws esbuild's error when web/ does not build.
+ */
+export function addExtraFiles(handler: string, dir: string): void {
   for (const command of extraFileCommands(handler)(PROJECT_ROOT, dir)) {
     execFileSync('sh', ['-c', command]);
+  }
+  if (!needsDocsAssets(handler)) return;
+  mkdirSync(join(dir, 'web'), { recursive: true });
+  const files = webFiles(buildSync(webBuildOptions()).outputFiles ?? []);
+  for (const [name, content] of Object.entries(files)) {
+    writeFileSync(join(dir, 'web', name), content);
   }
 }
 

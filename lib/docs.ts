@@ -4,21 +4,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import type { Config } from './config';
 import { NotFoundError } from './errors';
+import { ICON } from './http/icon';
 import { type Reply, text } from './http/reply';
+import { type StaticFile, staticFile, staticFileReply } from './http/static-file';
 import { buildOpenApiDocument } from './openapi';
 import { docsFileSchema } from './routes';
 import type * as z from './schema';
 import { catalogFromConfig } from './summaries/catalog';
-
-// The page's icon, inline (img-src allows data:), so that browsers do not ask for
-// /favicon.ico, which the API does not have.
-const ICON =
-  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='32' height='32' viewBox='0 0 32 32'%3E" +
-  "%3Crect width='32' height='32' rx='7' fill='%23c4302b'/%3E" +
-  "%3Cpath d='M12 9v14l11-7z' fill='%23fff'/%3E%3C/svg%3E";
 
 // Swagger UI's OAuth2 password flow asks for a client id, a client secret and where to send
 // them; /token takes neither (no OAuth2 clients here), so the dialog shows only username and
@@ -87,7 +81,7 @@ function assetDir(config: Config): string {
   return found;
 }
 
-const cache = new Map<string, { plain: string; gzip: string }>();
+const cache = new Map<string, StaticFile>();
 let openapi: string | undefined;
 
 const cacheable = { 'Cache-Control': 'public, max-age=3600' };
@@ -124,19 +118,8 @@ export function docsAssetReply(config: Config, name: string, acceptEncoding = ''
   const contentType = ASSETS[file];
   let entry = cache.get(file);
   if (!entry) {
-    const raw = readFileSync(join(assetDir(config), file));
-    entry = { plain: raw.toString('utf8'), gzip: gzipSync(raw).toString('base64') };
+    entry = staticFile(readFileSync(join(assetDir(config), file)));
     cache.set(file, entry);
   }
-  if (/\bgzip\b/.test(acceptEncoding)) {
-    return {
-      ...text(200, entry.gzip, contentType, {
-        ...cacheable,
-        'Content-Encoding': 'gzip',
-        Vary: 'Accept-Encoding',
-      }),
-      isBase64Encoded: true,
-    };
-  }
-  return text(200, entry.plain, contentType, { ...cacheable, Vary: 'Accept-Encoding' });
+  return staticFileReply(entry, contentType, acceptEncoding, cacheable);
 }

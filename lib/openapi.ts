@@ -47,6 +47,7 @@ const TAGS: Record<RouteDef['tag'], { name: string; description: string }> = {
   accounts: { name: 'Accounts', description: 'Registration and log-in (bearer tokens)' },
   summaries: { name: 'Summaries', description: 'Summaries of YouTube videos' },
   docs: { name: 'Documentation', description: 'This document and the interactive docs' },
+  page: { name: 'Page', description: 'The web page for people, at /' },
 };
 
 const HEADERS = {

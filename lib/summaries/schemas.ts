@@ -10,8 +10,9 @@ import {
   videoMetadataSchema,
 } from '../youtube/schema';
 import { MAX_VIDEO_URL_LENGTH, VIDEO_URL_PATTERN } from '../youtube/url';
+import { SUMMARY_LENGTH } from './limits';
 
-export const SUMMARY_LENGTH = { min: 25, max: 2_000, default: 200 } as const;
+export { SUMMARY_LENGTH };
 
 /**
  * `used_model`; lib/openapi.ts documents it as an enum of the models the deployment offers, and

@@ -4,43 +4,22 @@
 // summarises the recorded video, all through Swagger UI. Nothing may leave the local host.
 
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  type Browser,
-  type BrowserContext,
-  chromium,
-  type Locator,
-  type Page,
-  type Response,
-} from 'playwright-core';
+import type { Browser, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchChromium,
+  RESULTS_DIR,
+  skipWithoutChromium,
+  type Watched,
+  watchedPage,
+  step as watchedStep,
+} from '../support/browser';
 import { FAKE_VIDEO_IDS } from '../support/fake-youtube';
 import { type SummarizeEnv, startSummarizeEnv } from '../support/summarize-env';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI must run this test; a laptop without Chromium skips it and says how to enable it.
-const REQUIRED = process.env.CI === 'true';
-const SKIPPED = !existsSync(CHROMIUM) && !REQUIRED;
-if (SKIPPED) {
-  console.warn(
-    `browser test of /docs SKIPPED: no Chromium at ${CHROMIUM}. To run it, install Debian's ` +
-      'chromium (sudo apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary. ' +
-      'With CI=true a missing Chromium fails the run instead.',
-  );
-}
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const RESULTS_DIR = resolve(fileURLToPath(import.meta.url), '../../../test-results');
+const SKIPPED = skipWithoutChromium('/docs');
 const SCREENSHOT = resolve(RESULTS_DIR, 'docs-e2e.png');
 const FAILURE_SCREENSHOT = resolve(RESULTS_DIR, 'docs-e2e-failure.png');
 const VIDEO_TITLE = 'Surface Go Review - It’s Awesome';
@@ -49,45 +28,17 @@ const UI_TIMEOUT = 30_000;
 
 let env: SummarizeEnv;
 let browser: Browser;
-let context: BrowserContext;
+let watched: Watched;
 let page: Page;
 let origin: string;
-/** Every request the page made (method and URL), in order. */
-const requests: string[] = [];
-/** Requests to anything but the local host (blocked by the route before they leave). */
-const foreign = new Set<string>();
-/** Content-Security-Policy violations and uncaught page errors. */
-const pageErrors: string[] = [];
 
 beforeAll(async () => {
   if (SKIPPED) return;
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} not found and CI=true requires the browser test: install Debian's chromium ` +
-        '(apt-get install chromium) or set CHROMIUM_PATH',
-    );
-  }
+  browser = await launchChromium();
   env = await startSummarizeEnv();
   origin = new URL(env.host.url).origin;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.route('**/*', async (route) => {
-    const url = route.request().url();
-    if (isLocal(url)) return route.continue();
-    foreign.add(`${route.request().method()} ${url}`);
-    return route.abort('blockedbyclient');
-  });
-  page = await context.newPage();
-  page.on('request', (request) => {
-    requests.push(`${request.method()} ${request.url()}`);
-    if (!isLocal(request.url())) foreign.add(`${request.method()} ${request.url()}`);
-  });
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) {
-      pageErrors.push(`console: ${message.text()}`);
-    }
-  });
-  page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+  watched = await watchedPage(browser, origin, { viewport: { width: 1280, height: 900 } });
+  page = watched.page;
   page.setDefaultTimeout(UI_TIMEOUT);
 });
 
@@ -96,27 +47,9 @@ afterAll(async () => {
   await env?.close();
 });
 
-/** The local host itself, or a URL that never touches the network (data:, blob:, about:). */
-function isLocal(url: string): boolean {
-  if (/^(data|blob|about):/.test(url)) return true;
-  return new URL(url).origin === origin;
-}
-
 /** One step of the flow; a failure names the step and keeps a screenshot of the page. */
-async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await page.screenshot({ path: FAILURE_SCREENSHOT, fullPage: true }).catch(() => undefined);
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      `step "${name}" failed (screenshot: ${FAILURE_SCREENSHOT}): ${message}\n` +
-        `page errors: ${JSON.stringify(pageErrors)}\nrequests: ${JSON.stringify(requests)}`,
-      { cause: error },
-    );
-  }
-}
+const step = <T>(name: string, run: () => Promise<T>) =>
+  watchedStep(watched, FAILURE_SCREENSHOT, name, run);
 
 /** The operation block of `POST <path>`. */
 const operation = (path: string): Locator =>
@@ -278,7 +211,7 @@ describe.skipIf(SKIPPED)('the interactive docs in chromium', () => {
     mkdirSync(RESULTS_DIR, { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
-    expect(requests).toEqual(
+    expect(watched.requests).toEqual(
       expect.arrayContaining([
         `GET ${origin}/openapi.json`,
         `POST ${origin}/register`,
@@ -299,6 +232,9 @@ describe.skipIf(SKIPPED)('the interactive docs in chromium', () => {
     })`;
     await expect(page.evaluate(iconLoads)).resolves.toBe(true);
     // Both at once, so a failure shows every foreign request and every CSP violation.
-    expect({ foreign: [...foreign], pageErrors }).toEqual({ foreign: [], pageErrors: [] });
+    expect({ foreign: [...watched.foreign], pageErrors: watched.pageErrors }).toEqual({
+      foreign: [],
+      pageErrors: [],
+    });
   });
 });

@@ -15,6 +15,7 @@ import {
   functionNames,
   PROJECT_ROOT,
 } from '../../infra/bundling';
+import { apiGatewayEvent } from '../../infra/local/event';
 import { routeList } from '../../lib/routes';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
 import { type BundleSize, bundleFunctions } from '../../scripts/bundle';
@@ -61,6 +62,57 @@ describe('the Lambda bundles', () => {
       expect(result.stderr, handler).toBe('');
       expect(result.status, handler).toBe(0);
     }
+  });
+
+  it('serves the page for people from the files built beside the docs function', () => {
+    const event = (path: string, routeKey: string, file?: string) =>
+      apiGatewayEvent(
+        { method: 'GET', url: path, headers: { host: 'bundle.test' }, httpVersion: '1.1' },
+        Buffer.alloc(0),
+        routeKey,
+        file ? { file } : undefined,
+        'bundle-page',
+      );
+    const events = [
+      event('/', 'GET /'),
+      event('/app/app.js', 'GET /app/{file}', 'app.js'),
+      event('/app/app.css', 'GET /app/{file}', 'app.css'),
+    ];
+    const url = pathToFileURL(join(outdir, 'docs', 'index.mjs')).href;
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { handler } = await import(${JSON.stringify(url)});
+         const context = { awsRequestId: 'bundle-page', getRemainingTimeInMillis: () => 10000 };
+         const replies = [];
+         for (const event of ${JSON.stringify(events)}) replies.push(await handler(event, context));
+         console.log(JSON.stringify(replies.map((r) => ({ status: r.statusCode, type: r.headers['Content-Type'], body: r.body }))));`,
+      ],
+      {
+        cwd: tmpdir(),
+        env: {
+          PATH: process.env.PATH,
+          TABLE_NAME: 'bundle-test',
+          AWS_REGION: 'us-east-1',
+          POWERTOOLS_LOG_LEVEL: 'SILENT',
+        },
+        encoding: 'utf8',
+      },
+    );
+
+    expect(result.stderr).toBe('');
+    const [page, script, style] = JSON.parse(result.stdout) as {
+      status: number;
+      type: string;
+      body: string;
+    }[];
+    expect(page).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/html/) });
+    expect(page?.body).toContain('src="app/app.js?v=');
+    expect(script).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/javascript/) });
+    expect(script?.body.length).toBeGreaterThan(5_000);
+    expect(style).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/css/) });
   });
 
   it('keeps /health under 5 KB and free of the AWS SDK', () => {

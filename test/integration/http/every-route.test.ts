@@ -2,7 +2,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeList } from '../../../lib/routes';
+import { type RouteDef, routeList } from '../../../lib/routes';
 import { newUser, startTestHost, type TestHost } from '../../support/host';
 
 let host: TestHost;
@@ -10,6 +10,12 @@ beforeAll(async () => {
   host = await startTestHost({ MAX_BODY_BYTES: '16384' });
 });
 afterAll(() => host?.close());
+
+/** A route's path with a file that exists in place of `{file}`. */
+function samplePath(route: RouteDef): string {
+  const file = route.path.startsWith('/app/') ? 'app.js' : 'init.js';
+  return route.path.replace('{file}', file);
+}
 
 /** Sends a chunked body (no Content-Length) with node:http, which fetch cannot do portably. */
 function sendChunked(path: string, chunks: string[]): Promise<{ status: number; body: string }> {
@@ -124,6 +130,66 @@ describe('the documentation routes', () => {
     const response = await host.request('GET', '/docs/..%2Fpackage.json');
 
     expect(response.status).toBe(404);
+  });
+});
+
+describe('the page for people', () => {
+  it('serves / with a CSP that allows no inline code and nothing from elsewhere', async () => {
+    const page = await host.request('GET', '/');
+
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("require-trusted-types-for 'script'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    // No inline script: the only script is the page's own file.
+    expect(page.text.match(/<script[^>]*>/g)).toEqual([
+      expect.stringMatching(/^<script type="module" src="app\/app\.js\?v=[0-9a-f]{12}">$/),
+    ]);
+    expect(page.text).not.toMatch(/\sstyle=|<style/);
+    const svgNamespace = 'http://www.w3.org/2000/svg';
+    expect(page.text.replaceAll(svgNamespace, '')).not.toMatch(/https?:\/\//);
+  });
+
+  it("names this deployment's models and its default in the page", async () => {
+    const page = await host.request('GET', '/');
+
+    const models = /<meta name="tubesum-models" content="([^"]*)">/.exec(page.text)?.[1] ?? '';
+    expect(JSON.parse(models.replaceAll('&quot;', '"'))).toEqual(
+      expect.arrayContaining(['extractive']),
+    );
+    expect(page.text).toContain('<meta name="tubesum-default-model" content="extractive">');
+  });
+
+  it('serves its script and style, gzip-compressed when asked, cached by their content', async () => {
+    const page = await host.request('GET', '/');
+    for (const [file, type] of [
+      ['app.js', /^text\/javascript/],
+      ['app.css', /^text\/css/],
+    ] as const) {
+      const version = new RegExp(`app/${file.replace('.', '\\.')}\\?v=([0-9a-f]+)`).exec(
+        page.text,
+      )?.[1];
+      const response = await fetch(`${host.url}/app/${file}?v=${version}`, {
+        headers: { 'accept-encoding': 'gzip' },
+      });
+
+      expect(response.status, file).toBe(200);
+      expect(response.headers.get('content-type'), file).toMatch(type);
+      expect(response.headers.get('content-encoding'), file).toBe('gzip');
+      expect(response.headers.get('cache-control'), file).toContain('immutable');
+      expect((await response.text()).length, file).toBeGreaterThan(1_000);
+    }
+  });
+
+  it('refuses any other file name', async () => {
+    for (const path of ['/app/..%2Fpackage.json', '/app/app.js.map', '/app/index.html']) {
+      expectProblem(await host.request('GET', path), 404);
+    }
   });
 });
 
@@ -250,7 +316,7 @@ describe('every route', () => {
 
     expect(gets.length).toBeGreaterThan(3);
     for (const route of gets) {
-      const path = route.path.replace('{file}', 'init.js').replace('{id}', 'x'.repeat(26));
+      const path = samplePath(route).replace('{id}', 'x'.repeat(26));
       const init = { headers: { authorization: `Bearer ${token}` } };
 
       const get = await fetch(host.url + path, init);
@@ -260,7 +326,11 @@ describe('every route', () => {
       expect(head.status, `HEAD ${path}`).toBe(get.status);
       expect(head.status, `HEAD ${path}`).not.toBe(405);
       expect(headersOf(head), `HEAD ${path}`).toEqual(headersOf(get));
-      expect(Number(head.headers.get('content-length')), `HEAD ${path}`).toBe(getBody.byteLength);
+      // fetch decompresses a gzip body: its length is then not the Content-Length (which the
+      // headers above already compare).
+      if (get.headers.get('content-encoding') === null) {
+        expect(Number(head.headers.get('content-length')), `HEAD ${path}`).toBe(getBody.byteLength);
+      }
       expect((await head.arrayBuffer()).byteLength, `HEAD ${path}`).toBe(0);
     }
   });
@@ -292,7 +362,7 @@ describe('every route', () => {
 
   it('serves every route of the table (nothing in the table is missing a handler)', async () => {
     for (const route of routeList) {
-      const path = route.path.replace('{file}', 'init.js');
+      const path = samplePath(route);
 
       const response = await host.request(
         route.method,

@@ -1,0 +1,335 @@
+// The page for people at `/`, in a real browser: Debian's chromium (driven by playwright-core)
+// against the local host (DynamoDB Local, recorded YouTube, a model stub as slow as a laptop's),
+// used as a person would, by the accessible names of its fields and buttons: create an account,
+// sign out and in, summarise a long video and watch the progress bar move, read the key points,
+// copy the summary as Markdown, cancel a running summary, reload and open a summary from the
+// history, be sent back to Sign in when the token is refused (keeping the pasted link), and do it
+// on a 390 px phone with the keyboard alone. axe-core checks the page in light and dark mode.
+// Nothing may leave the local host, and the page may log no error.
+
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchChromium,
+  RESULTS_DIR,
+  skipWithoutChromium,
+  type Watched,
+  watchedPage,
+  step as watchedStep,
+} from '../support/browser';
+import { FAKE_VIDEO_IDS } from '../support/fake-youtube';
+import { OPENAI_MODEL_NAME, type SummarizeEnv, startSummarizeEnv } from '../support/summarize-env';
+import { buildLongTranscript, toCaptionXml } from '../support/transcripts';
+
+const SKIPPED = skipWithoutChromium('the page at /');
+const DESKTOP_SCREENSHOT = resolve(RESULTS_DIR, 'page-desktop.png');
+const PHONE_SCREENSHOT = resolve(RESULTS_DIR, 'page-phone.png');
+const FAILURE_SCREENSHOT = resolve(RESULTS_DIR, 'page-e2e-failure.png');
+const VIDEO_ID = FAKE_VIDEO_IDS.normal;
+const VIDEO_URL = `https://www.youtube.com/watch?v=${VIDEO_ID}`;
+const VIDEO_TITLE = 'Surface Go Review - It’s Awesome';
+/** A laptop's model: every call takes this long, one at a time. */
+const CALL_MS = 1_000;
+/** Long enough for a cold bcrypt hash and a slow summary on a loaded two-core machine. */
+const UI_TIMEOUT = 45_000;
+
+let env: SummarizeEnv;
+let browser: Browser;
+let origin: string;
+/** Every watched context of the test, checked together at the end. */
+const contexts: Watched[] = [];
+
+beforeAll(async () => {
+  if (SKIPPED) return;
+  browser = await launchChromium();
+  env = await startSummarizeEnv({
+    // An hour of talk in an 8k window: four parts and a combination, a second each.
+    OPENAI_MODELS: `${OPENAI_MODEL_NAME}@8192`,
+    OPENAI_CONCURRENCY: '1',
+  });
+  env.youtube.setEnglishTrack(toCaptionXml(buildLongTranscript(10_000).segments));
+  env.openai.script(OPENAI_MODEL_NAME, [{ delayMs: CALL_MS }]);
+  origin = new URL(env.host.url).origin;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await env?.close();
+});
+
+async function open(options: Parameters<typeof watchedPage>[2]): Promise<Watched> {
+  const watched = await watchedPage(browser, origin, options);
+  watched.page.setDefaultTimeout(UI_TIMEOUT);
+  contexts.push(watched);
+  return watched;
+}
+
+/** The form (or region) a heading names, e.g. "Sign in". */
+const form = (page: Page, name: string) => page.getByRole('form', { name });
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    );
+}
+
+/** Presses Tab until the element with this id has the focus (a keyboard user's way there). */
+async function tabTo(page: Page, id: string): Promise<void> {
+  for (let presses = 0; presses < 30; presses++) {
+    if ((await page.evaluate('document.activeElement && document.activeElement.id')) === id) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached #${id}`);
+}
+
+/** Whether the page is wider than its window (sideways scrolling). */
+const scrollsSideways = (page: Page) =>
+  page.evaluate('document.documentElement.scrollWidth > window.innerWidth');
+
+describe.skipIf(SKIPPED)('the page at / in chromium', () => {
+  const id = randomUUID().slice(0, 8);
+  const user = {
+    username: `page_${id}`,
+    email: `page_${id}@example.com`,
+    password: `Corr3ct-horse-battery-${id}`,
+  };
+
+  it('lets a person sign up, summarise, cancel and find a summary again, without leaving the host', async () => {
+    const desktop = await open({ viewport: { width: 1280, height: 900 } });
+    const { page } = desktop;
+    const step = <T>(name: string, run: () => Promise<T>) =>
+      watchedStep(desktop, FAILURE_SCREENSHOT, name, run);
+    await desktop.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+
+    await step('open / and find a titled English page with a strict CSP', async () => {
+      const response = await page.goto(`${origin}/`);
+      expect(response?.status()).toBe(200);
+      expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await expect(page.title()).resolves.toMatch(/tubesum/);
+      await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en');
+      await form(page, 'Sign in').waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    await step('create an account, which signs in', async () => {
+      const create = form(page, 'Create account');
+      await create.getByLabel('Username').fill(user.username);
+      await create.getByLabel('Email').fill(user.email);
+      await create.getByLabel('Password').fill(user.password);
+      await create.getByRole('button', { name: 'Create account' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await expect(page.getByText(`Signed in as ${user.username}`).count()).resolves.toBe(1);
+    });
+
+    await step(
+      'sign out, then sign in: a wrong password is told by the password field',
+      async () => {
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        const signIn = form(page, 'Sign in');
+        await signIn.getByLabel('Username or email').fill(user.email);
+        await signIn.getByLabel('Password').fill('not-the-password');
+        await signIn.getByRole('button', { name: 'Sign in' }).click();
+        const password = signIn.getByLabel('Password');
+        await signIn.getByText('Incorrect username, email or password.').waitFor();
+        await expect(password.getAttribute('aria-invalid')).resolves.toBe('true');
+        await password.fill(user.password);
+        await signIn.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      },
+    );
+
+    await step('a link that is not YouTube is refused next to the Video URL field', async () => {
+      await page.getByLabel('Video URL').fill('https://example.com/watch?v=abc');
+      await page.getByRole('button', { name: 'Summarize' }).click();
+      const field = page.getByLabel('Video URL');
+      await expect
+        .poll(() => field.getAttribute('aria-invalid'), { timeout: UI_TIMEOUT })
+        .toBe('true');
+      const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
+      await expect(page.locator(`#${describedBy}`).textContent()).resolves.toMatch(/youtube/i);
+    });
+
+    const progress: number[] = [];
+    await step('summarise with the slow model: the progress bar moves part by part', async () => {
+      await page.getByLabel('Video URL').fill(VIDEO_URL);
+      await page.getByLabel('Length (words)').fill('150');
+      await page.getByLabel('Model').selectOption(OPENAI_MODEL_NAME);
+      await page.getByRole('button', { name: 'Summarize' }).click();
+      const bar = page.getByRole('progressbar');
+      await bar.waitFor();
+      // Read the bar until the summary replaces it.
+      const summary = page.getByRole('heading', { name: VIDEO_TITLE, level: 2 });
+      while (!(await summary.isVisible())) {
+        const now = await bar.getAttribute('aria-valuenow', { timeout: 1_000 }).catch(() => null);
+        if (now !== null && progress.at(-1) !== Number(now)) progress.push(Number(now));
+        await page.waitForTimeout(150);
+      }
+      // It rose through the parts, never went back, and stayed within 0-100.
+      expect(progress.length, JSON.stringify(progress)).toBeGreaterThanOrEqual(3);
+      expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+      expect(Math.min(...progress)).toBeGreaterThanOrEqual(0);
+      expect(Math.max(...progress)).toBeLessThanOrEqual(100);
+    });
+
+    await step('read the summary, its channel and word count, and its key points', async () => {
+      const article = page.getByRole('article', { name: VIDEO_TITLE });
+      await expect(article.textContent()).resolves.toMatch(/\d+ words/);
+      const links = article.getByRole('list').getByRole('link');
+      expect(await links.count()).toBeGreaterThan(0);
+      for (const link of await links.all()) {
+        await expect(link.getAttribute('href')).resolves.toMatch(
+          new RegExp(`^https://www\\.youtube\\.com/watch\\?v=${VIDEO_ID}&t=\\d+s$`),
+        );
+        await expect(link.getAttribute('target')).resolves.toBe('_blank');
+        await expect(link.getAttribute('rel')).resolves.toContain('noopener');
+      }
+      expect(await seriousViolations(page)).toEqual([]);
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      await page.screenshot({ path: DESKTOP_SCREENSHOT, fullPage: true });
+    });
+
+    await step('copy it as Markdown, key point links included', async () => {
+      await page.getByRole('button', { name: 'Copy as Markdown' }).click();
+      await page.getByText('Copied as Markdown.').waitFor();
+      const markdown = String(await page.evaluate('navigator.clipboard.readText()'));
+      const firstLink = await page
+        .getByRole('article', { name: VIDEO_TITLE })
+        .getByRole('list')
+        .getByRole('link')
+        .first()
+        .getAttribute('href');
+      expect(markdown).toContain(`# [${VIDEO_TITLE}]`);
+      expect(markdown).toContain('## Key points');
+      expect(markdown).toContain(`](${firstLink})`);
+    });
+
+    await step('cancel a running summary', async () => {
+      // Another length: a new summary, not the one just made.
+      await page.getByLabel('Length (words)').fill('175');
+      await page.getByRole('button', { name: 'Summarize' }).click();
+      await page.getByRole('progressbar').waitFor();
+      const [deleted] = await Promise.all([
+        page.waitForResponse((response) => response.request().method() === 'DELETE'),
+        page.getByRole('button', { name: 'Cancel' }).click(),
+      ]);
+      expect(deleted.status()).toBe(200);
+      await page.getByText(/^Cancelled/).waitFor();
+      await expect(page.getByRole('progressbar').count()).resolves.toBe(0);
+    });
+
+    await step('reload: still signed in, and the history opens the summary again', async () => {
+      await page.reload();
+      const history = page.getByRole('region', { name: 'Your summaries' });
+      await history.getByText('cancelled').first().waitFor();
+      await history.getByRole('button', { name: VIDEO_TITLE }).first().click();
+      await page.getByRole('heading', { name: VIDEO_TITLE, level: 2 }).waitFor();
+      await expect(
+        page.getByRole('article', { name: VIDEO_TITLE }).getByRole('link').count(),
+      ).resolves.toBeGreaterThan(0);
+    });
+
+    await step('a refused token sends the person to Sign in, keeping the pasted link', async () => {
+      const pasted = `https://youtu.be/${VIDEO_ID}`;
+      await page.getByLabel('Video URL').fill(pasted);
+      // As if the token had expired: the API refuses it at the next call (the reload's).
+      await page.evaluate(`(() => {
+        const kept = JSON.parse(sessionStorage.getItem('tubesum.session'));
+        sessionStorage.setItem('tubesum.session', JSON.stringify({ ...kept, token: 'expired.token.value' }));
+      })()`);
+      await page.reload();
+      await page.getByText('Your sign-in has expired.', { exact: false }).waitFor();
+      const signIn = form(page, 'Sign in');
+      await signIn.getByLabel('Username or email').fill(user.username);
+      await signIn.getByLabel('Password').fill(user.password);
+      await signIn.getByRole('button', { name: 'Sign in' }).click();
+      await expect
+        .poll(() => page.getByLabel('Video URL').inputValue(), { timeout: UI_TIMEOUT })
+        .toBe(pasted);
+    });
+
+    await step('dark mode follows the system and passes axe too', async () => {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
+      expect(background).toBe('rgb(18, 18, 18)');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.emulateMedia({ colorScheme: 'light' });
+    });
+
+    // The footer links the API's documentation.
+    await expect(
+      page.getByRole('link', { name: 'API documentation' }).getAttribute('href'),
+    ).resolves.toBe('docs');
+  });
+
+  it('works on a 390 px phone with the keyboard alone', async () => {
+    const phone = await open({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
+    const { page } = phone;
+    const step = <T>(name: string, run: () => Promise<T>) =>
+      watchedStep(phone, FAILURE_SCREENSHOT, name, run);
+
+    await step('the signed-out page fits the phone', async () => {
+      await page.goto(`${origin}/`);
+      await form(page, 'Sign in').waitFor();
+      await expect(scrollsSideways(page)).resolves.toBe(false);
+    });
+
+    await step('sign in with the keyboard', async () => {
+      await tabTo(page, 'sign-in-identifier');
+      await page.keyboard.type(user.username);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(user.password);
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    });
+
+    await step('open a summary from the history with the keyboard; it fits the phone', async () => {
+      const entry = page
+        .getByRole('region', { name: 'Your summaries' })
+        .getByRole('button', { name: VIDEO_TITLE })
+        .first();
+      await entry.waitFor();
+      await entry.focus();
+      await page.keyboard.press('Enter');
+      const heading = page.getByRole('heading', { name: VIDEO_TITLE, level: 2 });
+      await heading.waitFor();
+      // The summary takes the focus, so the keyboard goes on from there.
+      await expect(page.evaluate("document.activeElement.id === 'summary-title'")).resolves.toBe(
+        true,
+      );
+      await expect(scrollsSideways(page)).resolves.toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      await page.screenshot({ path: PHONE_SCREENSHOT, fullPage: true });
+    });
+  });
+
+  it('left no request off the host and logged no error in the page', () => {
+    const seen = contexts.map((watched) => ({
+      foreign: [...watched.foreign],
+      pageErrors: watched.pageErrors,
+      // The browser logs every 4xx answer to fetch ("Failed to load resource"): those are the
+      // refusals the flow asked for (wrong password, the link that is not YouTube, the refused
+      // token), not errors of the page.
+      consoleErrors: watched.consoleErrors.filter(
+        (text) =>
+          !/^Failed to load resource: the server responded with a status of (401|422)/.test(text),
+      ),
+    }));
+    expect(seen).toEqual(contexts.map(() => ({ foreign: [], pageErrors: [], consoleErrors: [] })));
+    expect(contexts.length).toBe(2);
+  });
+});

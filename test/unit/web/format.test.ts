@@ -1,0 +1,113 @@
+// What the page writes from the API's answers (web/format.ts): times, progress, Markdown, and
+// which field a problem is shown by.
+import { describe, expect, it } from 'vitest';
+import type { Job, Problem, Summary } from '../../../web/api';
+import { clock, fieldOf, progressOf, summaryMarkdown } from '../../../web/format';
+
+const job = (status: Job['status'], stage: Job['progress']['stage'], done = 0, total = 0) => ({
+  status,
+  progress: { stage, parts_done: done, parts_total: total },
+});
+
+const problem = (type: string, extra: Partial<Problem> = {}): Problem => ({
+  type: `urn:tubesum:problem:${type}`,
+  title: 'Problem',
+  status: 422,
+  detail: 'It went wrong.',
+  request_id: 'r',
+  ...extra,
+});
+
+describe('clock', () => {
+  it('writes times as YouTube does', () => {
+    expect(clock(0)).toBe('0:00');
+    expect(clock(81.2)).toBe('1:21');
+    expect(clock(3725)).toBe('1:02:05');
+  });
+});
+
+describe('progressOf', () => {
+  it('rises through the stages and the parts, and never past 100', () => {
+    const seen = [
+      job('queued', 'queued'),
+      job('running', 'transcript'),
+      job('running', 'summarizing', 0, 4),
+      job('running', 'summarizing', 1, 4),
+      job('running', 'summarizing', 4, 4),
+      job('running', 'combining', 4, 4),
+      job('done', 'done', 4, 4),
+    ].map((state) => progressOf(state).percent);
+
+    expect(seen).toEqual([0, 5, 10, 30, 90, 90, 100]);
+  });
+
+  it('says how many parts are done', () => {
+    expect(progressOf(job('running', 'summarizing', 2, 5)).words).toBe(
+      'Summarizing: 2 of 5 parts done…',
+    );
+  });
+
+  it('does not divide by an unknown number of parts', () => {
+    expect(progressOf(job('running', 'summarizing', 0, 0)).percent).toBe(10);
+  });
+});
+
+describe('summaryMarkdown', () => {
+  const summary = {
+    summary: 'First paragraph.\n\nSecond one.',
+    word_count: 4,
+    key_points: [
+      {
+        text: 'The point',
+        start_seconds: 81.2,
+        url: 'https://www.youtube.com/watch?v=py5byOOHZM8&t=81s',
+      },
+    ],
+    metadata: { video_id: 'py5byOOHZM8', title: 'A [great] talk', channel_title: 'Someone' },
+  } as unknown as Summary;
+
+  it('links the title and every key point to its moment', () => {
+    expect(summaryMarkdown(summary)).toBe(
+      [
+        '# [A \\[great\\] talk](https://www.youtube.com/watch?v=py5byOOHZM8)',
+        '',
+        'Someone · summary of 4 words',
+        '',
+        'First paragraph.\n\nSecond one.',
+        '',
+        '## Key points',
+        '',
+        '- [1:21](https://www.youtube.com/watch?v=py5byOOHZM8&t=81s) The point',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('leaves out the key points heading when there are none', () => {
+    expect(summaryMarkdown({ ...summary, key_points: [] })).not.toContain('Key points');
+  });
+});
+
+describe('fieldOf', () => {
+  it('names the field a validation error names', () => {
+    expect(
+      fieldOf(problem('validation-error', { errors: [{ field: 'used_model', message: 'no' }] })),
+    ).toBe('used_model');
+  });
+
+  it('puts problems about the video by the Video URL field', () => {
+    for (const type of ['video-unavailable', 'captions-disabled', 'transcript-empty']) {
+      expect(fieldOf(problem(type)), type).toBe('video_url');
+    }
+  });
+
+  it('puts a length the model cannot make by the length field', () => {
+    expect(fieldOf(problem('summary-length-unsupported'))).toBe('summary_length');
+  });
+
+  it('leaves quota and blocking to the action as a whole', () => {
+    for (const type of ['quota-exceeded', 'youtube-blocked', 'model-throttled']) {
+      expect(fieldOf(problem(type)), type).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,205 @@
+// Signing in and creating an account. A new account is signed in at once.
+import { useState } from 'preact/hooks';
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS } from '../lib/auth/password-limits';
+import { ApiError, call, type Token } from './api';
+import { ActionError, Field } from './field';
+import { messagesOf } from './format';
+import type { Session } from './session';
+
+interface AccountProps {
+  onSignedIn: (session: Session) => void;
+  /** Why the person is asked to sign in (a session that expired), if anything. */
+  notice?: string | undefined;
+}
+
+/** Logs in, as POST /token takes a username or an email. */
+async function signIn(identifier: string, password: string): Promise<Session> {
+  const field = identifier.includes('@') ? 'email' : 'username';
+  const { body } = await call<Token>('POST', 'token', {
+    body: { [field]: identifier, password },
+  });
+  return {
+    token: body.access_token,
+    username: identifier,
+    expiresAt: Date.now() + body.expires_in * 1000,
+  };
+}
+
+export function Account({ onSignedIn, notice }: AccountProps) {
+  return (
+    <div class="account">
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <div class="account-forms">
+        <SignIn onSignedIn={onSignedIn} />
+        <CreateAccount onSignedIn={onSignedIn} />
+      </div>
+    </div>
+  );
+}
+
+function SignIn({ onSignedIn }: AccountProps) {
+  const [identifier, setIdentifier] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    try {
+      onSignedIn(await signIn(identifier.trim(), password));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const fields = messagesOf(error.problem);
+      // A wrong password and an unknown name get the same 401: shown by the password.
+      setErrors(
+        error.problem.status === 401
+          ? { password: error.problem.detail }
+          : {
+              identifier: fields.username ?? fields.email ?? '',
+              password: fields.password ?? '',
+              form: fields.username || fields.email || fields.password ? '' : error.problem.detail,
+            },
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card" aria-labelledby="sign-in-title" onSubmit={submit} noValidate>
+      <h2 id="sign-in-title">Sign in</h2>
+      <Field id="sign-in-identifier" label="Username or email" error={errors.identifier}>
+        {(describedBy, invalid) => (
+          <input
+            id="sign-in-identifier"
+            name="username"
+            autocomplete="username"
+            value={identifier}
+            onInput={(e) => setIdentifier(e.currentTarget.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            required
+          />
+        )}
+      </Field>
+      <Field id="sign-in-password" label="Password" error={errors.password}>
+        {(describedBy, invalid) => (
+          <input
+            id="sign-in-password"
+            type="password"
+            name="password"
+            autocomplete="current-password"
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            required
+          />
+        )}
+      </Field>
+      <button type="submit" disabled={busy}>
+        Sign in
+      </button>
+      <ActionError message={errors.form} />
+    </form>
+  );
+}
+
+function CreateAccount({ onSignedIn }: AccountProps) {
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    try {
+      await call('POST', 'register', {
+        body: { username: username.trim(), email: email.trim(), password },
+      });
+      onSignedIn(await signIn(username.trim(), password));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const fields = messagesOf(error.problem);
+      const byField = Boolean(fields.username || fields.email || fields.password);
+      // A taken username or email (409) says which in its detail.
+      const taken = error.problem.status === 409;
+      const takenField = /email/i.test(error.problem.detail) ? 'email' : 'username';
+      setErrors({
+        ...fields,
+        ...(taken ? { [takenField]: error.problem.detail } : {}),
+        form: byField || taken ? '' : error.problem.detail,
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card" aria-labelledby="create-account-title" onSubmit={submit} noValidate>
+      <h2 id="create-account-title">Create account</h2>
+      <Field id="new-username" label="Username" error={errors.username}>
+        {(describedBy, invalid) => (
+          <input
+            id="new-username"
+            name="username"
+            autocomplete="username"
+            value={username}
+            onInput={(e) => setUsername(e.currentTarget.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            required
+          />
+        )}
+      </Field>
+      <Field id="new-email" label="Email" error={errors.email}>
+        {(describedBy, invalid) => (
+          <input
+            id="new-email"
+            type="email"
+            name="email"
+            autocomplete="email"
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            required
+          />
+        )}
+      </Field>
+      <Field
+        id="new-password"
+        label="Password"
+        error={errors.password}
+        hint={`At least ${PASSWORD_MIN_CHARS} characters (at most ${PASSWORD_MAX_BYTES} bytes); not a commonly used password.`}
+      >
+        {(describedBy, invalid) => (
+          <input
+            id="new-password"
+            type="password"
+            name="new-password"
+            autocomplete="new-password"
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+            required
+          />
+        )}
+      </Field>
+      <button type="submit" disabled={busy}>
+        Create account
+      </button>
+      <ActionError message={errors.form} />
+    </form>
+  );
+}

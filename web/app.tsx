@@ -1,0 +1,63 @@
+// The page: signed out, the account forms; signed in, the workspace. Sign in, sign out and an
+// expired sign-in all pass through here.
+import { useState } from 'preact/hooks';
+import { Account } from './account';
+import { SignedOutError } from './api';
+import { loadSession, type Session, saveSession } from './session';
+import type { PageSettings } from './settings';
+import { Workspace } from './workspace';
+
+export function App({ settings }: { settings: PageSettings }) {
+  const [session, setSession] = useState<Session | undefined>(() => loadSession());
+  const [notice, setNotice] = useState<string>();
+
+  const signIn = (next: Session) => {
+    saveSession(next);
+    setSession(next);
+    setNotice(undefined);
+  };
+  const signOut = (why?: string) => {
+    saveSession(undefined);
+    setSession(undefined);
+    setNotice(why);
+  };
+  /** A call refused with 401 (the token expired): back to Sign in; anything else is a bug. */
+  const refused = (error: unknown) => {
+    if (error instanceof SignedOutError) {
+      signOut('Your sign-in has expired. Sign in again: what you wrote is kept.');
+    } else {
+      throw error;
+    }
+  };
+
+  return (
+    <>
+      <header class="top">
+        <p class="brand">tubesum</p>
+        {session && (
+          <p class="who">
+            Signed in as <strong>{session.username}</strong>{' '}
+            <button type="button" onClick={() => signOut()}>
+              Sign out
+            </button>
+          </p>
+        )}
+      </header>
+      <main>
+        <h1>Summaries of YouTube videos</h1>
+        <p class="intro">
+          Paste a YouTube link: you get a summary of what is said, and its key points with links to
+          the moments they are said.
+        </p>
+        {session ? (
+          <Workspace token={session.token} settings={settings} onSignedOut={refused} />
+        ) : (
+          <Account onSignedIn={signIn} notice={notice} />
+        )}
+      </main>
+      <footer>
+        <a href="docs">API documentation</a>
+      </footer>
+    </>
+  );
+}

@@ -1,0 +1,109 @@
+// What the page writes from the API's answers, as plain functions (no DOM): the clock of a key
+// point, the progress of a job, the Markdown of a summary, and which field a problem concerns.
+// test/unit/web/format.test.ts checks them.
+import type { Job, Problem, Summary } from './api';
+
+/** 81.2 -> "1:21"; 3725 -> "1:02:05" (as YouTube writes times). */
+export function clock(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = String(whole % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** How far a job is, 0-100, and the same in words. */
+export function progressOf(job: Pick<Job, 'status' | 'progress'>): {
+  percent: number;
+  words: string;
+} {
+  const { stage, parts_done: done, parts_total: total } = job.progress;
+  if (job.status === 'cancelled') return { percent: 0, words: 'Cancelled.' };
+  if (job.status === 'failed') return { percent: 0, words: 'Failed.' };
+  if (job.status === 'done' || stage === 'done') return { percent: 100, words: 'Done.' };
+  switch (stage) {
+    case 'queued':
+      return { percent: 0, words: 'Waiting for its turn…' };
+    case 'transcript':
+      return { percent: 5, words: 'Fetching the transcript…' };
+    case 'combining':
+      return { percent: 90, words: 'Combining the parts into one summary…' };
+    default: {
+      // Summarising: parts, then one combining call (10% to 90% for the parts).
+      if (total <= 1) return { percent: 10, words: 'Summarizing…' };
+      return {
+        percent: 10 + Math.round((80 * Math.min(done, total)) / total),
+        words: `Summarizing: ${done} of ${total} parts done…`,
+      };
+    }
+  }
+}
+
+/** The summary and its key points (with their links) as Markdown, to paste into notes. */
+export function summaryMarkdown(summary: Summary): string {
+  const { metadata } = summary;
+  const url = `https://www.youtube.com/watch?v=${metadata.video_id}`;
+  const lines = [
+    `# [${escapeMarkdown(metadata.title)}](${url})`,
+    '',
+    `${escapeMarkdown(metadata.channel_title)} · summary of ${summary.word_count} words`,
+    '',
+    summary.summary.trim(),
+  ];
+  if (summary.key_points && summary.key_points.length > 0) {
+    lines.push('', '## Key points', '');
+    for (const point of summary.key_points) {
+      lines.push(`- [${clock(point.start_seconds)}](${point.url}) ${point.text}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Brackets and the like in a title would break the Markdown link around it. */
+function escapeMarkdown(text: string): string {
+  return text.replace(/([\\[\]()*_`#])/g, '\\$1');
+}
+
+/** The fields of the summary form a problem can be about. */
+export type SummaryField = 'video_url' | 'summary_length' | 'used_model' | 'summary_language';
+
+const ABOUT_THE_VIDEO = new Set([
+  'video-unavailable',
+  'video-unplayable',
+  'age-restricted',
+  'captions-disabled',
+  'transcript-empty',
+  'transcript-language-unavailable',
+]);
+
+/**
+ * Which field a problem of POST /summarize (or a failed job) is about: the field its `errors`
+ * name, or the one its type concerns; undefined when it is about the action as a whole (quota,
+ * YouTube blocking this server, the model failing).
+ */
+export function fieldOf(problem: Problem): SummaryField | undefined {
+  const named = problem.errors?.[0]?.field;
+  if (
+    named === 'video_url' ||
+    named === 'summary_length' ||
+    named === 'used_model' ||
+    named === 'summary_language'
+  ) {
+    return named;
+  }
+  if (named === 'language') return 'video_url';
+  const type = problem.type.split(':').at(-1) ?? '';
+  if (ABOUT_THE_VIDEO.has(type)) return 'video_url';
+  if (type === 'summary-length-unsupported') return 'summary_length';
+  if (type === 'summary-language-unsupported') return 'summary_language';
+  return undefined;
+}
+
+/** What to show for a problem: its detail, and for field errors each field's message. */
+export function messagesOf(problem: Problem): Record<string, string> {
+  const messages: Record<string, string> = {};
+  for (const error of problem.errors ?? []) {
+    messages[error.field] ??= error.message;
+  }
+  return messages;
+}

@@ -1,0 +1,79 @@
+// The signed-in person's summaries (GET /summaries), newest first, each opening again.
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, call, type Job, type JobList } from './api';
+
+interface HistoryProps {
+  token: string;
+  /** Changes whenever the list may have changed (a summary started or ended). */
+  version: number;
+  onOpen: (job: Job) => void;
+  onSignedOut: (error: unknown) => void;
+}
+
+const STATUS_WORDS: Record<Job['status'], string> = {
+  queued: 'waiting',
+  running: 'in progress',
+  done: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+export function History({ token, version, onOpen, onSignedOut }: HistoryProps) {
+  const [items, setItems] = useState<Job[]>();
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string>();
+
+  const load = async (cursor?: string) => {
+    try {
+      const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
+      const { body } = await call<JobList>('GET', `summaries${query}`, { token });
+      setItems((shown) => (cursor ? [...(shown ?? []), ...body.items] : body.items));
+      setNext(body.next_cursor);
+      setError(undefined);
+    } catch (failure) {
+      if (failure instanceof ApiError) setError(failure.problem.detail);
+      else onSignedOut(failure);
+    }
+  };
+
+  useEffect(() => {
+    void load();
+  }, [version, token]);
+
+  return (
+    <section class="card history" aria-labelledby="history-title">
+      <h2 id="history-title">Your summaries</h2>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {items?.length === 0 && <p>None yet: the summaries you ask for will be listed here.</p>}
+      <ul>
+        {items?.map((job) => (
+          <li key={job.id}>
+            <button type="button" class="link" onClick={() => onOpen(job)}>
+              {job.result?.metadata.title ?? job.request.video_url}
+            </button>
+            <span class="when">
+              {STATUS_WORDS[job.status]} ·{' '}
+              <time dateTime={job.created_at}>{when(job.created_at)}</time>
+            </span>
+          </li>
+        ))}
+      </ul>
+      {next && (
+        <button type="button" onClick={() => load(next)}>
+          Show more
+        </button>
+      )}
+    </section>
+  );
+}
+
+function when(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
