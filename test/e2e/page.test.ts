@@ -158,6 +158,29 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       await expect(page.locator(`#${describedBy}`).textContent()).resolves.toMatch(/youtube/i);
     });
 
+    await step('no captions, and YouTube refusing this server, are told in words', async () => {
+      await page.getByLabel('Model').selectOption('extractive');
+      await page.getByLabel('Video URL').fill(`https://youtu.be/${FAKE_VIDEO_IDS.disabled}`);
+      await page.getByRole('button', { name: 'Summarize' }).click();
+      const field = page.getByLabel('Video URL');
+      await expect
+        .poll(() => field.getAttribute('aria-invalid'), { timeout: UI_TIMEOUT })
+        .toBe('true');
+      const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
+      await expect(page.locator(`#${describedBy}`).textContent()).resolves.toMatch(/caption/i);
+
+      await page.getByLabel('Video URL').fill(`https://youtu.be/${FAKE_VIDEO_IDS.blocked}`);
+      await page.getByRole('button', { name: 'Summarize' }).click();
+      const alert = page
+        .getByRole('form', { name: 'Summarize a video' })
+        .getByRole('alert')
+        .filter({ hasText: /YouTube/ });
+      await alert.waitFor();
+      // Words, never the problem's JSON.
+      await expect(alert.textContent()).resolves.not.toMatch(/[{}]|urn:/);
+      await expect(field.getAttribute('aria-invalid')).resolves.toBe('false');
+    });
+
     const progress: number[] = [];
     await step('summarise with the slow model: the progress bar moves part by part', async () => {
       await page.getByLabel('Video URL').fill(VIDEO_URL);
