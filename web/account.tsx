@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS } from '../lib/auth/password-limits';
 import { ApiError, call, type Token } from './api';
-import { ActionError, Field } from './field';
+import { ActionError, TextField } from './field';
 import { messagesOf } from './format';
 import type { Session } from './session';
 
@@ -74,35 +74,27 @@ function SignIn({ onSignedIn }: AccountProps) {
   return (
     <form class="card" aria-labelledby="sign-in-title" onSubmit={submit} noValidate>
       <h2 id="sign-in-title">Sign in</h2>
-      <Field id="sign-in-identifier" label="Username or email" error={errors.identifier}>
-        {(describedBy, invalid) => (
-          <input
-            id="sign-in-identifier"
-            name="username"
-            autocomplete="username"
-            value={identifier}
-            onInput={(e) => setIdentifier(e.currentTarget.value)}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            required
-          />
-        )}
-      </Field>
-      <Field id="sign-in-password" label="Password" error={errors.password}>
-        {(describedBy, invalid) => (
-          <input
-            id="sign-in-password"
-            type="password"
-            name="password"
-            autocomplete="current-password"
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            required
-          />
-        )}
-      </Field>
+      <TextField
+        id="sign-in-identifier"
+        label="Username or email"
+        error={errors.identifier}
+        value={identifier}
+        onValue={setIdentifier}
+        name="username"
+        autocomplete="username"
+        required
+      />
+      <TextField
+        id="sign-in-password"
+        label="Password"
+        error={errors.password}
+        value={password}
+        onValue={setPassword}
+        type="password"
+        name="password"
+        autocomplete="current-password"
+        required
+      />
       <button type="submit" disabled={busy}>
         Sign in
       </button>
@@ -147,55 +139,39 @@ function CreateAccount({ onSignedIn }: AccountProps) {
   return (
     <form class="card" aria-labelledby="create-account-title" onSubmit={submit} noValidate>
       <h2 id="create-account-title">Create account</h2>
-      <Field id="new-username" label="Username" error={errors.username}>
-        {(describedBy, invalid) => (
-          <input
-            id="new-username"
-            name="username"
-            autocomplete="username"
-            value={username}
-            onInput={(e) => setUsername(e.currentTarget.value)}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            required
-          />
-        )}
-      </Field>
-      <Field id="new-email" label="Email" error={errors.email}>
-        {(describedBy, invalid) => (
-          <input
-            id="new-email"
-            type="email"
-            name="email"
-            autocomplete="email"
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            required
-          />
-        )}
-      </Field>
-      <Field
+      <TextField
+        id="new-username"
+        label="Username"
+        error={errors.username}
+        value={username}
+        onValue={setUsername}
+        name="username"
+        autocomplete="username"
+        required
+      />
+      <TextField
+        id="new-email"
+        label="Email"
+        error={errors.email}
+        value={email}
+        onValue={setEmail}
+        type="email"
+        name="email"
+        autocomplete="email"
+        required
+      />
+      <TextField
         id="new-password"
         label="Password"
         error={errors.password}
         hint={`At least ${PASSWORD_MIN_CHARS} characters (at most ${PASSWORD_MAX_BYTES} bytes); not a commonly used password.`}
-      >
-        {(describedBy, invalid) => (
-          <input
-            id="new-password"
-            type="password"
-            name="new-password"
-            autocomplete="new-password"
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            required
-          />
-        )}
-      </Field>
+        value={password}
+        onValue={setPassword}
+        type="password"
+        name="new-password"
+        autocomplete="new-password"
+        required
+      />
       <button type="submit" disabled={busy}>
         Create account
       </button>

@@ -1,6 +1,6 @@
 // A labelled form field whose error, when it has one, is shown under it and tied to it
 // (aria-invalid, aria-describedby), so a screen reader reads the field's problem with the field.
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 
 interface FieldProps {
   id: string;
@@ -29,6 +29,50 @@ export function Field({ id, label, error, hint, children }: FieldProps) {
         </p>
       )}
     </div>
+  );
+}
+
+/** The input attributes the page's fields use. */
+interface InputAttributes {
+  type?: 'text' | 'email' | 'password' | 'url' | 'number';
+  name?: string;
+  autocomplete?: string;
+  required?: boolean;
+  placeholder?: string;
+  inputMode?: 'text' | 'url' | 'numeric';
+  min?: number;
+  max?: number;
+  step?: number;
+}
+
+interface TextFieldProps extends InputAttributes {
+  id: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  error?: string | undefined;
+  hint?: string;
+}
+
+/** A labelled text input (any type but checkbox and radio), its hint and its error. */
+export function TextField({ id, label, value, onValue, error, hint, ...input }: TextFieldProps) {
+  return (
+    <Field id={id} label={label} error={error} {...(hint ? { hint } : {})}>
+      {(describedBy, invalid) => {
+        // Preact types an input's attributes as a union by `type`, which a `type` that is
+        // itself a union cannot match member by member: the attributes are one object here.
+        const attributes = {
+          ...input,
+          id,
+          value,
+          onInput: (event: { currentTarget: HTMLInputElement }) =>
+            onValue(event.currentTarget.value),
+          'aria-describedby': describedBy,
+          'aria-invalid': invalid,
+        } as InputHTMLAttributes<HTMLInputElement>;
+        return <input {...attributes} />;
+      }}
+    </Field>
   );
 }
 

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { SUMMARY_LENGTH } from '../lib/summaries/limits';
 import { ApiError, call, type Job, jobIdFrom, type Problem, type Summary } from './api';
-import { ActionError, Field } from './field';
+import { ActionError, Field, TextField } from './field';
 import { fieldOf, messagesOf, progressOf, type SummaryField } from './format';
 import { History } from './history';
 import { type Draft, loadDraft, saveDraft } from './session';
@@ -59,8 +59,8 @@ export function Workspace({ token, settings, onSignedOut }: WorkspaceProps) {
   const [shown, setShown] = useState<Shown>();
   const [version, setVersion] = useState(0);
 
-  const edit = (field: keyof Draft) => (event: Event) => {
-    const next = { ...draft, [field]: (event.currentTarget as HTMLInputElement).value };
+  const edit = (field: keyof Draft) => (value: string) => {
+    const next = { ...draft, [field]: value };
     setDraft(next);
     saveDraft(next);
   };
@@ -160,44 +160,36 @@ export function Workspace({ token, settings, onSignedOut }: WorkspaceProps) {
     <>
       <form class="card" aria-labelledby="summarize-title" onSubmit={submit} noValidate>
         <h2 id="summarize-title">Summarize a video</h2>
-        <Field id="video-url" label="Video URL" error={errors.video_url}>
-          {(describedBy, invalid) => (
-            <input
-              id="video-url"
-              type="url"
-              inputMode="url"
-              placeholder="https://www.youtube.com/watch?v=…"
-              value={draft.video_url}
-              onInput={edit('video_url')}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              required
-            />
-          )}
-        </Field>
+        <TextField
+          id="video-url"
+          label="Video URL"
+          error={errors.video_url}
+          value={draft.video_url}
+          onValue={edit('video_url')}
+          type="url"
+          inputMode="url"
+          placeholder="https://www.youtube.com/watch?v=…"
+          required
+        />
         <div class="row">
-          <Field id="summary-length" label="Length (words)" error={errors.summary_length}>
-            {(describedBy, invalid) => (
-              <input
-                id="summary-length"
-                type="number"
-                inputMode="numeric"
-                min={SUMMARY_LENGTH.min}
-                max={SUMMARY_LENGTH.max}
-                step={25}
-                value={draft.summary_length}
-                onInput={edit('summary_length')}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-              />
-            )}
-          </Field>
+          <TextField
+            id="summary-length"
+            label="Length (words)"
+            error={errors.summary_length}
+            value={draft.summary_length}
+            onValue={edit('summary_length')}
+            type="number"
+            inputMode="numeric"
+            min={SUMMARY_LENGTH.min}
+            max={SUMMARY_LENGTH.max}
+            step={25}
+          />
           <Field id="used-model" label="Model" error={errors.used_model}>
             {(describedBy, invalid) => (
               <select
                 id="used-model"
                 value={draft.used_model}
-                onChange={edit('used_model')}
+                onChange={(event) => edit('used_model')(event.currentTarget.value)}
                 aria-describedby={describedBy}
                 aria-invalid={invalid}
               >
@@ -209,23 +201,15 @@ export function Workspace({ token, settings, onSignedOut }: WorkspaceProps) {
               </select>
             )}
           </Field>
-          <Field
+          <TextField
             id="summary-language"
             label="Summary language"
             error={errors.summary_language}
             hint="Optional, e.g. de or pt-BR; the video's by default."
-          >
-            {(describedBy, invalid) => (
-              <input
-                id="summary-language"
-                autocomplete="off"
-                value={draft.summary_language}
-                onInput={edit('summary_language')}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-              />
-            )}
-          </Field>
+            value={draft.summary_language}
+            onValue={edit('summary_language')}
+            autocomplete="off"
+          />
         </div>
         <button type="submit" disabled={busy}>
           Summarize
