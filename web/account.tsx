@@ -1,7 +1,7 @@
 // Signing in and creating an account. A new account is signed in at once.
 import { useState } from 'preact/hooks';
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS } from '../lib/auth/password-limits';
-import { ApiError, call, type Token } from './api';
+import { ApiError, call, type Problem, type Token } from './api';
 import { ActionError, TextField } from './field';
 import { messagesOf } from './format';
 import type { Session } from './session';
@@ -41,35 +41,47 @@ export function Account({ onSignedIn, notice }: AccountProps) {
   );
 }
 
-function SignIn({ onSignedIn }: AccountProps) {
-  const [identifier, setIdentifier] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+type Errors = Record<string, string>;
 
+/**
+ * A form's submission: busy while it runs, and the errors of the problem it ended with, by
+ * field (`form` for the form as a whole).
+ */
+function useSubmit(act: () => Promise<void>, errorsOf: (problem: Problem) => Errors) {
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
     setErrors({});
     try {
-      onSignedIn(await signIn(identifier.trim(), password));
+      await act();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const fields = messagesOf(error.problem);
-      // A wrong password and an unknown name get the same 401: shown by the password.
-      setErrors(
-        error.problem.status === 401
-          ? { password: error.problem.detail }
-          : {
-              identifier: fields.username ?? fields.email ?? '',
-              password: fields.password ?? '',
-              form: fields.username || fields.email || fields.password ? '' : error.problem.detail,
-            },
-      );
+      setErrors(errorsOf(error.problem));
     } finally {
       setBusy(false);
     }
   };
+  return { errors, busy, submit };
+}
+
+function SignIn({ onSignedIn }: AccountProps) {
+  const [identifier, setIdentifier] = useState('');
+  const [password, setPassword] = useState('');
+  const { errors, busy, submit } = useSubmit(
+    async () => onSignedIn(await signIn(identifier.trim(), password)),
+    (problem): Errors => {
+      // A wrong password and an unknown name get the same 401: shown by the password.
+      if (problem.status === 401) return { password: problem.detail };
+      const fields = messagesOf(problem);
+      return {
+        identifier: fields.username ?? fields.email ?? '',
+        password: fields.password ?? '',
+        form: fields.username || fields.email || fields.password ? '' : problem.detail,
+      };
+    },
+  );
 
   return (
     <form class="card" aria-labelledby="sign-in-title" onSubmit={submit} noValidate>
@@ -107,34 +119,26 @@ function CreateAccount({ onSignedIn }: AccountProps) {
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    try {
+  const { errors, busy, submit } = useSubmit(
+    async () => {
       await call('POST', 'register', {
         body: { username: username.trim(), email: email.trim(), password },
       });
       onSignedIn(await signIn(username.trim(), password));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      const fields = messagesOf(error.problem);
+    },
+    (problem) => {
+      const fields = messagesOf(problem);
       const byField = Boolean(fields.username || fields.email || fields.password);
       // A taken username or email (409) says which in its detail.
-      const taken = error.problem.status === 409;
-      const takenField = /email/i.test(error.problem.detail) ? 'email' : 'username';
-      setErrors({
+      const taken = problem.status === 409;
+      const takenField = /email/i.test(problem.detail) ? 'email' : 'username';
+      return {
         ...fields,
-        ...(taken ? { [takenField]: error.problem.detail } : {}),
-        form: byField || taken ? '' : error.problem.detail,
-      });
-    } finally {
-      setBusy(false);
-    }
-  };
+        ...(taken ? { [takenField]: problem.detail } : {}),
+        form: byField || taken ? '' : problem.detail,
+      };
+    },
+  );
 
   return (
     <form class="card" aria-labelledby="create-account-title" onSubmit={submit} noValidate>
