@@ -2,7 +2,6 @@
 // in the user's history (the jobs-by-user index, newest first). A job stays pending while its
 // record's run goes on; its outcome is copied into it once settled (the summary as the user
 // asked for it, or the problem), so the history outlives the summary cache.
-import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
@@ -15,6 +14,7 @@ import {
 import { expressionNames, storeError } from '../../aws/dynamodb';
 import { JOBS_INDEX } from '../../aws/table';
 import { ValidationError } from '../../errors';
+import { randomId } from '../../random-id';
 import { JOB_ID_PATTERN, type JobStage, type SummarizeResponse } from '../schemas';
 import { pack, unpack } from './codec';
 import { type StoredProblem, shapeVersion } from './records';
@@ -70,9 +70,7 @@ const sortKey = (job: Pick<Job, 'id' | 'createdAt'>) =>
   `${new Date(job.createdAt).toISOString()}#${job.id}`;
 
 /** A new job id: 128 random bits, URL-safe. */
-export function newJobId(): string {
-  return randomBytes(16).toString('base64url');
-}
+export const newJobId = randomId;
 
 interface Item {
   pk: string;
