@@ -112,6 +112,18 @@ export function storeError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * Runs DynamoDB calls, their failure expressed as storeError() says.
+ * @throws what storeError() makes of any failure (503 storage-unavailable, 422, ...).
+ */
+export async function storeCall<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw storeError(error);
+  }
+}
+
 /** The cancellation codes of a failed transaction, e.g. ['None', 'ConditionalCheckFailed']. */
 export function cancellationCodes(error: unknown): string[] | undefined {
   if (!(error instanceof TransactionCanceledException)) return undefined;
