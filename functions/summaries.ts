@@ -1,7 +1,6 @@
 // GET /summaries, GET /summaries/{id}, DELETE /summaries/{id}: the caller's summary jobs (their
 // history, one job, cancelling or removing one). The routeKey tells which.
-import { createBearerAuthenticator } from '../lib/auth/bearer';
-import { tokenSettingsFrom } from '../lib/auth/settings';
+import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
 import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/handler';
@@ -12,7 +11,6 @@ import { routes } from '../lib/routes';
 import type { JobQueue } from '../lib/summaries/queue';
 import { pollAfterSeconds } from '../lib/summaries/service';
 import { summaryServiceFrom } from '../lib/summaries/wiring';
-import { createUserStore } from '../lib/users/store';
 
 // These routes never start a run: a queue that refuses everything keeps it that way.
 const noQueue: JobQueue = {
@@ -24,11 +22,7 @@ const noQueue: JobQueue = {
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config): LambdaHandler {
   const db = createDocumentClient(config);
-  const users = createUserStore(db, config.TABLE_NAME);
-  const authenticate = createBearerAuthenticator({
-    tokenSettings: tokenSettingsFrom(config),
-    findUser: (id) => users.getById(id),
-  });
+  const authenticate = bearerAuthenticatorFrom(config, db);
   const summaries = summaryServiceFrom(config, db, noQueue, logger);
   const id = (params: Record<string, string | undefined> | undefined) => params?.id ?? '';
   const byRouteKey: Record<string, LambdaHandler> = {

@@ -1,7 +1,6 @@
 // POST /summarize: a summary for the authenticated user: 200 when ready within the wait, else
 // 202 with the job to poll (GET /summaries/{id}).
-import { createBearerAuthenticator } from '../lib/auth/bearer';
-import { tokenSettingsFrom } from '../lib/auth/settings';
+import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import { createSqsClient } from '../lib/aws/sqs';
 import { type Config, ConfigError, SUMMARIZE_MARGIN_MS } from '../lib/config';
@@ -13,7 +12,6 @@ import { routes } from '../lib/routes';
 import { createSqsQueue, type JobQueue } from '../lib/summaries/queue';
 import { jobLocation, pollAfterSeconds } from '../lib/summaries/service';
 import { summaryServiceFrom } from '../lib/summaries/wiring';
-import { createUserStore } from '../lib/users/store';
 
 /** What the local host hands the function instead of what it would build from the Config. */
 export interface SummarizeServices {
@@ -32,11 +30,7 @@ function sqsQueueFrom(config: Config): JobQueue {
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config, services: SummarizeServices = {}) {
   const db = createDocumentClient(config);
-  const users = createUserStore(db, config.TABLE_NAME);
-  const authenticate = createBearerAuthenticator({
-    tokenSettings: tokenSettingsFrom(config),
-    findUser: (id) => users.getById(id),
-  });
+  const authenticate = bearerAuthenticatorFrom(config, db);
   const queue = services.queue ?? sqsQueueFrom(config);
   const summaries = summaryServiceFrom(config, db, queue, logger);
   return createHandler(

@@ -29,7 +29,10 @@ export interface FunctionProfile {
   description: string;
   memorySize: number;
   timeout: Duration;
-  /** Table actions; handlers behind `auth: true` routes also get GetItem (the user lookup). */
+  /**
+   * Table actions; handlers behind `auth: true` routes also get GetItem (the user and API key
+   * lookups), and UpdateItem where API keys are accepted (their last use).
+   */
   table: readonly TableAction[];
   /** Signs tokens without serving an auth route (verifying routes get the secret anyway). */
   signsTokens?: boolean;
@@ -113,6 +116,16 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     timeout: Duration.seconds(10),
     // A job by id (get, cancel, remove); the caller's history is a Query on the jobs index.
     table: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
+  },
+  'api-keys': {
+    description: "POST /api-keys, GET /api-keys, DELETE /api-keys/{id}: the caller's API keys",
+    // A few small reads and writes and a SHA-256: waiting, not computing.
+    memorySize: 512,
+    timeout: Duration.seconds(10),
+    // The user's list of keys: UpdateItem (made on first use, entries added and removed, each in
+    // a transaction that IAM checks item by item) and GetItem; a key's lookup item: PutItem when
+    // made, DeleteItem when deleted, GetItem for its last use.
+    table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   },
   docs: {
     description: 'GET /docs, /docs/{file}, /openapi.json: interactive documentation',

@@ -139,10 +139,14 @@ export class TubesumStack extends Stack {
         `the route table names handler "${handler}" but infra/profiles.ts has no profile for it (memory, timeout, permissions)`,
       );
     }
-    const verifiesTokens = routes.some((route) => route.handler === handler && route.auth);
-    // The bearer authenticator loads the user of every verified token.
+    const served = routes.filter((route) => route.handler === handler);
+    const verifiesTokens = served.some((route) => route.auth);
+    const acceptsApiKeys = served.some((route) => route.auth && !route.loginOnly);
+    // The bearer authenticator loads the user of every verified token, and looks API keys up;
+    // where keys are accepted, it records their last use (a conditional UpdateItem).
     const tableActions = new Set<TableAction>(profile.table);
     if (verifiesTokens) tableActions.add('dynamodb:GetItem');
+    if (acceptsApiKeys) tableActions.add('dynamodb:UpdateItem');
     const environment: Record<string, string> = {
       ...profile.environment,
       ...(profile.catalog ? settings.catalog : {}),

@@ -107,10 +107,21 @@ export class MethodNotAllowedError extends HttpError {
   }
 }
 
+/**
+ * 403: the credentials are good, but they may not do this (an API key managing API keys).
+ * Unlike a 401, the client knows who it is: the detail says what would be allowed.
+ */
+export class ForbiddenError extends HttpError {
+  override name = 'ForbiddenError';
+  constructor(type: string, detail: string, options: HttpErrorOptions = {}) {
+    super(403, type, 'Forbidden', { ...options, detail });
+  }
+}
+
 export class ConflictError extends HttpError {
   override name = 'ConflictError';
-  constructor(detail: string, options: HttpErrorOptions = {}) {
-    super(409, 'conflict', 'Conflict', { ...options, detail });
+  constructor(detail: string, type = 'conflict', options: HttpErrorOptions = {}) {
+    super(409, type, 'Conflict', { ...options, detail });
   }
 }
 

@@ -44,7 +44,10 @@ export interface OpenApiOptions {
 
 const TAGS: Record<RouteDef['tag'], { name: string; description: string }> = {
   service: { name: 'Service', description: 'Whether the service runs' },
-  accounts: { name: 'Accounts', description: 'Registration and log-in (bearer tokens)' },
+  accounts: {
+    name: 'Accounts',
+    description: 'Registration, log-in (bearer tokens) and API keys',
+  },
   summaries: { name: 'Summaries', description: 'Summaries of YouTube videos' },
   docs: { name: 'Documentation', description: 'This document and the interactive docs' },
   page: { name: 'Page', description: 'The web page for people, at /' },
@@ -299,7 +302,10 @@ function operation(
     summary: route.summary,
     description: route.description,
     tags: [TAGS[route.tag].name],
-    security: route.auth ? [{ oauth2: [] }, { bearerAuth: [] }] : [],
+    // Any of these: a log-in, a pasted access token, or (except where keys are managed) a key.
+    security: route.auth
+      ? [{ oauth2: [] }, { bearerAuth: [] }, ...(route.loginOnly ? [] : [{ apiKeyAuth: [] }])]
+      : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
       ? {
@@ -376,6 +382,15 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'Or paste an access_token from POST /token',
+        },
+        // The same header as bearerAuth; a scheme of its own so that each operation says
+        // whether it takes keys (the /api-keys routes do not).
+        apiKeyAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'tsk_ API key',
+          description:
+            'Or paste an API key from POST /api-keys (tsk_...); works everywhere but the /api-keys routes',
         },
       },
     },

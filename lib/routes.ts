@@ -1,6 +1,14 @@
 // The route table: the single source of truth for the API. The local host serves it, the
 // OpenAPI document (and so /docs) is generated from it, and the CDK stack deploys it.
 
+import { loginTokenRequired, tooManyApiKeys, unknownApiKey } from './api-keys/errors';
+import {
+  API_KEYS_PER_USER,
+  apiKeyIdSchema,
+  apiKeyListSchema,
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+} from './api-keys/schemas';
 import { newPasswordSchema } from './auth/password-policy';
 import {
   ConflictError,
@@ -32,7 +40,14 @@ export {
 } from './summaries/schemas';
 
 /** Names of the Lambda handlers: each is `functions/<name>.ts` exporting `handler`. */
-export type HandlerName = 'health' | 'register' | 'token' | 'summarize' | 'summaries' | 'docs';
+export type HandlerName =
+  | 'health'
+  | 'register'
+  | 'token'
+  | 'summarize'
+  | 'summaries'
+  | 'api-keys'
+  | 'docs';
 
 /**
  * Handlers that touch no storage: the local host serves them while its database is still
@@ -75,8 +90,13 @@ export interface RouteDef<
   /** API Gateway path syntax: `/docs/{file}`. */
   path: string;
   handler: HandlerName;
-  /** Needs `Authorization: Bearer <token>`. */
+  /** Needs `Authorization: Bearer <token>`: an access token from POST /token or an API key. */
   auth: boolean;
+  /**
+   * Needs an access token: an API key is refused with 403 login-token-required (the routes that
+   * manage API keys). Only on routes with `auth: true`.
+   */
+  loginOnly?: boolean;
   summary: string;
   description: string;
   tag: 'service' | 'accounts' | 'summaries' | 'docs' | 'page';
@@ -196,6 +216,14 @@ const withBody = {
   400: { description: 'Malformed body (not JSON or a form, not an object, empty)' },
   415: { description: 'Unsupported Content-Type' },
   422: { description: 'Invalid fields (see errors)' },
+} satisfies Record<number, ResponseDef>;
+
+// ...and every route that needs a login token (key management).
+const loginOnly = {
+  403: {
+    description: 'Authenticated with an API key: managing keys needs an access token',
+    example: loginTokenRequired(),
+  },
 } satisfies Record<number, ResponseDef>;
 
 export const routes = {
@@ -411,6 +439,64 @@ export const routes = {
         description: 'No such job of yours',
         example: new NotFoundError('No such summary job.'),
       },
+    },
+  }),
+  createApiKey: route({
+    method: 'POST',
+    path: '/api-keys',
+    handler: 'api-keys',
+    auth: true,
+    loginOnly: true,
+    tag: 'accounts',
+    summary: 'Create an API key (the key is shown this once)',
+    description: `An API key works wherever an access token does, as \`Authorization: Bearer <key>\`, until it is deleted; it does not expire. Keep it secret: the service stores only its SHA-256 and cannot show it again. Keys cannot manage keys: these routes need an access token from POST /token. A user holds at most ${API_KEYS_PER_USER} keys.`,
+    body: { schema: createApiKeyBodySchema, contentTypes: ['application/json'] },
+    responses: {
+      201: { description: 'The new key, with its secret', schema: createdApiKeySchema },
+      ...withBody,
+      ...loginOnly,
+      409: {
+        description: `The caller already holds ${API_KEYS_PER_USER} keys`,
+        example: tooManyApiKeys(),
+      },
+      422: {
+        description: 'Invalid name (see errors)',
+        example: new ValidationError([{ field: 'name', message: 'must not be empty' }]),
+      },
+    },
+  }),
+  listApiKeys: route({
+    method: 'GET',
+    path: '/api-keys',
+    handler: 'api-keys',
+    auth: true,
+    loginOnly: true,
+    tag: 'accounts',
+    summary: "The caller's API keys (never the keys themselves)",
+    description:
+      'Each key with its id, name, when it was made and when it was last used (to the minute). Needs an access token from POST /token.',
+    responses: {
+      200: { description: 'The keys, newest first', schema: apiKeyListSchema },
+      ...handled,
+      ...loginOnly,
+    },
+  }),
+  deleteApiKey: route({
+    method: 'DELETE',
+    path: '/api-keys/{id}',
+    handler: 'api-keys',
+    auth: true,
+    loginOnly: true,
+    tag: 'accounts',
+    summary: 'Delete an API key: it stops working at once',
+    description:
+      'A request with the key a moment later gets 401, on every instance of the service. Needs an access token from POST /token.',
+    params: { id: apiKeyIdSchema },
+    responses: {
+      204: { description: 'Deleted' },
+      ...handled,
+      ...loginOnly,
+      404: { description: 'No such key of yours', example: unknownApiKey() },
     },
   }),
   openapi: route({

@@ -1,9 +1,15 @@
 // The DynamoDB client, created once per process, and the mapping of its failures to HTTP.
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
-import { HttpError, misconfigured, storageUnavailable, UnprocessableError } from '../errors';
+import {
+  HttpError,
+  misconfigured,
+  ServiceUnavailableError,
+  storageUnavailable,
+  UnprocessableError,
+} from '../errors';
 import { isNetworkError } from './network';
 
 function isLoopback(endpoint: string | undefined): boolean {
@@ -106,10 +112,66 @@ export function storeError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * Runs DynamoDB calls, their failure expressed as storeError() says.
+ * @throws what storeError() makes of any failure (503 storage-unavailable, 422, ...).
+ */
+export async function storeCall<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw storeError(error);
+  }
+}
+
 /** The cancellation codes of a failed transaction, e.g. ['None', 'ConditionalCheckFailed']. */
 export function cancellationCodes(error: unknown): string[] | undefined {
   if (!(error instanceof TransactionCanceledException)) return undefined;
   return (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+}
+
+// Concurrent transactions on one item cancel each other (TransactionConflict) and the SDK does
+// not retry cancellations; writeTransaction retries a few times so that a race resolves into one
+// winner and refusals by the conditions.
+const TRANSACTION_ATTEMPTS = 6;
+const RETRYABLE_CANCELLATIONS = new Set([
+  'TransactionConflict',
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+]);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sends a write transaction, again after a short random wait while it is cancelled by a
+ * concurrent one or by throttling. Returns undefined once written, or the cancellation codes
+ * when one of its conditions refused it (e.g. ['ConditionalCheckFailed', 'None']).
+ * @throws ServiceUnavailableError when it stays cancelled; storeError() of any other failure.
+ */
+export async function writeTransaction(
+  db: DynamoDBDocumentClient,
+  command: TransactWriteCommand,
+): Promise<string[] | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.send(command);
+      return undefined;
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (codes?.includes('ConditionalCheckFailed')) return codes;
+      const retryable = codes?.some((code) => RETRYABLE_CANCELLATIONS.has(code)) ?? false;
+      if (!retryable) throw storeError(error);
+      if (attempt >= TRANSACTION_ATTEMPTS) {
+        throw new ServiceUnavailableError(
+          'storage-unavailable',
+          'The data store is busy; try again shortly.',
+          1,
+          { cause: error },
+        );
+      }
+      await sleep(Math.random() * 40 * 2 ** attempt);
+    }
+  }
 }
 
 /**

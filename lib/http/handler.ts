@@ -9,6 +9,7 @@ import httpErrorHandler from '@middy/http-error-handler';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { loginTokenRequired } from '../api-keys/errors';
 import type { Authenticator } from '../auth/bearer';
 import { type Config, ConfigError, loadConfig } from '../config';
 import {
@@ -60,7 +61,7 @@ type QueryOf<R> = R extends { query?: infer Q }
  * The Lambda context as the middlewares pass it on (middy's `request.context`): what they found
  * out about the request, for the ones after them and the action.
  */
-type RouteContext = Context & { user?: User; query?: unknown };
+type RouteContext = Context & { user?: User; apiKeyId?: string; query?: unknown };
 
 type Internal = Record<string, unknown> & { startedAt?: number };
 type HttpRequest = Request<APIGatewayProxyEventV2, Reply, Error, RouteContext, Internal>;
@@ -79,6 +80,8 @@ function problemsAndAccessLog(route: RouteDef): Middleware {
       status,
       duration_ms: Date.now() - (request.internal.startedAt ?? Date.now()),
       user_id: request.context.user?.id,
+      // Which key, when a key authenticated it (its id: never the key).
+      api_key_id: request.context.apiKeyId,
     };
     if (status >= 500) {
       // The cause chain (SDK messages, stacks) goes to the log only, never to the client.
@@ -216,10 +219,14 @@ function validateQuery(route: RouteDef): Middleware {
   };
 }
 
-function authentication(authenticate: Authenticator): Middleware {
+/** The caller, and on login-only routes (key management) a 403 for an API key. */
+function authentication(authenticate: Authenticator, route: RouteDef): Middleware {
   return {
     before: async (request) => {
-      request.context.user = await authenticate(request.event.headers?.authorization);
+      const principal = await authenticate(request.event.headers?.authorization);
+      request.context.user = principal.user;
+      request.context.apiKeyId = principal.apiKeyId;
+      if (principal.apiKeyId !== undefined && route.loginOnly) throw loginTokenRequired();
     },
   };
 }
@@ -256,7 +263,7 @@ export function createHandler(
   stack.use(ourErrors());
   stack.use(bodyLimit(config));
   // Authentication comes before parsing: strangers learn nothing about the body's rules.
-  if (options) stack.use(authentication(options.authenticate));
+  if (options) stack.use(authentication(options.authenticate, route));
   if (route.query) stack.use(validateQuery(route));
   if (route.body) {
     stack.use(mediaType(route));

@@ -3,6 +3,7 @@
 // names them, the OpenAPI document is generated from them, and the summary record's version is
 // derived from the response schema (store/records.ts).
 import { problemSchema } from '../http/problem-schema';
+import { RANDOM_ID_PATTERN } from '../random-id';
 import * as z from '../schema';
 import {
   languageTagSchema,
@@ -185,7 +186,7 @@ export const JOB_STAGES = ['queued', 'transcript', 'summarizing', 'combining', '
 export type JobStage = (typeof JOB_STAGES)[number];
 
 /** Job ids: 22 URL-safe characters (128 random bits). Anything else is an unknown job. */
-export const JOB_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+export const JOB_ID_PATTERN = RANDOM_ID_PATTERN;
 
 export const jobIdSchema = z
   .string()

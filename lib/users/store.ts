@@ -11,8 +11,8 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { cancellationCodes, storeError } from '../aws/dynamodb';
-import { ConflictError, ServiceUnavailableError, ValidationError } from '../errors';
+import { storeError, writeTransaction } from '../aws/dynamodb';
+import { ConflictError, ValidationError } from '../errors';
 import { emailKey, isPossibleKey, loginKey, usernameKey } from './identity';
 
 export interface User {
@@ -54,17 +54,6 @@ export interface UserStore {
 const userPk = (id: string) => `USER#${id}`;
 const usernamePk = (key: string) => `USERNAME#${key}`;
 const emailPk = (key: string) => `EMAIL#${key}`;
-
-// Concurrent transactions on one item cancel each other (TransactionConflict) and the SDK does
-// not retry cancellations; we retry a few times so the race resolves into one winner and 409s.
-const TRANSACTION_ATTEMPTS = 6;
-const RETRYABLE_CODES = new Set([
-  'TransactionConflict',
-  'ThrottlingError',
-  'ProvisionedThroughputExceeded',
-]);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A user store over one DynamoDB table. */
 export function createUserStore(db: DynamoDBDocumentClient, table: string): UserStore {
@@ -113,34 +102,16 @@ export function createUserStore(db: DynamoDBDocumentClient, table: string): User
         ],
       });
 
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await db.send(command);
-          return user;
-        } catch (error) {
-          const codes = cancellationCodes(error);
-          if (codes?.[0] === 'ConditionalCheckFailed') {
-            throw new ConflictError('That username is already taken.');
-          }
-          if (codes?.[1] === 'ConditionalCheckFailed') {
-            throw new ConflictError('An account with that email already exists.');
-          }
-          const retryable = codes?.some((code) => RETRYABLE_CODES.has(code)) ?? false;
-          if (retryable && attempt < TRANSACTION_ATTEMPTS) {
-            await sleep(Math.random() * 40 * 2 ** attempt);
-            continue;
-          }
-          if (retryable) {
-            throw new ServiceUnavailableError(
-              'storage-unavailable',
-              'The data store is busy; try again shortly.',
-              1,
-              { cause: error },
-            );
-          }
-          throw storeError(error);
-        }
+      const refused = await writeTransaction(db, command);
+      if (refused?.[0] === 'ConditionalCheckFailed') {
+        throw new ConflictError('That username is already taken.');
       }
+      if (refused?.[1] === 'ConditionalCheckFailed') {
+        throw new ConflictError('An account with that email already exists.');
+      }
+      // The user's own item: a random UUID that already exists (never, in practice).
+      if (refused) throw new Error(`a new user's id is taken: ${refused.join(', ')}`);
+      return user;
     },
 
     async getById(id) {

@@ -1,7 +1,7 @@
 // The CDK stack, proven by synthesizing it (bundling skipped) and asserting on the template.
 // The job pipeline (queue, worker, /summaries) has its own file: jobs.test.ts.
 import { Validations } from 'aws-cdk-lib';
-import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bedrockResources } from '../../infra/bedrock';
@@ -20,7 +20,7 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '../../lib/http/cors';
-import { routeList, STATELESS_HANDLERS, UNROUTED_HANDLER } from '../../lib/routes';
+import { routeList, routes, STATELESS_HANDLERS, UNROUTED_HANDLER } from '../../lib/routes';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
 import { BUILT_IN_MODELS } from '../../lib/summaries/catalog';
 import {
@@ -529,6 +529,55 @@ describe('least privilege', () => {
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',
     ]);
+  });
+
+  it('limits the API keys function to item operations on the table, no Query', () => {
+    const dynamo = statements(base, 'api-keys').filter((st) =>
+      actionsOf([st]).some((a) => a.startsWith('dynamodb:')),
+    );
+
+    // The key list (get, made on first use, entries added and removed in transactions) and the
+    // key lookup items (put when made, deleted with the key).
+    expect(dynamo).toEqual([
+      {
+        Action: [
+          'dynamodb:DeleteItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+        ],
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [logicalId(base, base.stack.table), 'Arn'] },
+      },
+    ]);
+    expect(environment(base, 'api-keys')).toHaveProperty('JWT_SECRET_ARN');
+  });
+
+  it('lets every function that accepts API keys record their last use (UpdateItem)', () => {
+    const accepting = handlers.filter((handler) =>
+      routeList.some((route) => route.handler === handler && route.auth && !route.loginOnly),
+    );
+    expect(accepting).toEqual(expect.arrayContaining(['summarize', 'summaries']));
+    for (const handler of accepting) {
+      expect(actionsOf(statements(base, handler)), handler).toEqual(
+        expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']),
+      );
+    }
+    // Derived from the routes, not the profiles: a function whose profile grants no table access
+    // gets GetItem behind a protected route, and UpdateItem only where keys are accepted.
+    const dynamoOf = (route: (typeof routeList)[number]) => {
+      const app = testApp();
+      const moved = { ...route, handler: 'health' } as (typeof routeList)[number];
+      // The docs function answers $default, which every stack has.
+      const stack = new TubesumStack(app, 'Tubesum', { routes: [moved, routes.docs] });
+      const template = Template.fromStack(stack);
+      const s = { stack, template, resources: template.toJSON().Resources };
+      return actionsOf(statements(s, 'health'))
+        .filter((action) => action.startsWith('dynamodb:'))
+        .sort();
+    };
+    expect(dynamoOf(routes.listSummaries)).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect(dynamoOf(routes.listApiKeys)).toEqual(['dynamodb:GetItem']);
   });
 
   it('grants item actions on the table itself, never on its indexes', () => {

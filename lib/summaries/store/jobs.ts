@@ -2,7 +2,6 @@
 // in the user's history (the jobs-by-user index, newest first). A job stays pending while its
 // record's run goes on; its outcome is copied into it once settled (the summary as the user
 // asked for it, or the problem), so the history outlives the summary cache.
-import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
@@ -12,9 +11,10 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { expressionNames, storeError } from '../../aws/dynamodb';
+import { expressionNames, storeCall, storeError } from '../../aws/dynamodb';
 import { JOBS_INDEX } from '../../aws/table';
 import { ValidationError } from '../../errors';
+import { randomId } from '../../random-id';
 import { JOB_ID_PATTERN, type JobStage, type SummarizeResponse } from '../schemas';
 import { pack, unpack } from './codec';
 import { type StoredProblem, shapeVersion } from './records';
@@ -70,9 +70,7 @@ const sortKey = (job: Pick<Job, 'id' | 'createdAt'>) =>
   `${new Date(job.createdAt).toISOString()}#${job.id}`;
 
 /** A new job id: 128 random bits, URL-safe. */
-export function newJobId(): string {
-  return randomBytes(16).toString('base64url');
-}
+export const newJobId = randomId;
 
 interface Item {
   pk: string;
@@ -151,14 +149,6 @@ function decodeCursor(cursor: string): { sort: string; id: string } {
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
  */
 export function createJobStore(db: DynamoDBDocumentClient, table: string) {
-  const send = async <T>(run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      throw storeError(error);
-    }
-  };
-
   /** A conditional update of a pending job; false when it is no longer pending. */
   const whilePending = async (
     id: string,
@@ -200,7 +190,7 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
         ...(job.result ? { result: pack(job.result), shape: shapeVersion() } : {}),
         ...(job.problem ? { problem: job.problem } : {}),
       };
-      await send(() =>
+      await storeCall(() =>
         db.send(
           new PutCommand({
             TableName: table,
@@ -218,7 +208,7 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
     /** The job with this id, or undefined (whoever owns it: callers check). */
     async get(id: string): Promise<Job | undefined> {
       if (!JOB_ID_PATTERN.test(id)) return undefined;
-      const { Item } = await send(() =>
+      const { Item } = await storeCall(() =>
         db.send(new GetCommand({ TableName: table, Key: { pk: jobPk(id) }, ConsistentRead: true })),
       );
       return Item ? fromItem(Item as Item) : undefined;
@@ -254,7 +244,9 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
 
     /** Removes a job from its user's history. */
     async remove(id: string): Promise<void> {
-      await send(() => db.send(new DeleteCommand({ TableName: table, Key: { pk: jobPk(id) } })));
+      await storeCall(() =>
+        db.send(new DeleteCommand({ TableName: table, Key: { pk: jobPk(id) } })),
+      );
     },
 
     /**
@@ -267,7 +259,7 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
       page: { limit: number; cursor?: string },
     ): Promise<{ jobs: Job[]; next: string | null }> {
       const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
-      const output = await send(() =>
+      const output = await storeCall(() =>
         db.send(
           new QueryCommand({
             TableName: table,

@@ -2,7 +2,7 @@
 // flow, logs JSON lines that never contain a password, token, secret or whole email, and stops
 // cleanly on SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -98,6 +98,24 @@ describe('the local host process', () => {
       { authorization: `Bearer ${token}` },
     );
     expect(protectedCall.status).not.toBe(401);
+    // An API key: made, used, deleted, refused.
+    const created = await post(
+      '/api-keys',
+      { name: 'log test' },
+      { authorization: `Bearer ${token}` },
+    );
+    const { key, id: keyId } = (await created.json()) as { key: string; id: string };
+    const byKey = { authorization: `Bearer ${key}` };
+    expect((await send('/summaries', { headers: byKey })).status).toBe(200);
+    expect(
+      (
+        await send(`/api-keys/${keyId}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).status,
+    ).toBe(204);
+    expect((await send('/summaries', { headers: byKey })).status).toBe(401);
     // Answered without the shared HTTP layer (/health) or by the host itself (404, 405, 413).
     const unlayered = {
       200: await send('/health'),
@@ -137,6 +155,10 @@ describe('the local host process', () => {
     expect(output).not.toContain(token);
     expect(output).not.toContain(token.split('.')[2]);
     expect(output).not.toContain(secret);
+    expect(output).not.toContain(key.slice('tsk_'.length));
+    expect(output).not.toContain(createHash('sha256').update(key).digest('base64url'));
+    // The key's id is what the logs name it by.
+    expect(output).toContain(`"api_key_id":"${keyId}"`);
     expect(output.toLowerCase()).not.toContain(user.email.toLowerCase());
     expect(output).toMatch(/SIGTERM received, shutting down/);
     const registeredIds = lines

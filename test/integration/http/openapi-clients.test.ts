@@ -81,6 +81,12 @@ export const noPassword: TokenJson = { username: 'alice' };
 // @ts-expect-error a username or an email is required
 export const noIdentifier: TokenForm = { password: 'secret' };
 
+// POST /api-keys takes a name, and nothing else is required.
+type KeyBody = paths['/api-keys']['post']['requestBody']['content']['application/json'];
+export const named: KeyBody = { name: 'laptop' };
+// @ts-expect-error a key's name is required
+export const unnamed: KeyBody = {};
+
 export interface User { username: string; email: string; password: string }
 type Job = components['schemas']['SummaryJob'];
 
@@ -117,6 +123,18 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
     headers,
   });
   const problem: components['schemas']['Problem'] | undefined = refused.error;
+  // An API key: made with the token, used in its place, listed without its secret, deleted.
+  const created = await client.POST('/api-keys', { body: { name: 'script' }, headers });
+  const newKey: components['schemas']['NewApiKey'] | undefined = created.data;
+  const keyHeaders = { Authorization: \`Bearer \${newKey?.key}\` };
+  const viaKey = await client.GET('/summaries', { params: { query: { limit: 5 } }, headers: keyHeaders });
+  const keys = await client.GET('/api-keys', { headers });
+  const listed: components['schemas']['ApiKey'][] = keys.data?.items ?? [];
+  const deleted = await client.DELETE('/api-keys/{id}', {
+    params: { path: { id: newKey?.id ?? '' } },
+    headers,
+  });
+  const afterDelete = await client.GET('/summaries', { headers: keyHeaders });
   return {
     registered: registered.data?.username,
     tokenType: login.data?.token_type,
@@ -129,6 +147,12 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
     historyIds: history.data?.items.map((item) => item.id),
     refusedField: problem?.errors?.[0]?.field,
     refusedStatus: refused.response.status,
+    keyCreatedStatus: created.response.status,
+    keyPrefix: newKey?.key.slice(0, 4),
+    historyViaKey: viaKey.data?.items.map((item) => item.id),
+    listedKeys: listed.map((item) => [item.name, item.last_used_at !== null, 'key' in item]),
+    keyDeletedStatus: deleted.response.status,
+    afterDeleteStatus: afterDelete.response.status,
   };
 }
 `;
@@ -179,6 +203,12 @@ describe('a client generated with openapi-typescript and openapi-fetch', () => {
       historyIds: [expect.any(String)],
       refusedField: 'summary_length',
       refusedStatus: 422,
+      keyCreatedStatus: 201,
+      keyPrefix: 'tsk_',
+      historyViaKey: result.historyIds,
+      listedKeys: [['script', true, false]],
+      keyDeletedStatus: 204,
+      afterDeleteStatus: 401,
     });
   });
 });

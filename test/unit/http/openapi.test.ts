@@ -30,11 +30,40 @@ describe('the OpenAPI document', () => {
 
   const paths = document.paths as Record<string, Record<string, unknown>>;
 
-  it('requires a bearer token exactly on the protected routes', () => {
+  it('requires a bearer token exactly on the protected routes, and takes API keys but where keys are managed', () => {
+    const schemesOf = (route: (typeof routeList)[number]) => {
+      const item = paths[route.path] as Record<string, { security?: object[] }>;
+      return (item[route.method.toLowerCase()]?.security ?? []).flatMap(Object.keys);
+    };
+
     for (const route of routeList) {
-      const item = paths[route.path] as Record<string, { security?: unknown[] }>;
-      const operation = item[route.method.toLowerCase()];
-      expect(operation?.security?.length ?? 0, route.path).toBe(route.auth ? 2 : 0);
+      const expected = !route.auth
+        ? []
+        : route.loginOnly
+          ? ['oauth2', 'bearerAuth']
+          : ['oauth2', 'bearerAuth', 'apiKeyAuth'];
+      expect(schemesOf(route), `${route.method} ${route.path}`).toEqual(expected);
+    }
+    expect(routeList.filter((route) => route.loginOnly).map((route) => route.path)).toEqual([
+      '/api-keys',
+      '/api-keys',
+      '/api-keys/{id}',
+    ]);
+  });
+
+  it('documents 403 login-token-required exactly on the routes that refuse API keys', () => {
+    for (const route of routeList) {
+      const item = paths[route.path] as Record<string, { responses: Record<string, Json> }>;
+      const forbidden = item[route.method.toLowerCase()]?.responses['403'];
+      const where = `${route.method} ${route.path}`;
+      if (route.loginOnly) {
+        expect(route.auth, where).toBe(true);
+        expect(forbidden?.content['application/problem+json'].example.type, where).toBe(
+          'urn:tubesum:problem:login-token-required',
+        );
+      } else {
+        expect(forbidden, where).toBeUndefined();
+      }
     }
   });
 
@@ -45,6 +74,7 @@ describe('the OpenAPI document', () => {
     >;
 
     expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(schemes.apiKeyAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(schemes.oauth2).toMatchObject({
       type: 'oauth2',
       flows: { password: { tokenUrl: 'token' } },

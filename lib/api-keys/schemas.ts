@@ -1,0 +1,87 @@
+// The API keys area's schemas and limits, one module: what POST /api-keys takes and answers, and
+// what GET /api-keys lists. The route table names them; the OpenAPI document is made from them.
+import * as z from '../schema';
+
+/**
+ * The most keys one user may hold at once: enough for a few machines and scripts, few enough
+ * that a stolen login cannot mint keys without bound (each one outlives a password change).
+ */
+export const API_KEYS_PER_USER = 10;
+/** A key's name: a label for its owner, 1-64 characters once trimmed. */
+export const API_KEY_NAME_MAX_CHARS = 64;
+
+/**
+ * Something besides spaces, and no control characters (names come back in lists and terminals:
+ * no line breaks or escapes). The leading spaces it allows are for the document, which describes
+ * what a client sends; the server checks the name once trimmed.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the pattern's job
+const API_KEY_NAME_PATTERN = /^\s*[^\s\u0000-\u001f\u007f-\u009f][^\u0000-\u001f\u007f-\u009f]*$/;
+
+export const apiKeyNameSchema = z.string().check(
+  z.trim(),
+  z.minLength(1, { error: 'must not be empty', abort: true }),
+  z.maxLength(API_KEY_NAME_MAX_CHARS, `must be at most ${API_KEY_NAME_MAX_CHARS} characters`),
+  z.regex(API_KEY_NAME_PATTERN, 'must not contain control characters'),
+  z.meta({
+    description: `A name to tell the key by (1-${API_KEY_NAME_MAX_CHARS} characters, trimmed)`,
+    examples: ['laptop'],
+  }),
+);
+
+export const apiKeyIdSchema = z
+  .string()
+  .check(
+    z.maxLength(64),
+    z.meta({ description: 'The key’s id (not the key)', examples: ['pQ2nA0sTjR8eXyV7lKc4Zw'] }),
+  );
+
+export const createApiKeyBodySchema = z
+  .object({ name: apiKeyNameSchema })
+  .check(z.meta({ id: 'ApiKeyRequest' }));
+
+const id = () => z.string().check(z.meta({ description: 'The key’s id, to delete it by' }));
+const createdAt = () =>
+  z.string().check(z.meta({ description: 'ISO 8601', examples: ['2025-06-01T12:00:00.000Z'] }));
+
+export const createdApiKeySchema = z
+  .object({
+    id: id(),
+    name: z.string(),
+    key: z.string().check(
+      z.meta({
+        description:
+          'The key: send it as `Authorization: Bearer <key>`. Shown this once; the service keeps only its hash.',
+        examples: ['tsk_EXAMPLE-not-a-real-key-00000000000000000000'],
+      }),
+    ),
+    created_at: createdAt(),
+  })
+  .check(z.meta({ id: 'NewApiKey' }));
+
+export const apiKeySchema = z
+  .object({
+    id: id(),
+    name: z.string(),
+    created_at: createdAt(),
+    last_used_at: z.nullable(z.string()).check(
+      z.meta({
+        description:
+          'ISO 8601; recorded at most once a minute, so up to a minute behind; null if never used',
+      }),
+    ),
+  })
+  .check(z.meta({ id: 'ApiKey', description: 'An API key as listed: never the key itself' }));
+
+export const apiKeyListSchema = z
+  .object({
+    items: z.array(apiKeySchema).check(
+      z.meta({
+        description: `The caller’s keys, newest first (at most ${API_KEYS_PER_USER})`,
+      }),
+    ),
+  })
+  .check(z.meta({ id: 'ApiKeyList' }));
+
+export type CreatedApiKey = z.output<typeof createdApiKeySchema>;
+export type ApiKeyView = z.output<typeof apiKeySchema>;

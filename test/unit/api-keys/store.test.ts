@@ -1,0 +1,132 @@
+// The parts of the API key store that DynamoDB Local cannot provoke (cancelled and throttled
+// transactions, a failing use record), and what it sends.
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiKeyStore } from '../../../lib/api-keys/store';
+import { ConflictError, ServiceUnavailableError } from '../../../lib/errors';
+
+const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+const mock = mockClient(db);
+afterEach(() => mock.reset());
+
+const cancelled = (...codes: string[]) =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled',
+    $metadata: {},
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
+const throttled = () => Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+const key = { id: 'A'.repeat(22), name: 'laptop', hash: 'h'.repeat(43), createdAt: 1 };
+
+describe('createApiKeyStore().add', () => {
+  it('bounds the user’s keys in the transaction that adds the key and its lookup item', async () => {
+    mock.on(UpdateCommand).resolves({}).on(TransactWriteCommand).resolves({});
+
+    await createApiKeyStore(db, 'table').add('user-1', key);
+
+    const [write] = mock.commandCalls(TransactWriteCommand);
+    const [list, lookup] = write?.args[0].input.TransactItems ?? [];
+    expect(list?.Update).toMatchObject({
+      Key: { pk: 'APIKEYS#user-1' },
+      ConditionExpression: 'size(#keys) < :max',
+      ExpressionAttributeValues: { ':max': 10 },
+    });
+    expect(lookup?.Put).toMatchObject({
+      Item: { pk: `APIKEY#${key.hash}`, userId: 'user-1', keyId: key.id },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+  });
+
+  it('answers 409 too-many-api-keys when the bound refuses the key', async () => {
+    mock.on(UpdateCommand).resolves({});
+    mock.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None'));
+
+    const refusal = createApiKeyStore(db, 'table').add('user-1', key);
+
+    await expect(refusal).rejects.toBeInstanceOf(ConflictError);
+    await expect(refusal).rejects.toMatchObject({ type: 'too-many-api-keys' });
+  });
+
+  it('adds the key once when a concurrent transaction cancels it twice', async () => {
+    mock.on(UpdateCommand).resolves({});
+    mock
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled('TransactionConflict', 'None'))
+      .rejectsOnce(cancelled('TransactionConflict', 'None'))
+      .resolves({});
+
+    await createApiKeyStore(db, 'table').add('user-1', key);
+
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(3);
+  });
+
+  it('answers 503 when the transaction stays cancelled', async () => {
+    mock.on(UpdateCommand).resolves({});
+    mock.on(TransactWriteCommand).rejects(cancelled('ThrottlingError', 'None'));
+
+    await expect(createApiKeyStore(db, 'table').add('user-1', key)).rejects.toBeInstanceOf(
+      ServiceUnavailableError,
+    );
+  });
+});
+
+describe('createApiKeyStore().remove', () => {
+  it('deletes the lookup item with the entry, and says false when a concurrent delete won', async () => {
+    mock.on(GetCommand).resolves({ Item: { keys: { [key.id]: key } } });
+    mock.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None'));
+
+    const removed = await createApiKeyStore(db, 'table').remove('user-1', key.id);
+
+    expect(removed).toBe(false);
+    const items = mock.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    expect(items[1]?.Delete?.Key).toEqual({ pk: `APIKEY#${key.hash}` });
+  });
+
+  it('writes nothing for a key the user does not have', async () => {
+    mock.on(GetCommand).resolves({ Item: { keys: {} } });
+
+    expect(await createApiKeyStore(db, 'table').remove('user-1', key.id)).toBe(false);
+    expect(mock.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+});
+
+describe('createApiKeyStore().findByHash and recordUse', () => {
+  it('reads the lookup item consistently, so a deleted key is not found a moment later', async () => {
+    mock.on(GetCommand).resolves({});
+
+    expect(await createApiKeyStore(db, 'table').findByHash(key.hash)).toBeUndefined();
+    expect(mock.commandCalls(GetCommand)[0]?.args[0].input).toMatchObject({
+      Key: { pk: `APIKEY#${key.hash}` },
+      ConsistentRead: true,
+    });
+  });
+
+  it('takes a refused use record (a newer one, or a deleted key) as done', async () => {
+    mock
+      .on(UpdateCommand)
+      .rejects(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }));
+
+    await expect(
+      createApiKeyStore(db, 'table').recordUse(key.hash, 2_000, 1_000),
+    ).resolves.toBeUndefined();
+  });
+
+  it('reports a store failure as 503 (the verifier logs it and lets the key in)', async () => {
+    mock.on(UpdateCommand).rejects(throttled());
+
+    await expect(
+      createApiKeyStore(db, 'table').recordUse(key.hash, 2_000, 1_000),
+    ).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+});
