@@ -334,7 +334,7 @@ export const routes = {
         description: 'Daily quota used up; see Retry-After',
         example: new TooManyRequestsError(
           36000,
-          'You have used all 50 summaries of today (UTC); cached summaries stay available.',
+          'You have used all 50 summaries and questions of today (UTC); cached ones stay available.',
           'quota-exceeded',
         ),
       },
