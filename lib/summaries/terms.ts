@@ -27,7 +27,7 @@ const TERM_LETTERS = 5;
 
 /**
  * The terms of a text, in order and with repeats: its uncommon words of at least `minLength`
- * letters (default 4) cut to their first five letters, or, in scripts written without spaces,
+ * letters (default 4), without a plural "s", cut to their first five letters, or, in scripts written without spaces,
  * the words ICU finds (of two characters or more). Linear in the text's length.
  */
 export function termsOf(text: string, minLength = 4): string[] {
@@ -38,7 +38,10 @@ export function termsOf(text: string, minLength = 4): string[] {
     if (UNSPACED.test(segment)) {
       if (segment.length >= 2) terms.push(segment);
     } else if (segment.length >= minLength && !COMMON.has(segment)) {
-      terms.push(segment.slice(0, TERM_LETTERS));
+      // A plural's "s" goes first, so that "edges" meets "edge" ("class" keeps its own).
+      const singular =
+        segment.length > 4 && /[^s]s$/u.test(segment) ? segment.slice(0, -1) : segment;
+      terms.push(singular.slice(0, TERM_LETTERS));
     }
   }
   return terms;
