@@ -46,6 +46,10 @@ const TAGS: Record<RouteDef['tag'], { name: string; description: string }> = {
   service: { name: 'Service', description: 'Whether the service runs' },
   accounts: { name: 'Accounts', description: 'Registration and log-in (bearer tokens)' },
   summaries: { name: 'Summaries', description: 'Summaries of YouTube videos' },
+  questions: {
+    name: 'Questions',
+    description: 'Questions about YouTube videos, answered with citations of their moments',
+  },
   docs: { name: 'Documentation', description: 'This document and the interactive docs' },
   page: { name: 'Page', description: 'The web page for people, at /' },
 };

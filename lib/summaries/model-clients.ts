@@ -1,11 +1,11 @@
 // The clients a function that calls YouTube and the models needs (the summary worker, POST
 // /ask), built from a Config and each loaded on first use: the operator's credentials, the
-// YouTube client, the Bedrock and OpenAI-compatible clients, and the offline summarizer. A run
-// of the offline model never loads the model clients, and the other way round.
+// YouTube client, the Bedrock and OpenAI-compatible clients. A run of the offline model never
+// loads the model clients. (The offline summarizer is the worker's alone: worker-wiring.ts.)
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { YouTubeClient } from '../youtube/client';
-import type { BedrockModel, CatalogEntry, OpenAiModel } from './catalog';
+import type { BedrockModel, OpenAiModel } from './catalog';
 import type { ChatModel } from './llm/summarizer';
 import type { Summarizer } from './types';
 
@@ -26,8 +26,8 @@ export interface ModelClients {
   youtube: () => Promise<YouTubeClient>;
   /** One call at a time to a language model of the catalog. */
   chat(model: BedrockModel | OpenAiModel): Promise<ChatModel>;
-  /** The summarizer of a catalog entry (the offline one holds a language model). */
-  summarizer(model: CatalogEntry): Promise<Summarizer>;
+  /** The summarizer of a language model of the catalog. */
+  summarizer(model: BedrockModel | OpenAiModel): Promise<Summarizer>;
 }
 
 /**
@@ -43,9 +43,6 @@ export function modelClientsFrom(config: Config, logger: Logger): ModelClients {
     (await import('../youtube/client')).youTubeClientFromConfig(config, await credentials(), {
       onWarning: (message, error) => logger.warn(message, { error: String(error) }),
     }),
-  );
-  const extractive = once<Summarizer>(async () =>
-    (await import('./extractive/summarizer')).createExtractiveSummarizer(),
   );
   const bedrock = once(async () =>
     (await import('../aws/bedrock')).createBedrockClientFromConfig(config),
@@ -75,7 +72,6 @@ export function modelClientsFrom(config: Config, logger: Logger): ModelClients {
       return (await import('./llm/bedrock')).createBedrockChat(await bedrockOptions(model));
     },
     async summarizer(model) {
-      if (model.kind === 'extractive') return extractive();
       if (model.kind === 'openai') {
         return (await import('./llm/openai')).createOpenAiSummarizer(await openAiOptions(model));
       }

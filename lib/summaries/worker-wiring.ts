@@ -5,8 +5,9 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Video } from '../youtube/types';
 import { catalogFromConfig } from './catalog';
-import { modelClientsFrom } from './model-clients';
+import { modelClientsFrom, once } from './model-clients';
 import { createCache } from './store/cache';
+import type { Summarizer } from './types';
 import { storesFrom } from './wiring';
 import { createSummaryWorker, type SummaryWorker } from './worker';
 
@@ -21,12 +22,16 @@ export function summaryWorkerFrom(
   shutdown?: AbortSignal,
 ): SummaryWorker {
   const clients = modelClientsFrom(config, logger);
+  // The offline summarizer holds a language model (3.5 MB): loaded on its first run only.
+  const extractive = once<Summarizer>(async () =>
+    (await import('./extractive/summarizer')).createExtractiveSummarizer(),
+  );
   return createSummaryWorker({
     ...storesFrom(config, db),
     videos: createCache<Video>(db, config.TABLE_NAME, config.TRANSCRIPT_CACHE_TTL_SECONDS),
     youtube: clients.youtube,
     catalog: catalogFromConfig(config),
-    summarizer: (model) => clients.summarizer(model),
+    summarizer: (model) => (model.kind === 'extractive' ? extractive() : clients.summarizer(model)),
     reuseSeconds: config.SUMMARY_CACHE_TTL_SECONDS,
     renewEveryMs: Math.max(500, (config.JOB_LEASE_SECONDS * 1000) / 3),
     logger,
