@@ -17,7 +17,7 @@ import type { VideoRequest } from '../summaries/videos';
 import type { User } from '../users/store';
 import type { Video } from '../youtube/types';
 import { parseVideoId } from '../youtube/url';
-import { type Answer, answerByRetrieval, answerWithModel } from './answerers';
+import type { Answer, answerWithModel } from './answerers';
 import { normaliseQuestion } from './question';
 import { type AskRequest, type AskResponse, askResponseSchema } from './schemas';
 
@@ -102,10 +102,16 @@ export function createAskService(deps: AskServiceDeps): AskService {
       try {
         video = await deps.video({ videoId, language: request.language, signal, deadlineAt });
         const input = { question: request.question, videoId, video };
+        // Loaded on the first answer made, not at a cold start that may serve only the cache.
+        const answerers = await import('./answerers');
         answer =
           model.kind === 'extractive'
-            ? answerByRetrieval(input)
-            : await answerWithModel(input, { chat: await deps.chat(model), model, signal });
+            ? answerers.answerByRetrieval(input)
+            : await answerers.answerWithModel(input, {
+                chat: await deps.chat(model),
+                model,
+                signal,
+              });
       } catch (error) {
         // A failure of ours or of the model gives the unit back; what YouTube answered keeps it.
         const ours = !(error instanceof HttpError) || givesUnitBack(error);

@@ -51,6 +51,7 @@ it.each([
   ['head-summaries', 401],
   ['misconfigured', 503],
   ['configured', 401],
+  ['ask', 401],
   ['crash', 500],
 ])('answers %s with %i, X-Request-Id and the security headers', (name, status) => {
   const reply = replies.get(name);
