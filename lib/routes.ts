@@ -208,6 +208,22 @@ const withBody = {
   422: { description: 'Invalid fields (see errors)' },
 } satisfies Record<number, ResponseDef>;
 
+// ...and every route that reads a video and calls a model (POST /summarize, POST /ask).
+const quotaAndModel = {
+  429: {
+    description: 'Daily quota used up; see Retry-After',
+    example: new TooManyRequestsError(
+      36000,
+      'You have used all 50 summaries and questions of today (UTC); cached ones stay available.',
+      'quota-exceeded',
+    ),
+  },
+  502: {
+    description:
+      'YouTube or the model answered with something unusable, or the model is not enabled',
+  },
+} satisfies Record<number, ResponseDef>;
+
 export const routes = {
   health: route({
     method: 'GET',
@@ -340,18 +356,7 @@ export const routes = {
           },
         ]),
       },
-      429: {
-        description: 'Daily quota used up; see Retry-After',
-        example: new TooManyRequestsError(
-          36000,
-          'You have used all 50 summaries and questions of today (UTC); cached ones stay available.',
-          'quota-exceeded',
-        ),
-      },
-      502: {
-        description:
-          'YouTube or the model answered with something unusable, or the model is not enabled',
-      },
+      ...quotaAndModel,
       503: {
         description:
           'YouTube blocked us, the model is throttled, or the job could not be queued; see Retry-After',
@@ -445,18 +450,7 @@ export const routes = {
           'Invalid fields (a question empty or over 500 characters, an unknown model, a refused video_url), a video without usable captions, or a model whose context cannot hold a passage of the transcript (context-too-small)',
         example: new ValidationError([{ field: 'question', message: 'must not be empty' }]),
       },
-      429: {
-        description: 'Daily quota used up; see Retry-After',
-        example: new TooManyRequestsError(
-          36000,
-          'You have used all 50 summaries and questions of today (UTC); cached ones stay available.',
-          'quota-exceeded',
-        ),
-      },
-      502: {
-        description:
-          'YouTube or the model answered with something unusable, or the model is not enabled',
-      },
+      ...quotaAndModel,
       503: { description: 'YouTube blocked us, or the model is throttled; see Retry-After' },
       504: {
         description: 'YouTube or the model did not answer before the deadline',

@@ -9,7 +9,12 @@ import {
   type SummarizeEnv,
   startSummarizeEnv,
 } from '../../support/summarize-env';
-import { loadSharedTranscript, timeLines, toCaptionXml } from '../../support/transcripts';
+import {
+  loadSharedTranscript,
+  plainWords as plain,
+  timeLines,
+  toCaptionXml,
+} from '../../support/transcripts';
 
 let env: SummarizeEnv;
 const captions = loadSharedTranscript().segments;
@@ -32,14 +37,6 @@ const fresh = (question: string) => `${question} (${++questionSeed})`;
 
 const ask = (body: Record<string, unknown>, token = env.token) =>
   env.host.request('POST', '/ask', { json: body, token });
-
-/** The words of a text, lower-cased, without punctuation. */
-const plain = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}' ]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 
 /**
  * What every citation must be, whatever was asked or said: this video at the start of one of
