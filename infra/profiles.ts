@@ -2,7 +2,9 @@
 // route table's handler names and the worker, so a function without a profile does not compile.
 import { Duration } from 'aws-cdk-lib';
 import {
+  ASK_MARGIN_MS,
   DEFAULT_SUMMARIZE_WAIT_MS,
+  MAX_ASK_DEADLINE_MS,
   MAX_SUMMARIZE_WAIT_MS,
   SUMMARIZE_MARGIN_MS,
   WORKER_MARGIN_MS,
@@ -127,8 +129,28 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     // made, DeleteItem when deleted, GetItem for its last use.
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   },
+  ask: {
+    description: 'POST /ask: answer a question about a video, with citations of its moments',
+    // Waits on YouTube and one model call, but also parses the caption track and indexes a long
+    // transcript's passages (BM25) while the client waits: 1 GB (~0.6 vCPU, as the worker)
+    // keeps that to milliseconds.
+    memorySize: 1024,
+    // It answers within MAX_ASK_DEADLINE_MS (25 s) or gives up with a 504; the margin
+    // (ASK_MARGIN_MS) is for caching and sending that. 27 s stays below API Gateway's 30 s.
+    timeout: Duration.millis(MAX_ASK_DEADLINE_MS + ASK_MARGIN_MS),
+    // The answer cache and the transcript cache (get, put), the daily quota (a counter's
+    // update, given back on our failures). No job, no record, no queue: an ask never becomes
+    // a job.
+    table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    // What the worker needs to read a video and call a model, and nothing of the job pipeline.
+    catalog: true,
+    youtube: true,
+    bedrock: true,
+    credentials: true,
+    environment: { ASK_DEADLINE_MS: String(MAX_ASK_DEADLINE_MS) },
+  },
   docs: {
-    description: 'GET /docs, /docs/{file}, /openapi.json: interactive documentation',
+    description: 'GET /, /app/{file}, /docs, /docs/{file}, /openapi.json: the page and the docs',
     // Builds the OpenAPI document and gzips the 1.7 MB Swagger UI bundle once per cold start:
     // 512 MB (~0.3 vCPU) makes that a few hundred ms instead of over a second at 128 MB.
     memorySize: 512,

@@ -46,6 +46,13 @@ export const MAX_SUMMARIZE_WAIT_MS = 25_000;
  * the stack to the longest wait plus this): enough to read the job once more and answer 202.
  */
 export const SUMMARIZE_MARGIN_MS = 3_000;
+/**
+ * The longest POST /ask may take to answer: its Lambda (and API Gateway's 30 s) must still be
+ * there to send the answer or the 504.
+ */
+export const MAX_ASK_DEADLINE_MS = 25_000;
+/** Time kept between /ask's deadline and the end of its Lambda: to cache and send the answer. */
+export const ASK_MARGIN_MS = 2_000;
 /** Kept between a job's budget and its worker's end: enough to store a failure and settle. */
 export const WORKER_MARGIN_MS = 60_000;
 /** A local job's budget by default: a laptop's model may take many minutes for a long video. */
@@ -146,6 +153,11 @@ const envSchema = z.object({
    * (a request's `Prefer: wait=N` may ask for less, `Prefer: respond-async` for none).
    */
   SUMMARIZE_WAIT_MS: int(0, MAX_SUMMARIZE_WAIT_MS, DEFAULT_SUMMARIZE_WAIT_MS),
+  /**
+   * How long POST /ask has to answer (YouTube, then the model): past it, 504. Asks do not become
+   * jobs, so it is bounded by API Gateway's 30 s like a route's wait.
+   */
+  ASK_DEADLINE_MS: int(1_000, MAX_ASK_DEADLINE_MS, MAX_ASK_DEADLINE_MS),
   /** A job's budget: a summary not made within it fails (504). The stack sets the worker's. */
   JOB_DEADLINE_MS: int(1_000, 86_400_000, DEFAULT_JOB_DEADLINE_MS),
   /**

@@ -49,6 +49,10 @@ const TAGS: Record<RouteDef['tag'], { name: string; description: string }> = {
     description: 'Registration, log-in (bearer tokens) and API keys',
   },
   summaries: { name: 'Summaries', description: 'Summaries of YouTube videos' },
+  questions: {
+    name: 'Questions',
+    description: 'Questions about YouTube videos, answered with citations of their moments',
+  },
   docs: { name: 'Documentation', description: 'This document and the interactive docs' },
   page: { name: 'Page', description: 'The web page for people, at /' },
 };

@@ -9,9 +9,11 @@ import {
   createApiKeyBodySchema,
   createdApiKeySchema,
 } from './api-keys/schemas';
+import { askBodySchema, askResponseSchema } from './ask/schemas';
 import { newPasswordSchema } from './auth/password-policy';
 import {
   ConflictError,
+  GatewayTimeoutError,
   type HttpError,
   NotFoundError,
   TooManyRequestsError,
@@ -30,6 +32,7 @@ import {
 import { emailSchema, usernameSchema } from './users/identity';
 import { videoUnavailable } from './youtube/errors';
 
+export { askBodySchema, askResponseSchema, citationSchema } from './ask/schemas';
 export { problemSchema } from './http/problem-schema';
 export {
   keyPointSchema,
@@ -47,6 +50,7 @@ export type HandlerName =
   | 'summarize'
   | 'summaries'
   | 'api-keys'
+  | 'ask'
   | 'docs';
 
 /**
@@ -99,7 +103,7 @@ export interface RouteDef<
   loginOnly?: boolean;
   summary: string;
   description: string;
-  tag: 'service' | 'accounts' | 'summaries' | 'docs' | 'page';
+  tag: 'service' | 'accounts' | 'summaries' | 'questions' | 'docs' | 'page';
   body?: { schema: B; contentTypes: readonly ContentType[] };
   /** Schemas of path parameters (plain strings when absent). */
   params?: Record<string, z.ZodMiniType>;
@@ -223,6 +227,22 @@ const loginOnly = {
   403: {
     description: 'Authenticated with an API key: managing keys needs an access token',
     example: loginTokenRequired(),
+  },
+} satisfies Record<number, ResponseDef>;
+
+// ...and every route that reads a video and calls a model (POST /summarize, POST /ask).
+const quotaAndModel = {
+  429: {
+    description: 'Daily quota used up; see Retry-After',
+    example: new TooManyRequestsError(
+      36000,
+      'You have used all 50 summaries and questions of today (UTC); cached ones stay available.',
+      'quota-exceeded',
+    ),
+  },
+  502: {
+    description:
+      'YouTube or the model answered with something unusable, or the model is not enabled',
   },
 } satisfies Record<number, ResponseDef>;
 
@@ -358,18 +378,7 @@ export const routes = {
           },
         ]),
       },
-      429: {
-        description: 'Daily quota used up; see Retry-After',
-        example: new TooManyRequestsError(
-          36000,
-          'You have used all 50 summaries of today (UTC); cached summaries stay available.',
-          'quota-exceeded',
-        ),
-      },
-      502: {
-        description:
-          'YouTube or the model answered with something unusable, or the model is not enabled',
-      },
+      ...quotaAndModel,
       503: {
         description:
           'YouTube blocked us, the model is throttled, or the job could not be queued; see Retry-After',
@@ -438,6 +447,39 @@ export const routes = {
       404: {
         description: 'No such job of yours',
         example: new NotFoundError('No such summary job.'),
+      },
+    },
+  }),
+  ask: route({
+    method: 'POST',
+    path: '/ask',
+    handler: 'ask',
+    auth: true,
+    tag: 'questions',
+    summary: 'Ask a question about a YouTube video, with citations of the moments that answer it',
+    description:
+      "Answers a question from the video's transcript, within the request (ASK_DEADLINE_MS, 25 s at most; a slower answer is a 504 and never a job). The extractive model answers with the passages that best match the question (BM25+), in the speaker's own words; a language model answers in its words, with [m:ss] marks that are checked against the transcript: each is moved to the caption near that time that says it, or dropped. Every citation's start_seconds is the start of a caption of this video and its url opens this video there. A question the video does not address gets an answer saying so and no citation. Answers are cached per video, caption language, model and question (compared without case, spacing or Unicode form); a cached answer does not count against the daily quota, any other takes a unit of it.",
+    body: { schema: askBodySchema, contentTypes: ['application/json'] },
+    responses: {
+      200: { description: 'The answer and its citations', schema: askResponseSchema },
+      ...withBody,
+      404: {
+        description: 'Video unavailable or private',
+        example: videoUnavailable('Video unavailable'),
+      },
+      422: {
+        description:
+          'Invalid fields (a question empty or over 500 characters, an unknown model, a refused video_url), a video without usable captions, or a model whose context cannot hold a passage of the transcript (context-too-small)',
+        example: new ValidationError([{ field: 'question', message: 'must not be empty' }]),
+      },
+      ...quotaAndModel,
+      503: { description: 'YouTube blocked us, or the model is throttled; see Retry-After' },
+      504: {
+        description: 'YouTube or the model did not answer before the deadline',
+        example: new GatewayTimeoutError(
+          'model-timeout',
+          'The model did not answer in time; try again later, or with a faster model.',
+        ),
       },
     },
   }),

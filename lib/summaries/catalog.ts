@@ -360,6 +360,21 @@ export function resolveModel(catalog: Catalog, name: string): CatalogEntry {
   return entry;
 }
 
+/** What an answer's metadata says of the model that made it and what that cost. */
+export function usageMetadata(
+  entry: CatalogEntry,
+  inputTokens: number | null,
+  outputTokens: number | null,
+) {
+  return {
+    model: entry.name,
+    model_id: entry.modelId,
+    input_tokens: inputTokens,
+    output_tokens: outputTokens,
+    estimated_cost_usd: Number(estimateCostUsd(entry, inputTokens, outputTokens).toFixed(6)),
+  };
+}
+
 /** Estimated USD cost of one summary from the tokens a model reported (0 for extractive). */
 export function estimateCostUsd(
   entry: CatalogEntry,

@@ -4,6 +4,7 @@
 // of the caption that says it, or dropped, so that no link opens a moment that does not exist.
 import type { Transcript, TranscriptSegment } from '../youtube/types';
 import { parseTimestamp } from './llm/prompt';
+import { keysOf } from './terms';
 import { KEY_POINT_FORM, readTimedLine } from './timed-line';
 
 /** A key point at the start of the caption where it is said. */
@@ -82,42 +83,6 @@ export function parseAnswer(answer: string): { summary: string; keyPoints: Claim
   return { summary: summary === '' && keyPoints.length === 0 ? text : summary, keyPoints };
 }
 
-// Words too common to tell one passage from another.
-const COMMON = new Set(
-  `about above after again also always among another anything around because been before
-  being below between both cannot could does doing down during each even ever every from going
-  gonna have having here into just know like little look make many more most much must need
-  never only other over really right same should since some something still such sure take
-  than that their them then there these they thing things think this those through very want
-  well were what when where which while will with would your yeah okay actually basically`
-    .split(/\s+/)
-    .filter(Boolean),
-);
-const UNSPACED =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-// Made on first use: creating it loads ICU's word-break data, ~15 ms of every cold start of
-// /summarize (most of which are answered from the cache without ever anchoring a key point).
-let segmenter: Intl.Segmenter | undefined;
-
-/**
- * What a passage is about, comparable across wordings: its uncommon words cut to their first
- * five letters (so "convolution" meets "convolutional"), or, in scripts written without spaces,
- * the words ICU finds.
- */
-function keysOf(text: string): Set<string> {
-  const keys = new Set<string>();
-  segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
-  for (const { segment, isWordLike } of segmenter.segment(text.toLowerCase())) {
-    if (!isWordLike) continue;
-    if (UNSPACED.test(segment)) {
-      if (segment.length >= 2) keys.add(segment);
-    } else if (segment.length >= 4 && !COMMON.has(segment)) {
-      keys.add(segment.slice(0, 5));
-    }
-  }
-  return keys;
-}
-
 /** How far from the time a model gave a point may be found: its mark is the passage's start. */
 const LOOK_BEFORE_MS = 30_000;
 const LOOK_AFTER_MS = 90_000;
@@ -137,14 +102,13 @@ function firstAtOrAfter(segments: readonly TranscriptSegment[], ms: number): num
 }
 
 /**
- * The claimed key points that the transcript bears out, each moved to the start of the caption
- * that says it best near the claimed time; the others are dropped. One point per caption, in
- * video order.
+ * A checker of claimed moments in one transcript: for a claim (a sentence and the time a model
+ * gave it), the index of the caption near that time that starts saying it, or undefined when
+ * no caption near it does. What key points and the citations of answers (ask/) are held to.
  */
-export function anchorKeyPoints(
-  claimed: readonly ClaimedKeyPoint[],
+export function createAnchor(
   transcript: Transcript,
-): KeyPoint[] {
+): (claim: ClaimedKeyPoint) => number | undefined {
   const segments = transcript.segments;
   const segmentKeys = new Map<number, Set<string>>();
   const keysAt = (index: number) => {
@@ -159,28 +123,27 @@ export function anchorKeyPoints(
     }
     return keys;
   };
-  const anchored = new Map<number, KeyPoint>();
-  for (const point of claimed) {
-    const wanted = keysOf(point.text);
-    // Short points need one shared word; longer ones two, so a stray word does not anchor them.
+  return (claim) => {
+    const wanted = keysOf(claim.text);
+    // Short claims need one shared word; longer ones two, so a stray word does not anchor them.
     const needed = wanted.size >= 3 ? 2 : 1;
-    if (wanted.size === 0) continue;
+    if (wanted.size === 0) return undefined;
     let best = -1;
     let bestScore = 0;
-    const from = firstAtOrAfter(segments, point.atMs - LOOK_BEFORE_MS);
+    const from = firstAtOrAfter(segments, claim.atMs - LOOK_BEFORE_MS);
     for (let i = from; i < segments.length; i++) {
       const segment = segments[i] as TranscriptSegment;
-      if (segment.offsetMs > point.atMs + LOOK_AFTER_MS) break;
+      if (segment.offsetMs > claim.atMs + LOOK_AFTER_MS) break;
       let shared = 0;
       for (const key of keysAt(i)) if (wanted.has(key)) shared++;
       // Ties go to the caption nearest the claimed time.
-      const score = shared - Math.abs(segment.offsetMs - point.atMs) / 1e9;
+      const score = shared - Math.abs(segment.offsetMs - claim.atMs) / 1e9;
       if (shared >= needed && score > bestScore) {
         best = i;
         bestScore = score;
       }
     }
-    if (best < 0) continue;
+    if (best < 0) return undefined;
     // The caption of the span that starts saying it.
     let start = best;
     while (
@@ -189,8 +152,25 @@ export function anchorKeyPoints(
     ) {
       start++;
     }
-    const segment = segments[start];
-    if (segment && !anchored.has(start)) {
+    return segments[start] ? start : undefined;
+  };
+}
+
+/**
+ * The claimed key points that the transcript bears out, each moved to the start of the caption
+ * that says it best near the claimed time; the others are dropped. One point per caption, in
+ * video order.
+ */
+export function anchorKeyPoints(
+  claimed: readonly ClaimedKeyPoint[],
+  transcript: Transcript,
+): KeyPoint[] {
+  const anchor = createAnchor(transcript);
+  const anchored = new Map<number, KeyPoint>();
+  for (const point of claimed) {
+    const start = anchor(point);
+    const segment = start === undefined ? undefined : transcript.segments[start];
+    if (start !== undefined && segment && !anchored.has(start)) {
       anchored.set(start, { text: point.text, startMs: segment.offsetMs });
     }
   }

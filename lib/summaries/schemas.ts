@@ -32,19 +32,23 @@ export const summaryLanguageSchema = languageTagSchema('de').check(
   }),
 );
 
+/**
+ * `video_url` of a request. lib/youtube/url.ts parses it (and says why when it refuses); the
+ * pattern documents the forms it accepts.
+ */
+export const videoUrlSchema = z.string().check(
+  z.maxLength(MAX_VIDEO_URL_LENGTH),
+  z.meta({
+    description:
+      'A YouTube link (watch, youtu.be, shorts, embed, live...) or an 11-character video ID',
+    examples: ['https://www.youtube.com/watch?v=GJLlxj_dtq8'],
+    pattern: VIDEO_URL_PATTERN,
+  }),
+);
+
 export const summarizeBodySchema = z
   .object({
-    // lib/youtube/url.ts parses it (and says why when it refuses); the pattern documents the
-    // forms it accepts.
-    video_url: z.string().check(
-      z.maxLength(MAX_VIDEO_URL_LENGTH),
-      z.meta({
-        description:
-          'A YouTube link (watch, youtu.be, shorts, embed, live...) or an 11-character video ID',
-        examples: ['https://www.youtube.com/watch?v=GJLlxj_dtq8'],
-        pattern: VIDEO_URL_PATTERN,
-      }),
-    ),
+    video_url: videoUrlSchema,
     summary_length: z
       ._default(
         z.int().check(z.minimum(SUMMARY_LENGTH.min), z.maximum(SUMMARY_LENGTH.max)),
@@ -96,8 +100,42 @@ export const keyPointSchema = z
   .check(z.meta({ id: 'KeyPoint' }));
 
 /** A count: an integer, never negative (documented with its minimum, so examples show 0). */
-const count = () => z.int().check(z.nonnegative());
+export const count = () => z.int().check(z.nonnegative());
 const tokenCount = () => z.nullable(count());
+
+/**
+ * Metadata fields every answer made of a transcript carries (a summary's, an answer to a
+ * question's): which transcript it read, which model made it, and what that cost.
+ */
+export const answerFields = {
+  transcript_language: z
+    .string()
+    .check(z.meta({ description: 'Language of the caption track used' })),
+  transcript_auto_generated: z
+    .boolean()
+    .check(z.meta({ description: "YouTube's speech recognition track" })),
+  transcript_word_count: count(),
+  transcript_client: z.string().check(
+    z.meta({
+      description:
+        'The InnerTube client whose caption list gave the transcript (see YOUTUBE_CLIENTS)',
+      examples: ['ANDROID'],
+    }),
+  ),
+  model: z.string().check(z.meta({ description: 'The model name asked for (or the default)' })),
+  model_id: z
+    .string()
+    .check(z.meta({ description: 'Bedrock model or inference profile id; "extractive" offline' })),
+  cached: z
+    .boolean()
+    .check(z.meta({ description: 'Answered from the cache (no YouTube or model call)' })),
+  input_tokens: tokenCount(),
+  output_tokens: tokenCount(),
+  estimated_cost_usd: z
+    .number()
+    .check(z.nonnegative(), z.meta({ description: 'From the catalog prices and reported tokens' })),
+  elapsed_ms: count(),
+};
 
 export const summarizeResponseSchema = z
   .object({
@@ -111,13 +149,9 @@ export const summarizeResponseSchema = z
     ),
     metadata: z
       .extend(videoMetadataSchema, {
-        transcript_language: z
-          .string()
-          .check(z.meta({ description: 'Language of the caption track used' })),
-        transcript_auto_generated: z
-          .boolean()
-          .check(z.meta({ description: "YouTube's speech recognition track" })),
-        transcript_word_count: count(),
+        transcript_language: answerFields.transcript_language,
+        transcript_auto_generated: answerFields.transcript_auto_generated,
+        transcript_word_count: answerFields.transcript_word_count,
         summary_language: z.string().check(
           z.meta({
             description:
@@ -125,35 +159,16 @@ export const summarizeResponseSchema = z
             examples: ['en'],
           }),
         ),
-        transcript_client: z.string().check(
-          z.meta({
-            description:
-              'The InnerTube client whose caption list gave the transcript (see YOUTUBE_CLIENTS)',
-            examples: ['ANDROID'],
-          }),
-        ),
-        model: z
-          .string()
-          .check(z.meta({ description: 'The model name asked for (or the default)' })),
-        model_id: z
-          .string()
-          .check(
-            z.meta({ description: 'Bedrock model or inference profile id; "extractive" offline' }),
-          ),
+        transcript_client: answerFields.transcript_client,
+        model: answerFields.model,
+        model_id: answerFields.model_id,
         summary_length_requested: count(),
-        cached: z
-          .boolean()
-          .check(z.meta({ description: 'Answered from the cache (no YouTube or model call)' })),
+        cached: answerFields.cached,
         chunks: count().check(z.meta({ description: 'Parts the transcript was summarised in' })),
-        input_tokens: tokenCount(),
-        output_tokens: tokenCount(),
-        estimated_cost_usd: z
-          .number()
-          .check(
-            z.nonnegative(),
-            z.meta({ description: 'From the catalog prices and reported tokens' }),
-          ),
-        elapsed_ms: count(),
+        input_tokens: answerFields.input_tokens,
+        output_tokens: answerFields.output_tokens,
+        estimated_cost_usd: answerFields.estimated_cost_usd,
+        elapsed_ms: answerFields.elapsed_ms,
         generated_at: z
           .string()
           .check(z.meta({ description: 'When the summary was made (ISO 8601)' })),

@@ -1,28 +1,15 @@
 // The summary worker of a Config: the stores, the YouTube client and the summarizers, each
-// loaded on first use (a run of the offline model never loads the model clients, and the other
-// way round). functions/worker.ts and the local host build it.
+// loaded on first use (model-clients.ts). functions/worker.ts and the local host build it.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
 import { catalogFromConfig } from './catalog';
+import { modelClientsFrom, once } from './model-clients';
 import { createCache } from './store/cache';
 import type { Summarizer } from './types';
 import { storesFrom } from './wiring';
 import { createSummaryWorker, type SummaryWorker } from './worker';
-
-/** Calls `load` once and hands every caller the same promise (retried after a failure). */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | undefined;
-  return () => {
-    value ??= load().catch((error: unknown) => {
-      value = undefined;
-      throw error;
-    });
-    return value;
-  };
-}
 
 /**
  * The summary worker of `config`; `shutdown` (the local host's) stops its runs.
@@ -34,49 +21,17 @@ export function summaryWorkerFrom(
   logger: Logger,
   shutdown?: AbortSignal,
 ): SummaryWorker {
-  // Read once per instance, when a run first needs YouTube or a model server.
-  const credentials = once(async () =>
-    (await import('../credentials')).operatorCredentialsFrom(config),
-  );
-  const youtube = once<YouTubeClient>(async () =>
-    (await import('../youtube/client')).youTubeClientFromConfig(config, await credentials(), {
-      onWarning: (message, error) => logger.warn(message, { error: String(error) }),
-    }),
-  );
+  const clients = modelClientsFrom(config, logger);
+  // The offline summarizer holds a language model (3.5 MB): loaded on its first run only.
   const extractive = once<Summarizer>(async () =>
     (await import('./extractive/summarizer')).createExtractiveSummarizer(),
-  );
-  const bedrock = once(async () =>
-    (await import('../aws/bedrock')).createBedrockClientFromConfig(config),
-  );
-  const openai = once(async () =>
-    (await import('./llm/openai')).createOpenAiClientFromConfig(config, await credentials()),
   );
   return createSummaryWorker({
     ...storesFrom(config, db),
     videos: createCache<Video>(db, config.TABLE_NAME, config.TRANSCRIPT_CACHE_TTL_SECONDS),
-    youtube,
+    youtube: clients.youtube,
     catalog: catalogFromConfig(config),
-    summarizer: async (model) => {
-      if (model.kind === 'extractive') return extractive();
-      if (model.kind === 'openai') {
-        const { createOpenAiSummarizer } = await import('./llm/openai');
-        return createOpenAiSummarizer({
-          client: await openai(),
-          model,
-          maxAttempts: config.OPENAI_MAX_ATTEMPTS,
-          concurrency: config.OPENAI_CONCURRENCY,
-          logger,
-        });
-      }
-      const { createBedrockSummarizer } = await import('./llm/bedrock');
-      return createBedrockSummarizer({
-        client: await bedrock(),
-        model,
-        concurrency: config.BEDROCK_CONCURRENCY,
-        logger,
-      });
-    },
+    summarizer: (model) => (model.kind === 'extractive' ? extractive() : clients.summarizer(model)),
     reuseSeconds: config.SUMMARY_CACHE_TTL_SECONDS,
     renewEveryMs: Math.max(500, (config.JOB_LEASE_SECONDS * 1000) / 3),
     logger,

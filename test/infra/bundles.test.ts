@@ -135,6 +135,21 @@ describe('the Lambda bundles', () => {
     expect(existsSync(join(outdir, 'summarize', 'node_modules'))).toBe(false);
   });
 
+  it('ships undici beside /ask, and neither the offline summarizer nor its language model', () => {
+    const ask = join(outdir, 'ask');
+    const sources = readdirSync(ask, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.mjs.map') && !file.includes('node_modules'))
+      .flatMap((file) => JSON.parse(readFileSync(join(ask, file), 'utf8')).sources as string[]);
+
+    expect(existsSync(join(ask, 'node_modules', 'undici', 'package.json'))).toBe(true);
+    expect(existsSync(join(ask, 'node_modules', 'wink-eng-lite-web-model'))).toBe(false);
+    // It answers offline by retrieval (minisearch), never with the extractive summarizer.
+    expect(sources.filter((source) => /summaries\/extractive\//.test(source))).toEqual([]);
+    expect(sources.some((source) => source.includes('node_modules/minisearch/'))).toBe(true);
+    // Its size against the 400 KB target is reported by `npm run bench`, as every function's is
+    // (the route table every function bundles grew /ask past it once API keys came).
+  });
+
   it('leave out the chunks a function can never load, as the stack builds them', () => {
     // The sources each file of a built function came from, read from its source maps.
     const sourcesOf = (dir: string) =>

@@ -13,7 +13,12 @@ import {
 } from '../../infra/bundling';
 import { TubesumStack } from '../../infra/stack';
 import { JOBS_INDEX, TABLE_PARTITION_KEY, TABLE_TTL_ATTRIBUTE } from '../../lib/aws/table';
-import { MAX_SUMMARIZE_WAIT_MS, SUMMARIZE_MARGIN_MS } from '../../lib/config';
+import {
+  ASK_MARGIN_MS,
+  MAX_ASK_DEADLINE_MS,
+  MAX_SUMMARIZE_WAIT_MS,
+  SUMMARIZE_MARGIN_MS,
+} from '../../lib/config';
 import {
   CORS_ALLOW_HEADERS,
   CORS_ALLOW_METHODS,
@@ -122,7 +127,7 @@ describe('functions', () => {
     }
   });
 
-  it('passes the catalog and quota to /summarize and the worker, the YouTube settings to the worker only', () => {
+  it('passes the catalog and quota to /summarize, /ask and the worker, the YouTube settings to /ask and the worker only', () => {
     const s = synth({
       youtubeClients: ['IOS@99.1.0', 'ANDROID'],
       youtubeProxyRetries: 3,
@@ -137,11 +142,13 @@ describe('functions', () => {
     };
     const youtube = { YOUTUBE_CLIENTS: 'IOS@99.1.0,ANDROID', YOUTUBE_PROXY_RETRIES: '3' };
     expect(environment(s, 'worker')).toMatchObject({ ...catalog, ...youtube });
+    expect(environment(s, 'ask')).toMatchObject({ ...catalog, ...youtube });
     expect(environment(s, 'summarize')).toMatchObject(catalog);
     for (const variable of Object.keys(youtube)) {
       expect(environment(s, 'summarize')).not.toHaveProperty(variable);
     }
-    for (const handler of allFunctions.filter((h) => h !== 'summarize' && h !== 'worker')) {
+    const modelUsers = ['summarize', 'ask', 'worker'];
+    for (const handler of allFunctions.filter((h) => !modelUsers.includes(h))) {
       for (const variable of Object.keys({ ...catalog, ...youtube })) {
         expect(environment(s, handler), handler).not.toHaveProperty(variable);
       }
@@ -208,7 +215,7 @@ describe('bundling', () => {
         /^cp "\/asset-input\/node_modules\/swagger-ui-dist\/swagger-ui\.css" "\/asset-output"$/,
       ),
     ]);
-    for (const handler of allFunctions.filter((h) => h !== 'docs' && h !== 'worker')) {
+    for (const handler of allFunctions.filter((h) => !['docs', 'worker', 'ask'].includes(h))) {
       expect(extraFileCommands(handler)('/asset-input', '/asset-output')).toEqual([]);
     }
     expect(BUNDLE.externalModules).toEqual([]);
@@ -224,6 +231,11 @@ describe('bundling', () => {
     }
     // /summarize only queues jobs: no YouTube, no offline model.
     expect(extraFileCommands('summarize')('/asset-input', '/asset-output')).toEqual([]);
+    // /ask reads videos (undici, for the proxy) but answers offline without the language model.
+    expect(extraFileCommands('ask')('/asset-input', '/asset-output')).toEqual([
+      'mkdir -p "/asset-output/node_modules"',
+      'cp -R "/asset-input/node_modules/undici" "/asset-output/node_modules/undici"',
+    ]);
   });
 });
 
@@ -460,9 +472,10 @@ describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () 
         .filter((st) => actionsOf([st]).includes('secretsmanager:GetSecretValue'))
         .map((st) => JSON.stringify(st.Resource));
       const reads = resources.some((resource) => resource.includes(secretId));
-      // Only the worker calls YouTube and the model servers; /summarize just queues.
-      expect({ handler, reads }).toEqual({ handler, reads: handler === 'worker' });
-      expect('CREDENTIALS_SECRET_ARN' in env).toBe(handler === 'worker');
+      // Only the worker and /ask call YouTube and the model servers; /summarize just queues.
+      const calls = handler === 'worker' || handler === 'ask';
+      expect({ handler, reads }).toEqual({ handler, reads: calls });
+      expect('CREDENTIALS_SECRET_ARN' in env).toBe(calls);
     }
     // The ARN only when a parameter is set: otherwise a cold start reads nothing.
     expect(environment(base, 'worker').CREDENTIALS_SECRET_ARN).toEqual({
@@ -478,13 +491,13 @@ describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () 
     expect(() => synth({ openaiApiKey: 'sk-123' })).toThrow(/--parameters OpenaiApiKey=/);
   });
 
-  it('passes the OpenAI-compatible server and its models to /summarize and the worker, and needs both', () => {
+  it('passes the OpenAI-compatible server and its models to /summarize, /ask and the worker, and needs both', () => {
     const s = synth({
       openaiBaseUrl: 'https://api.openai.com/v1',
       openaiModels: ['gpt-4o-mini', 'gpt-4.1@1000000'],
     });
 
-    for (const handler of ['summarize', 'worker']) {
+    for (const handler of ['summarize', 'ask', 'worker']) {
       expect(environment(s, handler)).toMatchObject({
         OPENAI_BASE_URL: 'https://api.openai.com/v1',
         OPENAI_MODELS: 'gpt-4o-mini,gpt-4.1@1000000',
@@ -607,11 +620,34 @@ describe('least privilege', () => {
     }
   });
 
-  it('grants Bedrock to the worker only', () => {
+  it('grants Bedrock to the worker and /ask only, the same models to both', () => {
     for (const handler of allFunctions) {
       const invokes = actionsOf(statements(base, handler)).includes('bedrock:InvokeModel');
-      expect({ handler, invokes }).toEqual({ handler, invokes: handler === 'worker' });
+      const calls = handler === 'worker' || handler === 'ask';
+      expect({ handler, invokes }).toEqual({ handler, invokes: calls });
     }
+    const bedrock = (handler: string) =>
+      statements(base, handler).filter((st) => actionsOf([st]).includes('bedrock:InvokeModel'));
+    expect(bedrock('ask')).toEqual(bedrock('worker'));
+  });
+
+  it('gives /ask what it needs to read a video and call a model, and nothing of the job pipeline', () => {
+    const actions = actionsOf(statements(base, 'ask'));
+
+    // The answer and transcript caches (get, put) and the quota's counter (update).
+    expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
+    expect(actions.filter((a) => a.startsWith('sqs:'))).toEqual([]);
+    expect(environment(base, 'ask')).not.toHaveProperty('JOB_QUEUE_URL');
+    // It answers within its deadline or gives up with a 504, before API Gateway's 30 s.
+    const ask = functionResource(base, 'ask').Properties;
+    const deadline = Number(ask.Environment.Variables.ASK_DEADLINE_MS);
+    expect(deadline).toBe(MAX_ASK_DEADLINE_MS);
+    expect(ask.Timeout * 1000).toBeGreaterThanOrEqual(deadline + ASK_MARGIN_MS);
+    expect(ask.Timeout).toBeLessThan(30);
   });
 
   it('grants exactly the catalog’s inference profiles and the models behind them', () => {

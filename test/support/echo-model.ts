@@ -1,6 +1,7 @@
 // What the local model stubs (Bedrock, OpenAI-compatible) answer by default: a deterministic
-// "summary" made of the data the prompt carries, so tests can tell what reached the model, in
-// the answer form the prompt asks for (lib/summaries/llm/prompt.ts).
+// "summary" (or answer to a question) made of the data the prompt carries, so tests can tell
+// what reached the model, in the answer form the prompt asks for (lib/summaries/llm/prompt.ts,
+// lib/ask/prompt.ts).
 
 /** What a stub knows of a request: the system prompt and the last user message. */
 export interface EchoRequest {
@@ -12,12 +13,17 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean);
 // A transcript mark or a key point time: "[1:23]", "[1:02:03]".
 const STAMP = /\[(?:\d{1,2}:)?\d{1,3}:\d{2}\]/g;
 
-/** The data of the prompt: after "Transcript:" or "Part summaries:" inside the first marker block. */
+/**
+ * The data of the prompt: after "Transcript:", "Transcript passages:" or "Part summaries:" inside
+ * the marker block that has one (an ask's prompt has the question's block first).
+ */
 function dataOf(request: EchoRequest): string {
-  const block = /<([A-Za-z][\w-]*)>\n?([\s\S]*?)<\/\1>/.exec(request.userText);
+  const blocks = [...request.userText.matchAll(/<([A-Za-z][\w-]*)>\n?([\s\S]*?)<\/\1>/g)];
+  const heading = /^(?:Transcript|Transcript passages|Part summaries):$/m;
+  const block = blocks.find((found) => heading.test(found[2] ?? '')) ?? blocks[0];
   let data = block ? (block[2] ?? '') : request.userText;
-  const heading = /^(?:Transcript|Part summaries):$/m.exec(data);
-  if (heading) data = data.slice(heading.index + heading[0].length);
+  const found = heading.exec(data);
+  if (found) data = data.slice(found.index + found[0].length);
   return data;
 }
 
@@ -57,8 +63,33 @@ export function echoKeyPoints(request: EchoRequest): string[] {
   return points;
 }
 
-/** The whole answer: the summary alone, or the SUMMARY / KEY POINTS form when it is asked for. */
+/** Whether the request asks a question about the video (POST /ask) rather than a summary. */
+const isAsk = (request: EchoRequest) =>
+  /^You answer questions about YouTube videos/.test(request.system);
+
+/**
+ * The answer to a question: for each of the first two time marks of the data, the ten words
+ * after it followed by that mark, as a sentence. Real moments of the transcript, so the service
+ * keeps them as citations.
+ */
+export function echoAsk(request: EchoRequest): string {
+  const sentences: string[] = [];
+  for (const match of dataOf(request).matchAll(/(\[(?:\d{1,2}:)?\d{1,3}:\d{2}\])([^[\n]*)/g)) {
+    const text = words((match[2] ?? '').replace(STAMP, ''))
+      .slice(0, 10)
+      .join(' ');
+    if (text !== '') sentences.push(`${text} ${match[1]}.`);
+    if (sentences.length >= 2) break;
+  }
+  return sentences.join(' ');
+}
+
+/**
+ * The whole answer: to a question, echoAsk; else the summary alone, or the SUMMARY / KEY POINTS
+ * form when it is asked for.
+ */
 export function echoAnswer(request: EchoRequest): string {
+  if (isAsk(request)) return echoAsk(request);
   const summary = echoSummary(request);
   if (!/at most \d+ key points/.test(request.system)) return summary;
   return ['SUMMARY:', summary, 'KEY POINTS:', ...echoKeyPoints(request)].join('\n');

@@ -33,6 +33,7 @@ const health = (await import('../../functions/health')).handler as unknown as Ha
 const docs = (await import('../../functions/docs')).handler as unknown as Handler;
 const summaries = (await import('../../functions/summaries')).handler as unknown as Handler;
 const apiKeys = (await import('../../functions/api-keys')).handler as unknown as Handler;
+const ask = (await import('../../functions/ask')).handler as unknown as Handler;
 
 await invoke('health', health, 'GET', '/health', 'GET /health');
 // A routed request of the docs function, then requests no route takes, on the same instance.
@@ -49,5 +50,7 @@ await invoke('configured', summaries, 'GET', '/summaries', 'GET /summaries');
 await invoke('head-summaries', summaries, 'HEAD', '/summaries', 'HEAD /summaries');
 // Every function with protected routes: no token, the 401 problem (before any table read).
 await invoke('api-keys', apiKeys, 'GET', '/api-keys', 'GET /api-keys');
+// The function of POST /ask, as deployed: a protected route, refused without a token.
+await invoke('ask', ask, 'POST', '/ask', 'POST /ask');
 // A route key the function does not serve: a crash, answered as the opaque 500.
 await invoke('crash', summaries, 'GET', '/elsewhere', 'GET /elsewhere');

@@ -109,3 +109,11 @@ export function toCaptionXml(segments: readonly TranscriptSegment[]): string {
   );
   return `<?xml version="1.0" encoding="utf-8" ?><transcript>${lines.join('')}</transcript>`;
 }
+
+/** The words of a text, lower-cased, without punctuation: to compare what captions say. */
+export const plainWords = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}' ]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();

@@ -45,7 +45,7 @@ const ESTIMATED_TOKENS_PER_KEY_POINT = 45;
 const ESTIMATED_TOKENS_PER_PART = 10;
 
 /** Same length as the real markers: only sizes matter where this is used. */
-const PLANNING_TAG = 'data-000000000000';
+export const PLANNING_TAG = 'data-000000000000';
 
 /**
  * Conservative token estimate: 3 characters per token. English averages about 4 with most
@@ -53,6 +53,22 @@ const PLANNING_TAG = 'data-000000000000';
  */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 3);
+}
+
+/**
+ * Estimated tokens of data one call can hold: the model's context less the answer's max tokens,
+ * the prompts without their data (`prompts`), the message framing, and a safety margin for
+ * estimation error. Negative when even the prompts do not fit.
+ */
+export function roomForData(
+  limits: Pick<ModelLimits, 'contextTokens'>,
+  maxTokens: number,
+  ...prompts: string[]
+): number {
+  const margin = Math.max(256, Math.ceil(limits.contextTokens * 0.02));
+  const promptTokens = prompts.reduce((sum, prompt) => sum + estimateTokens(prompt), 0);
+  // 50: the message framing and role tokens the estimate does not see.
+  return limits.contextTokens - maxTokens - promptTokens - 50 - margin;
 }
 
 /** Tokens an answer of about `words` words and `keyPoints` key points may need, uncapped. */
@@ -155,8 +171,6 @@ export interface Planner {
 
 /** The planner of one model. */
 export function plannerFor(limits: ModelLimits): Planner {
-  // Keeps a safety margin of the context free for estimation error.
-  const margin = Math.max(256, Math.ceil(limits.contextTokens * 0.02));
   const partWordsMax = Math.min(PART_WORDS_MAX, maxWordsFor(limits));
   const clampWords = (words: number) =>
     Math.max(Math.min(PART_WORDS_MIN, partWordsMax), Math.min(partWordsMax, words));
@@ -165,14 +179,11 @@ export function plannerFor(limits: ModelLimits): Planner {
 
   const dataBudget = (step: Step, context: PromptContext) => {
     const stepContext = { ...context, keyPoints: pointsFor(step, context) };
-    return (
-      limits.contextTokens -
-      maxTokensFor(step.words, limits, stepContext.keyPoints) -
-      estimateTokens(systemPrompt(PLANNING_TAG, step, stepContext)) -
-      estimateTokens(userPrompt(step, PLANNING_TAG, stepContext, '')) -
-      // The message framing and role tokens the estimate does not see.
-      50 -
-      margin
+    return roomForData(
+      limits,
+      maxTokensFor(step.words, limits, stepContext.keyPoints),
+      systemPrompt(PLANNING_TAG, step, stepContext),
+      userPrompt(step, PLANNING_TAG, stepContext, ''),
     );
   };
 

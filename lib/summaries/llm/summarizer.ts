@@ -44,11 +44,11 @@ export type { ModelLimits } from './plan';
  * types and words for Bedrock and OpenAI-compatible servers (each says more in its own log).
  */
 export const modelProblems = {
-  noSummary: () => new BadGatewayError('model-error', 'The model returned no summary.'),
+  noSummary: () => new BadGatewayError('model-error', 'The model returned no text.'),
   timeout: (cause: unknown) =>
     new GatewayTimeoutError(
       'model-timeout',
-      'The model did not answer in time; try a shorter summary or try again later.',
+      'The model did not answer in time; try again later, or with a faster model.',
       { cause },
     ),
   throttled: (retryAfterSeconds: number, cause: unknown) =>
@@ -66,7 +66,7 @@ export const modelProblems = {
       { cause },
     ),
   failed: (cause: unknown) =>
-    new BadGatewayError('model-error', 'The model could not produce a summary.', { cause }),
+    new BadGatewayError('model-error', 'The model could not produce an answer.', { cause }),
   tooLong: () =>
     new BadGatewayError('model-error', 'The model answered far more than it was asked for.'),
 };
@@ -76,8 +76,8 @@ export interface ChatRequest {
   system: string;
   user: string;
   maxTokens: number;
-  /** Which step of a summary this is, for the logs. */
-  step: Step['kind'];
+  /** Which step of a summary this is (or an answer to a question), for the logs. */
+  step: Step['kind'] | 'ask';
 }
 
 export interface ChatAnswer {

@@ -1,12 +1,14 @@
-// The per-user daily summary quota, counted atomically in DynamoDB (one counter per user and
-// UTC day). A job that starts a new run of a summary takes a unit in the same transaction that
-// starts the run (records.ts, claim), so identical requests sent at once take one unit between
-// them; a failure of ours or of a dependency gives it back to the day it was taken from.
+// The per-user daily quota of new summaries and answers (POST /summarize, POST /ask), counted
+// atomically in DynamoDB (one counter per user and UTC day). A job that starts a new run of a
+// summary takes a unit in the same transaction that starts the run (records.ts, claim), so
+// identical requests sent at once take one unit between them; a question not answered from the
+// cache takes one before it asks YouTube. A failure of ours or of a dependency gives it back to
+// the day it was taken from.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { storeError } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
-import { TooManyRequestsError } from '../../errors';
+import { type HttpError, TooManyRequestsError } from '../../errors';
 
 /** One unit of a user's quota, as an update to put in a transaction. */
 export interface Reservation {
@@ -37,13 +39,31 @@ export interface Quota {
   release(userId: string, day: string): Promise<void>;
 }
 
+/**
+ * YouTube's own failures (502, 503 blocked, 504): the lookup reached YouTube and costs its unit
+ * like a verdict does. Were they free, a client could repeat lookups of a video that makes
+ * YouTube fail (a stalled caption track, a broken answer) without limit, each one a worker run
+ * and requests to YouTube from this service's address, the very thing the quota bounds. Not
+ * here, and so given back: youtube-unreachable (no request reached YouTube).
+ */
+const YOUTUBE_FAILURES = new Set(['youtube-bad-response', 'youtube-blocked', 'youtube-timeout']);
+
+/**
+ * Whether a request that took a unit and then failed with `error` gets it back: yes for a
+ * failure of ours or of the model (5xx), no for anything YouTube answered (a verdict on the
+ * video, 404 or 422, or YouTube's own failures) and for a refusal of the request itself.
+ */
+export function givesUnitBack(error: HttpError): boolean {
+  return error.status >= 500 && !YOUTUBE_FAILURES.has(error.type);
+}
+
 function today(now: Date) {
   const day = now.toISOString().slice(0, 10);
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return { day, secondsLeft: Math.ceil((midnight - now.getTime()) / 1000), midnight };
 }
 
-/** A quota of `limit` summaries per user per UTC day; 0 means unlimited. */
+/** A quota of `limit` new summaries and answers per user per UTC day; 0 means unlimited. */
 export function createQuota(db: DynamoDBDocumentClient, table: string, limit: number): Quota {
   const key = (userId: string, day: string) => ({ pk: `QUOTA#${userId}#${day}` });
 
@@ -52,7 +72,7 @@ export function createQuota(db: DynamoDBDocumentClient, table: string, limit: nu
     const exceeded = () =>
       new TooManyRequestsError(
         secondsLeft,
-        `You have used all ${limit} summaries of today (UTC); cached summaries stay available.`,
+        `You have used all ${limit} summaries and questions of today (UTC); cached ones stay available.`,
         'quota-exceeded',
       );
     if (limit === 0) return { day, exceeded };

@@ -45,6 +45,7 @@ afterAll(async () => {
 const probes: Record<string, { path: string; query?: string; json?: unknown; status: number }> = {
   'POST /summarize': { path: '/summarize', json: { video_url: 'not a video' }, status: 422 },
   'GET /summaries': { path: '/summaries', query: '?limit=0', status: 422 },
+  'POST /ask': { path: '/ask', json: { video_url: 'GJLlxj_dtq8', question: '' }, status: 422 },
   'GET /summaries/{id}': { path: '/summaries/AAAAAAAAAAAAAAAAAAAAAA', status: 404 },
   'DELETE /summaries/{id}': { path: '/summaries/AAAAAAAAAAAAAAAAAAAAAA', status: 404 },
   'POST /api-keys': { path: '/api-keys', json: { name: '' }, status: 422 },

@@ -52,6 +52,7 @@ it.each([
   ['misconfigured', 503],
   ['configured', 401],
   ['api-keys', 401],
+  ['ask', 401],
   ['crash', 500],
 ])('answers %s with %i, X-Request-Id and the security headers', (name, status) => {
   const reply = replies.get(name);

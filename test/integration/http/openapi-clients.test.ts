@@ -70,6 +70,11 @@ export const unknownModel: SummarizeBody = { video_url: 'GJLlxj_dtq8', used_mode
 // @ts-expect-error video_url is required
 export const noVideo: SummarizeBody = { summary_length: 100 };
 
+type AskBody = paths['/ask']['post']['requestBody']['content']['application/json'];
+export const question: AskBody = { video_url: 'GJLlxj_dtq8', question: 'Why?' };
+// @ts-expect-error a question is required
+export const noQuestion: AskBody = { video_url: 'GJLlxj_dtq8' };
+
 // /token's bodies are real types, as JSON and as a form: a username or an email, and a password.
 type TokenJson = paths['/token']['post']['requestBody']['content']['application/json'];
 type TokenForm =
@@ -135,6 +140,11 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
     headers,
   });
   const afterDelete = await client.GET('/summaries', { headers: keyHeaders });
+  const asked = await client.POST('/ask', {
+    body: { video_url: videoUrl, question: 'Is this the original transcript?', used_model: 'extractive' },
+    headers,
+  });
+  const citation: components['schemas']['Citation'] | undefined = asked.data?.citations[0];
   return {
     registered: registered.data?.username,
     tokenType: login.data?.token_type,
@@ -153,6 +163,8 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
     listedKeys: listed.map((item) => [item.name, item.last_used_at !== null, 'key' in item]),
     keyDeletedStatus: deleted.response.status,
     afterDeleteStatus: afterDelete.response.status,
+    answered: asked.data?.metadata.answered,
+    citationUrl: citation?.url,
   };
 }
 `;
@@ -209,6 +221,8 @@ describe('a client generated with openapi-typescript and openapi-fetch', () => {
       listedKeys: [['script', true, false]],
       keyDeletedStatus: 204,
       afterDeleteStatus: 401,
+      answered: true,
+      citationUrl: `https://www.youtube.com/watch?v=${FAKE_VIDEO_IDS.normal}&t=0s`,
     });
   });
 });
@@ -253,6 +267,21 @@ describe('bodies generated from the request schemas', () => {
         json: body,
         token: env.token,
       });
+      const validation = response.body.type === 'urn:tubesum:problem:validation-error';
+      if (response.status === 400 || validation) refused.push({ body, problem: response.body });
+    }
+    env.youtube.useScenario(undefined);
+
+    expect(refused).toEqual([]);
+  });
+
+  it('are all accepted by POST /ask (the form; the video may still be refused)', async () => {
+    env.youtube.useScenario('normal');
+    const bodies = generated('AskRequest', 20, 3);
+
+    const refused = [];
+    for (const body of bodies) {
+      const response = await env.host.request('POST', '/ask', { json: body, token: env.token });
       const validation = response.body.type === 'urn:tubesum:problem:validation-error';
       if (response.status === 400 || validation) refused.push({ body, problem: response.body });
     }

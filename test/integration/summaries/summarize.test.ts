@@ -12,7 +12,12 @@ import {
   startSummarizeEnv,
   TINY_MODEL,
 } from '../../support/summarize-env';
-import { buildLongTranscript, loadSharedTranscript, toCaptionXml } from '../../support/transcripts';
+import {
+  buildLongTranscript,
+  loadSharedTranscript,
+  plainWords as plain,
+  toCaptionXml,
+} from '../../support/transcripts';
 
 let env: SummarizeEnv;
 beforeAll(async () => {
@@ -101,12 +106,6 @@ describe('POST /summarize with the offline summarizer', () => {
       url: string;
     }[];
     expect(points.length).toBe(6);
-    const plain = (text: string) =>
-      text
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N}' ]+/gu, ' ')
-        .replace(/\s+/g, ' ')
-        .trim();
     let previous = -1;
     for (const point of points) {
       const at = captions.findIndex((caption) => caption.offsetMs === point.start_seconds * 1000);

@@ -117,9 +117,49 @@ describe('the OpenAPI document says what the service does', () => {
 
   it('offers exactly the deployment’s models as used_model', () => {
     expect(schemas.SummarizeRequest.properties.used_model.enum).toEqual(models);
+    expect(schemas.AskRequest.properties.used_model.enum).toEqual(models);
     expect(
       buildOpenApiDocument({ models: ['extractive'] }).components?.schemas?.SummarizeRequest,
     ).toMatchObject({ properties: { used_model: { enum: ['extractive'] } } });
+  });
+
+  it('documents POST /ask: a question of 1 to 500 characters, citations of this video, its problems', () => {
+    const question = schemas.AskRequest.properties.question;
+    const ask = (document.paths as Json)['/ask'].post;
+
+    expect(schemas.AskRequest.required.sort()).toEqual(['question', 'video_url']);
+    expect(question).toMatchObject({
+      type: 'string',
+      minLength: 1,
+      maxLength: 500,
+      pattern: '\\S',
+    });
+    expect(schemas.AskRequest.properties.video_url).toEqual(
+      schemas.SummarizeRequest.properties.video_url,
+    );
+    expect(schemas.Citation.required.sort()).toEqual(['start_seconds', 'text', 'url']);
+    expect(ask.tags).toEqual(['Questions']);
+    expect(ask.security).toEqual([{ oauth2: [] }, { bearerAuth: [] }, { apiKeyAuth: [] }]);
+    expect(Object.keys(ask.responses).sort()).toEqual(
+      [
+        '200',
+        '400',
+        '401',
+        '404',
+        '405',
+        '413',
+        '415',
+        '422',
+        '429',
+        '500',
+        '502',
+        '503',
+        '504',
+      ].sort(),
+    );
+    expect(ask.responses['422'].content['application/problem+json'].example.errors).toEqual([
+      { field: 'question', message: 'must not be empty' },
+    ]);
   });
 
   it('leaves summary_length optional, stating its default in words (no `default` keyword)', () => {

@@ -1,0 +1,37 @@
+// POST /ask: a question about a video, answered within the request with citations that open
+// the video at the captions that say it.
+
+import { askServiceFrom } from '../lib/ask/wiring';
+import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
+import { createDocumentClient } from '../lib/aws/dynamodb';
+import { ASK_MARGIN_MS, type Config } from '../lib/config';
+import { createHandler, lambdaEntry } from '../lib/http/handler';
+import { json } from '../lib/http/reply';
+import { logger } from '../lib/logger';
+import { routes } from '../lib/routes';
+
+/** The function's handler, built from a Config (the local host and tests pass their own). */
+export function create(config: Config) {
+  const db = createDocumentClient(config);
+  const authenticate = bearerAuthenticatorFrom(config, db);
+  const questions = askServiceFrom(config, db, logger);
+  return createHandler(
+    routes.ask,
+    config,
+    async ({ body, user, lambda }) => {
+      // Never past the Lambda's own end: the margin is left to send the answer (or the 504).
+      const deadlineMs = Math.max(
+        0,
+        Math.min(config.ASK_DEADLINE_MS, lambda.getRemainingTimeInMillis() - ASK_MARGIN_MS),
+      );
+      const answer = await questions.ask(user, body, {
+        signal: AbortSignal.timeout(deadlineMs),
+        deadlineAt: Date.now() + deadlineMs,
+      });
+      return json(200, answer);
+    },
+    { authenticate },
+  );
+}
+
+export const handler = lambdaEntry(create);

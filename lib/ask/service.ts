@@ -1,0 +1,156 @@
+// POST /ask: a question about a video, answered within the request. An answer is cached per
+// video, caption language, model and normalised question (question.ts) in the table, with a
+// TTL, and a cached answer costs nothing. Any other asking takes a unit of the daily quota the
+// summaries use before YouTube is asked, and gets it back only when we or the model fail
+// (givesUnitBack, as a summary does). Identical questions asked at once are each answered (and
+// each charged): unlike a summary, an answer is one model call, and single flight would cost a
+// record and a lease per question for little.
+import { createHash } from 'node:crypto';
+import { HttpError } from '../errors';
+import type { Logger } from '../logger';
+import { type Catalog, resolveModel, usageMetadata } from '../summaries/catalog';
+import type { ChatModel } from '../summaries/llm/summarizer';
+import type { Cache } from '../summaries/store/cache';
+import { givesUnitBack, type Quota } from '../summaries/store/quota';
+import { schemaVersion } from '../summaries/store/records';
+import { transcriptMetadata, type VideoRequest } from '../summaries/videos';
+import type { User } from '../users/store';
+import type { Video } from '../youtube/types';
+import { parseVideoId } from '../youtube/url';
+import type { Answer, answerWithModel } from './answerers';
+import { normaliseQuestion } from './question';
+import { type AskRequest, type AskResponse, askResponseSchema } from './schemas';
+
+export interface AskServiceDeps {
+  catalog: Catalog;
+  defaultModel: string;
+  quota: Quota;
+  /** Answers already given, by answerKey. */
+  answers: Cache<AskResponse>;
+  /** The video of a request: the transcript cache, else YouTube (summaries/videos.ts). */
+  video: (request: VideoRequest) => Promise<Video>;
+  /** One call at a time to a language model of the catalog. */
+  chat: (model: Parameters<typeof answerWithModel>[1]['model']) => Promise<ChatModel>;
+  logger: Logger;
+}
+
+export interface AskOptions {
+  /** Aborted when the request's deadline passes: YouTube and the model stop at once. */
+  signal: AbortSignal;
+  /** When that is (epoch ms). */
+  deadlineAt: number;
+}
+
+export interface AskService {
+  /**
+   * Answers a user's question about a video, from the cache when it was answered before.
+   * @throws HttpError: 422 (bad URL, unknown model, a video without usable captions, a model
+   *   whose context holds no passage), 404 (video unavailable), 429 (quota), 502-504 (YouTube
+   *   or the model failed or did not answer before the deadline), 503 (the table).
+   */
+  ask(user: User, request: AskRequest, options: AskOptions): Promise<AskResponse>;
+}
+
+// Derived from the response schema, as a summary's key is: change the answer's shape and older
+// answers are no longer found (they expire by their TTL).
+let shape: string | undefined;
+
+/** The key of a cached answer: the hash of the normalised question bounds its length. */
+export function answerKey(key: {
+  videoId: string;
+  language?: string | undefined;
+  model: string;
+  question: string;
+}): string {
+  shape ??= schemaVersion(askResponseSchema);
+  const question = createHash('sha256')
+    .update(normaliseQuestion(key.question))
+    .digest('base64url')
+    .slice(0, 32);
+  const track = key.language?.toLowerCase() ?? '*';
+  return `ASK#${shape}#${key.videoId}#${track}#${key.model}#${question}`;
+}
+
+/** The questions service over its collaborators (all injectable for tests). */
+export function createAskService(deps: AskServiceDeps): AskService {
+  const { logger } = deps;
+  return {
+    async ask(user, request, { signal, deadlineAt }) {
+      const startedAt = Date.now();
+      // Checked before any I/O: a bad URL or model costs no request anywhere and no unit.
+      const videoId = parseVideoId(request.video_url);
+      const model = resolveModel(deps.catalog, request.used_model ?? deps.defaultModel);
+      const key = answerKey({ ...request, videoId, model: model.name });
+      const fields = { video_id: videoId, model: model.name };
+      const cached = await deps.answers.get(key);
+      if (cached) {
+        logger.info('answer served from cache', fields);
+        return {
+          ...cached,
+          metadata: {
+            ...cached.metadata,
+            question: request.question,
+            cached: true,
+            elapsed_ms: Date.now() - startedAt,
+          },
+        };
+      }
+
+      const { day } = await deps.quota.reserve(user.id);
+      let answer: Answer;
+      let video: Video;
+      try {
+        video = await deps.video({ videoId, language: request.language, signal, deadlineAt });
+        const input = { question: request.question, videoId, video };
+        // Loaded on the first answer made, not at a cold start that may serve only the cache.
+        const answerers = await import('./answerers');
+        answer =
+          model.kind === 'extractive'
+            ? answerers.answerByRetrieval(input)
+            : await answerers.answerWithModel(input, {
+                chat: await deps.chat(model),
+                model,
+                signal,
+              });
+      } catch (error) {
+        // A failure of ours or of the model gives the unit back; what YouTube answered keeps it.
+        const ours = !(error instanceof HttpError) || givesUnitBack(error);
+        if (ours) {
+          await deps.quota.release(user.id, day).catch((releaseError: unknown) => {
+            logger.warn('could not give back a quota unit', { error: String(releaseError) });
+          });
+        }
+        throw error;
+      }
+
+      const response: AskResponse = {
+        answer: answer.answer,
+        citations: answer.citations,
+        metadata: {
+          ...video.metadata,
+          question: request.question,
+          answered: answer.answered,
+          ...transcriptMetadata(video),
+          context: answer.context,
+          passages: answer.passages,
+          cached: false,
+          ...usageMetadata(model, answer.inputTokens, answer.outputTokens),
+          elapsed_ms: Date.now() - startedAt,
+          generated_at: new Date().toISOString(),
+        },
+      };
+      await deps.answers.put(key, response).catch((error: unknown) => {
+        logger.warn('could not cache the answer', { error: String(error) });
+      });
+      logger.info('question answered', {
+        ...fields,
+        answered: answer.answered,
+        citations: answer.citations.length,
+        context: answer.context,
+        input_tokens: answer.inputTokens,
+        output_tokens: answer.outputTokens,
+      });
+      return response;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// The clients a function that calls YouTube and the models needs (the summary worker, POST
+// /ask), built from a Config and each loaded on first use: the operator's credentials, the
+// YouTube client, the Bedrock and OpenAI-compatible clients. A run of the offline model never
+// loads the model clients. (The offline summarizer is the worker's alone: worker-wiring.ts.)
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { YouTubeClient } from '../youtube/client';
+import type { BedrockModel, OpenAiModel } from './catalog';
+import type { ChatModel } from './llm/summarizer';
+import type { Summarizer } from './types';
+
+/** Calls `load` once and hands every caller the same promise (retried after a failure). */
+export function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= load().catch((error: unknown) => {
+      value = undefined;
+      throw error;
+    });
+    return value;
+  };
+}
+
+export interface ModelClients {
+  /** The YouTube client (with the proxy and key of the operator's credentials). */
+  youtube: () => Promise<YouTubeClient>;
+  /** One call at a time to a language model of the catalog. */
+  chat(model: BedrockModel | OpenAiModel): Promise<ChatModel>;
+  /** The summarizer of a language model of the catalog. */
+  summarizer(model: BedrockModel | OpenAiModel): Promise<Summarizer>;
+}
+
+/**
+ * The clients of `config`, each made on first use and kept for the instance's life.
+ * Credentials are read once per instance, when YouTube or a model server is first needed; an
+ * unreadable secret throws ConfigError from the loaders, and the next call tries again.
+ */
+export function modelClientsFrom(config: Config, logger: Logger): ModelClients {
+  const credentials = once(async () =>
+    (await import('../credentials')).operatorCredentialsFrom(config),
+  );
+  const youtube = once<YouTubeClient>(async () =>
+    (await import('../youtube/client')).youTubeClientFromConfig(config, await credentials(), {
+      onWarning: (message, error) => logger.warn(message, { error: String(error) }),
+    }),
+  );
+  const bedrock = once(async () =>
+    (await import('../aws/bedrock')).createBedrockClientFromConfig(config),
+  );
+  const openai = once(async () =>
+    (await import('./llm/openai')).createOpenAiClientFromConfig(config, await credentials()),
+  );
+  const openAiOptions = async (model: OpenAiModel) => ({
+    client: await openai(),
+    model,
+    maxAttempts: config.OPENAI_MAX_ATTEMPTS,
+    concurrency: config.OPENAI_CONCURRENCY,
+    logger,
+  });
+  const bedrockOptions = async (model: BedrockModel) => ({
+    client: await bedrock(),
+    model,
+    concurrency: config.BEDROCK_CONCURRENCY,
+    logger,
+  });
+  return {
+    youtube,
+    async chat(model) {
+      if (model.kind === 'openai') {
+        return (await import('./llm/openai')).createOpenAiChat(await openAiOptions(model));
+      }
+      return (await import('./llm/bedrock')).createBedrockChat(await bedrockOptions(model));
+    },
+    async summarizer(model) {
+      if (model.kind === 'openai') {
+        return (await import('./llm/openai')).createOpenAiSummarizer(await openAiOptions(model));
+      }
+      return (await import('./llm/bedrock')).createBedrockSummarizer(await bedrockOptions(model));
+    },
+  };
+}

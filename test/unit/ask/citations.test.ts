@@ -1,0 +1,90 @@
+// The [m:ss] marks of a model's answer, checked against the real Computerphile transcript: kept
+// and rewritten where a caption near the time says the sentence, dropped otherwise.
+import { describe, expect, it } from 'vitest';
+import { checkCitations, MAX_CITATIONS } from '../../../lib/ask/citations';
+import { isNotInVideo } from '../../../lib/ask/prompt';
+import { loadSharedTranscript } from '../../support/transcripts';
+
+const transcript = loadSharedTranscript();
+const VIDEO = 'py5byOOHZM8';
+const check = (answer: string) => checkCitations(answer, VIDEO, transcript);
+// "ok, Now using Brais's analogy, we were talking about house prices." starts at 1:56.52.
+const HOUSE_PRICES = 116.52;
+
+describe('checkCitations', () => {
+  it('moves a mark to the caption that says its sentence, and links this video there', () => {
+    const checked = check("Brais's analogy was about house prices [2:10].");
+
+    expect(checked.answer).toBe("Brais's analogy was about house prices [1:56].");
+    expect(checked.citations).toEqual([
+      {
+        text: expect.stringMatching(/^ok, Now using Brais's analogy/),
+        start_seconds: HOUSE_PRICES,
+        url: `https://www.youtube.com/watch?v=${VIDEO}&t=116s`,
+      },
+    ]);
+  });
+
+  it('reads a mark that opens its sentence, and several times in one mark', () => {
+    const opening = check("[2:00] Brais's analogy was about house prices.");
+    const several = check("Brais's analogy was about house prices [1:50, 59:00, 2:00].");
+
+    expect(opening.citations.map((c) => c.start_seconds)).toEqual([HOUSE_PRICES]);
+    expect(opening.answer).toBe("[1:56] Brais's analogy was about house prices.");
+    // 59:00 is past the video's end; the two others are the same caption.
+    expect(several.answer).toBe("Brais's analogy was about house prices [1:56].");
+    expect(several.citations).toHaveLength(1);
+  });
+
+  it('drops marks no caption near them bears out, and times that are no times', () => {
+    const checked = check(
+      'Bananas are the main export of Ecuador [1:56]. House prices [12:00]. See [99:99] and [1:62].',
+    );
+
+    expect(checked.citations).toEqual([]);
+    expect(checked.answer).toBe('Bananas are the main export of Ecuador. House prices. See and.');
+  });
+
+  it('leaves brackets that are not marks alone', () => {
+    const text = 'He says [laughs] that [1] kernel is [a matrix].';
+
+    expect(check(text)).toEqual({ answer: text, citations: [] });
+  });
+
+  it(`cites at most ${MAX_CITATIONS} moments, one per caption`, () => {
+    const starts = transcript.segments.filter((_, i) => i % 5 === 0).slice(0, 20);
+    const answer = starts
+      .map((segment) => {
+        const seconds = Math.floor(segment.offsetMs / 1000);
+        return `${segment.text} [${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}].`;
+      })
+      .join(' ');
+
+    const { citations } = check(answer);
+
+    expect(citations.length).toBeLessThanOrEqual(MAX_CITATIONS);
+    expect(citations.length).toBeGreaterThan(5);
+    expect(new Set(citations.map((c) => c.start_seconds)).size).toBe(citations.length);
+  });
+
+  it('reads a hostile answer in linear time: 100,000 "[" and a long unpunctuated run', () => {
+    const hostile = `${'['.repeat(100_000)}${' word'.repeat(50_000)} [1:56]`;
+
+    const startedAt = performance.now();
+    check(hostile);
+
+    expect(performance.now() - startedAt).toBeLessThan(1_000);
+  });
+});
+
+describe('isNotInVideo', () => {
+  it.each(['NOT IN VIDEO', '**NOT IN VIDEO**', 'Not in video.', '`NOT IN VIDEO`\n'])(
+    'reads %j as "the video does not answer it"',
+    (answer) => expect(isNotInVideo(answer)).toBe(true),
+  );
+
+  it('does not take an answer that merely mentions it', () => {
+    expect(isNotInVideo('Kernels find edges [1:23]. NOT IN VIDEO')).toBe(false);
+    expect(isNotInVideo('This is not in video form but text.')).toBe(false);
+  });
+});
