@@ -25,14 +25,9 @@ import {
 } from './errors';
 import { problemReply } from './http/problem';
 import { createRouter } from './http/router';
-import {
-  problemSchema,
-  type RouteDef,
-  type RouteHeader,
-  routes as routeTable,
-  usedModelSchema,
-} from './routes';
-import * as z from './schema';
+import { type Json, toJsonSchema } from './json-schema';
+import { problemSchema, type RouteDef, type RouteHeader, routes as routeTable } from './routes';
+import type * as z from './schema';
 import { youTubeBadResponse } from './youtube/errors';
 
 export interface OpenApiOptions {
@@ -177,9 +172,8 @@ export function pathParameters(path: string): string[] {
 function schemaCollector(models: readonly string[]) {
   const components: Record<string, SchemaObject> = {};
 
-  const override = (io: 'input' | 'output') => (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
-    const { zodSchema, jsonSchema } = ctx;
-    if (zodSchema === usedModelSchema) jsonSchema.enum = [...models];
+  const override = (io: 'input' | 'output') => (ctx: { jsonSchema: Json }) => {
+    const { jsonSchema } = ctx;
     // "One of these fields is required", said as anyOf of bare `required` lists (TokenRequest),
     // becomes one whole object per alternative: the same rule, but code generators then type
     // the body as a union of complete objects (a bare `required` list becomes `unknown`).
@@ -212,11 +206,7 @@ function schemaCollector(models: readonly string[]) {
         $defs = {},
         $schema: _,
         ...root
-      } = z.toJSONSchema(schema, {
-        io,
-        target: 'draft-2020-12',
-        override: override(io),
-      }) as Json;
+      } = toJsonSchema(schema, { io, models, override: override(io) });
       const refs = (value: unknown) =>
         JSON.parse(
           JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'),
@@ -233,9 +223,6 @@ function schemaCollector(models: readonly string[]) {
     },
   };
 }
-
-// biome-ignore lint/suspicious/noExplicitAny: JSON Schema objects are open-ended
-type Json = Record<string, any>;
 
 function operation(
   operationId: string,

@@ -9,8 +9,8 @@ import {
   languageTagSchema,
   transcriptLanguageSchema,
   videoMetadataSchema,
+  videoUrlSchema,
 } from '../youtube/schema';
-import { MAX_VIDEO_URL_LENGTH, VIDEO_URL_PATTERN } from '../youtube/url';
 import { SUMMARY_LENGTH } from './limits';
 
 export { SUMMARY_LENGTH };
@@ -34,17 +34,7 @@ export const summaryLanguageSchema = languageTagSchema('de').check(
 
 export const summarizeBodySchema = z
   .object({
-    // lib/youtube/url.ts parses it (and says why when it refuses); the pattern documents the
-    // forms it accepts.
-    video_url: z.string().check(
-      z.maxLength(MAX_VIDEO_URL_LENGTH),
-      z.meta({
-        description:
-          'A YouTube link (watch, youtu.be, shorts, embed, live...) or an 11-character video ID',
-        examples: ['https://www.youtube.com/watch?v=GJLlxj_dtq8'],
-        pattern: VIDEO_URL_PATTERN,
-      }),
-    ),
+    video_url: videoUrlSchema,
     summary_length: z
       ._default(
         z.int().check(z.minimum(SUMMARY_LENGTH.min), z.maximum(SUMMARY_LENGTH.max)),

@@ -3,26 +3,14 @@
 // way round). functions/worker.ts and the local host build it.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
+import { credentialsOnFirstUse, once, youTubeOnFirstUse } from '../lazy';
 import type { Logger } from '../logger';
-import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
 import { catalogFromConfig } from './catalog';
 import { createCache } from './store/cache';
 import type { Summarizer } from './types';
 import { storesFrom } from './wiring';
 import { createSummaryWorker, type SummaryWorker } from './worker';
-
-/** Calls `load` once and hands every caller the same promise (retried after a failure). */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | undefined;
-  return () => {
-    value ??= load().catch((error: unknown) => {
-      value = undefined;
-      throw error;
-    });
-    return value;
-  };
-}
 
 /**
  * The summary worker of `config`; `shutdown` (the local host's) stops its runs.
@@ -35,14 +23,8 @@ export function summaryWorkerFrom(
   shutdown?: AbortSignal,
 ): SummaryWorker {
   // Read once per instance, when a run first needs YouTube or a model server.
-  const credentials = once(async () =>
-    (await import('../credentials')).operatorCredentialsFrom(config),
-  );
-  const youtube = once<YouTubeClient>(async () =>
-    (await import('../youtube/client')).youTubeClientFromConfig(config, await credentials(), {
-      onWarning: (message, error) => logger.warn(message, { error: String(error) }),
-    }),
-  );
+  const credentials = credentialsOnFirstUse(config);
+  const youtube = youTubeOnFirstUse(config, credentials, logger);
   const extractive = once<Summarizer>(async () =>
     (await import('./extractive/summarizer')).createExtractiveSummarizer(),
   );

@@ -18,7 +18,7 @@ import type { SummarizeResponse } from './schemas';
 import type { Cache } from './store/cache';
 import { videoKey } from './store/cache';
 import type { JobStore } from './store/jobs';
-import type { Quota } from './store/quota';
+import { givesUnitBack, type Quota } from './store/quota';
 import {
   LeaseLostError,
   type RecordStore,
@@ -60,14 +60,6 @@ export type RunOutcome = 'done' | 'failed' | 'stopped' | 'busy' | 'gone' | 'retr
 export const MAX_CRASHES = 3;
 /** How long a verdict on the video (404, 422) is given to new requests without asking again. */
 const VERDICT_REUSE_SECONDS = 60;
-/**
- * YouTube's own failures (502, 503 blocked, 504): the lookup reached YouTube and costs its unit
- * like a verdict does. Were they free, a client could repeat lookups of a video that makes
- * YouTube fail (a stalled caption track, a broken answer) without limit, each one a worker run
- * and requests to YouTube from this service's address, the very thing the quota bounds. Not
- * here, and so given back: youtube-unreachable (no request reached YouTube).
- */
-const YOUTUBE_FAILURES = new Set(['youtube-bad-response', 'youtube-blocked', 'youtube-timeout']);
 
 /** Why a run stopped without ending. */
 class RunStopped extends Error {
@@ -161,7 +153,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
 
   /**
    * Ends a run with a problem. A failure of ours or of the model gives the unit back; a lookup
-   * YouTube answered keeps it spent, whatever the answer (see YOUTUBE_FAILURES).
+   * YouTube answered keeps it spent, whatever the answer (see givesUnitBack).
    */
   async function fail(key: string, owner: string, error: HttpError, charged: SummaryRecord) {
     const verdict = error.status === 404 || error.status === 422;
@@ -171,8 +163,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
       storedProblem(error),
       verdict ? VERDICT_REUSE_SECONDS : 0,
     );
-    const ours = error.status >= 500 && !YOUTUBE_FAILURES.has(error.type);
-    if (ours && charged.chargedTo) {
+    if (givesUnitBack(error) && charged.chargedTo) {
       const { userId, day } = charged.chargedTo;
       await deps.quota.release(userId, day).catch((releaseError: unknown) => {
         logger.warn('could not give back a quota unit', { error: String(releaseError) });

@@ -6,7 +6,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { storeError } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
-import { TooManyRequestsError } from '../../errors';
+import { type HttpError, TooManyRequestsError } from '../../errors';
 
 /** One unit of a user's quota, as an update to put in a transaction. */
 export interface Reservation {
@@ -35,6 +35,27 @@ export interface Quota {
   reserve(userId: string): Promise<{ day: string }>;
   /** Gives back a unit taken on `day` (UTC, YYYY-MM-DD). */
   release(userId: string, day: string): Promise<void>;
+}
+
+/**
+ * YouTube's own failures (502, 503 blocked, 504): the lookup reached YouTube and costs its unit
+ * like a verdict does. Were they free, a client could repeat lookups of a video that makes
+ * YouTube fail (a stalled caption track, a broken answer) without limit, each one requests to
+ * YouTube from this service's address, the very thing the quota bounds. Not here, and so given
+ * back: youtube-unreachable (no request reached YouTube).
+ */
+const YOUTUBE_FAILURES: ReadonlySet<string> = new Set([
+  'youtube-bad-response',
+  'youtube-blocked',
+  'youtube-timeout',
+]);
+
+/**
+ * Whether a lookup that failed with `error` gives its unit back: a failure of ours or of the
+ * model (5xx) does; a verdict on the video (404, 422) and YouTube's own failures do not.
+ */
+export function givesUnitBack(error: HttpError): boolean {
+  return error.status >= 500 && !YOUTUBE_FAILURES.has(error.type);
 }
 
 function today(now: Date) {
