@@ -81,12 +81,13 @@ export function swaggerUiDistDir(): string {
 }
 
 /**
- * Packages a function loads at run time from beside its bundle (lib/shipped.ts): only the
- * worker needs them (the offline model, and undici for the YouTube proxy). scripts/bundle.ts
- * checks that every bundle using lib/shipped.ts is listed here.
+ * Packages a function loads at run time from beside its bundle (lib/shipped.ts): the worker's
+ * (the offline model, and undici for the YouTube proxy), and undici for /mcp's get_transcript.
+ * scripts/bundle.ts checks that every bundle using lib/shipped.ts is listed here.
  */
 export const SHIPPED_BY_HANDLER: Partial<Record<FunctionName, readonly string[]>> = {
   [WORKER]: SHIPPED_PACKAGES,
+  mcp: ['undici'],
 };
 
 /** The shipped packages of a function, with their folders relative to the project root. */

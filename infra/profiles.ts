@@ -127,6 +127,24 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     // made, DeleteItem when deleted, GetItem for its last use.
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   },
+  mcp: {
+    description: 'POST /mcp: the MCP endpoint (summarize_video, get_summary, get_transcript)',
+    // Like /summarize it mostly waits (the table, the queue, YouTube); a transcript page is a
+    // filter over a few thousand captions, and the tools' JSON Schemas are made once.
+    memorySize: 512,
+    // summarize_video waits as /summarize does (at most MAX_SUMMARIZE_WAIT_MS, then the job), and
+    // get_transcript's YouTube lookup must end within the same time: 28 s, below API Gateway's 30.
+    timeout: Duration.millis(MAX_SUMMARIZE_WAIT_MS + SUMMARIZE_MARGIN_MS),
+    // /summarize's items (jobs, records, the quota) and /summaries' (get_summary settles a job it
+    // finds ended), and the transcript cache (get, put).
+    table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    catalog: true,
+    queuesJobs: true,
+    // get_transcript asks YouTube itself (a cache miss), through the operator's proxy.
+    youtube: true,
+    credentials: true,
+    environment: { SUMMARIZE_WAIT_MS: String(DEFAULT_SUMMARIZE_WAIT_MS) },
+  },
   docs: {
     description: 'GET /docs, /docs/{file}, /openapi.json: interactive documentation',
     // Builds the OpenAPI document and gzips the 1.7 MB Swagger UI bundle once per cold start:

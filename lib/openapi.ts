@@ -26,7 +26,13 @@ import {
 import { problemReply } from './http/problem';
 import { createRouter } from './http/router';
 import { type Json, toJsonSchema } from './json-schema';
-import { problemSchema, type RouteDef, type RouteHeader, routes as routeTable } from './routes';
+import {
+  API_VERSION,
+  problemSchema,
+  type RouteDef,
+  type RouteHeader,
+  routes as routeTable,
+} from './routes';
 import type * as z from './schema';
 import { youTubeBadResponse } from './youtube/errors';
 
@@ -44,6 +50,10 @@ const TAGS: Record<RouteDef['tag'], { name: string; description: string }> = {
     description: 'Registration, log-in (bearer tokens) and API keys',
   },
   summaries: { name: 'Summaries', description: 'Summaries of YouTube videos' },
+  agents: {
+    name: 'Agents',
+    description: 'The Model Context Protocol endpoint: the same summaries as tools for AI agents',
+  },
   docs: { name: 'Documentation', description: 'This document and the interactive docs' },
   page: { name: 'Page', description: 'The web page for people, at /' },
 };
@@ -340,7 +350,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
     openapi: '3.1.0',
     info: {
       title: 'tubesum',
-      version: '0.1.0',
+      version: API_VERSION,
       description:
         'Summaries of YouTube videos from their transcripts, for registered users. ' +
         'Register, then use Authorize (username or email and password) to try the protected routes. ' +

@@ -83,6 +83,10 @@ describe('functions', () => {
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(MAX_SUMMARIZE_WAIT_MS);
     expect(summarize.Environment.Variables).not.toHaveProperty('SUMMARIZE_DEADLINE_MS');
+    // /mcp's summarize_video waits as /summarize does, and answers with the job in time too.
+    const mcp = functionResource(base, 'mcp').Properties;
+    expect(mcp.Timeout * 1000).toBeGreaterThanOrEqual(MAX_SUMMARIZE_WAIT_MS + SUMMARIZE_MARGIN_MS);
+    expect(mcp.Environment.Variables.SUMMARIZE_WAIT_MS).toBe(String(wait));
   });
 
   it('sets the Powertools service name and log level and enables source maps everywhere', () => {
@@ -122,7 +126,7 @@ describe('functions', () => {
     }
   });
 
-  it('passes the catalog and quota to /summarize and the worker, the YouTube settings to the worker only', () => {
+  it('passes the catalog and quota to /summarize, /mcp and the worker, the YouTube settings to the worker and /mcp only', () => {
     const s = synth({
       youtubeClients: ['IOS@99.1.0', 'ANDROID'],
       youtubeProxyRetries: 3,
@@ -137,11 +141,14 @@ describe('functions', () => {
     };
     const youtube = { YOUTUBE_CLIENTS: 'IOS@99.1.0,ANDROID', YOUTUBE_PROXY_RETRIES: '3' };
     expect(environment(s, 'worker')).toMatchObject({ ...catalog, ...youtube });
+    // get_transcript asks YouTube itself; summarize_video only checks the model and the quota.
+    expect(environment(s, 'mcp')).toMatchObject({ ...catalog, ...youtube });
     expect(environment(s, 'summarize')).toMatchObject(catalog);
     for (const variable of Object.keys(youtube)) {
       expect(environment(s, 'summarize')).not.toHaveProperty(variable);
     }
-    for (const handler of allFunctions.filter((h) => h !== 'summarize' && h !== 'worker')) {
+    const summarizing = ['summarize', 'mcp', 'worker'];
+    for (const handler of allFunctions.filter((h) => !summarizing.includes(h))) {
       for (const variable of Object.keys({ ...catalog, ...youtube })) {
         expect(environment(s, handler), handler).not.toHaveProperty(variable);
       }
@@ -208,8 +215,10 @@ describe('bundling', () => {
         /^cp "\/asset-input\/node_modules\/swagger-ui-dist\/swagger-ui\.css" "\/asset-output"$/,
       ),
     ]);
-    for (const handler of allFunctions.filter((h) => h !== 'docs' && h !== 'worker')) {
-      expect(extraFileCommands(handler)('/asset-input', '/asset-output')).toEqual([]);
+    for (const handler of allFunctions.filter((h) => h !== 'docs')) {
+      expect(extraFileCommands(handler)('/asset-input', '/asset-output').join()).not.toContain(
+        'swagger-ui',
+      );
     }
     expect(BUNDLE.externalModules).toEqual([]);
   });
@@ -224,6 +233,17 @@ describe('bundling', () => {
     }
     // /summarize only queues jobs: no YouTube, no offline model.
     expect(extraFileCommands('summarize')('/asset-input', '/asset-output')).toEqual([]);
+    // /mcp's get_transcript asks YouTube (undici for the proxy), but never runs the model.
+    expect(extraFileCommands('mcp')('/asset-input', '/asset-output')).toEqual([
+      'mkdir -p "/asset-output/node_modules"',
+      'cp -R "/asset-input/node_modules/undici" "/asset-output/node_modules/undici"',
+    ]);
+    for (const handler of allFunctions.filter((h) => h !== 'worker' && h !== 'mcp')) {
+      expect(
+        extraFileCommands(handler)('/asset-input', '/asset-output').join(),
+        handler,
+      ).not.toMatch(/node_modules\/(undici|wink)/);
+    }
   });
 });
 
@@ -460,9 +480,11 @@ describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () 
         .filter((st) => actionsOf([st]).includes('secretsmanager:GetSecretValue'))
         .map((st) => JSON.stringify(st.Resource));
       const reads = resources.some((resource) => resource.includes(secretId));
-      // Only the worker calls YouTube and the model servers; /summarize just queues.
-      expect({ handler, reads }).toEqual({ handler, reads: handler === 'worker' });
-      expect('CREDENTIALS_SECRET_ARN' in env).toBe(handler === 'worker');
+      // Only the worker and /mcp's get_transcript call YouTube (the proxy), only the worker the
+      // model servers; /summarize just queues.
+      const calls = handler === 'worker' || handler === 'mcp';
+      expect({ handler, reads }).toEqual({ handler, reads: calls });
+      expect('CREDENTIALS_SECRET_ARN' in env).toBe(calls);
     }
     // The ARN only when a parameter is set: otherwise a cold start reads nothing.
     expect(environment(base, 'worker').CREDENTIALS_SECRET_ARN).toEqual({
@@ -529,6 +551,47 @@ describe('least privilege', () => {
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',
     ]);
+  });
+
+  it('gives /mcp what its tools need: /summarize’s items, the queue, the transcript cache and the proxy’s secret, no Bedrock', () => {
+    const mcp = statements(base, 'mcp');
+    const credentialsId = logicalId(base, base.stack.credentials.secret);
+    const jwtId = logicalId(base, base.stack.jwtSecret);
+
+    // Jobs, records and the quota (summarize_video, get_summary), the transcript cache
+    // (get_transcript): single items only, never a Query or a Scan.
+    expect(mcp.filter((st) => actionsOf([st]).some((a) => a.startsWith('dynamodb:')))).toEqual([
+      {
+        Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [logicalId(base, base.stack.table), 'Arn'] },
+      },
+    ]);
+    expect(mcp.filter((st) => actionsOf([st]).some((a) => a.startsWith('sqs:')))).toEqual([
+      {
+        Action: 'sqs:SendMessage',
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [logicalId(base, base.stack.jobQueue), 'Arn'] },
+      },
+    ]);
+    const secrets = mcp
+      .filter((st) => actionsOf([st]).includes('secretsmanager:GetSecretValue'))
+      .map((st) => JSON.stringify(st.Resource));
+    expect(secrets.some((resource) => resource.includes(jwtId))).toBe(true);
+    expect(secrets.some((resource) => resource.includes(credentialsId))).toBe(true);
+    expect(actionsOf(mcp).filter((a) => a.startsWith('bedrock:'))).toEqual([]);
+    expect([...new Set(actionsOf(mcp))].sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'secretsmanager:GetSecretValue',
+      'sqs:SendMessage',
+    ]);
+    expect(environment(base, 'mcp').JOB_QUEUE_URL).toEqual({
+      Ref: logicalId(base, base.stack.jobQueue),
+    });
   });
 
   it('limits the API keys function to item operations on the table, no Query', () => {
