@@ -119,6 +119,7 @@ export function transcriptTool(transcripts: TranscriptService): ToolDef {
  * A tool's schema as MCP lists it: JSON Schema 2020-12 (the default dialect, so no `$schema`,
  * which the official client's draft-07 validator would refuse) with `type: "object"` at the root,
  * as MCP requires: a schema with an id comes back from zod as a `$ref`, inlined here.
+ * @throws Error from zod for a schema JSON Schema cannot express.
  */
 export function toolJsonSchema(
   schema: z.ZodMiniType,
