@@ -2,14 +2,13 @@
 // 202 with the job to poll (GET /summaries/{id}).
 import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
-import { createSqsClient } from '../lib/aws/sqs';
-import { type Config, ConfigError, SUMMARIZE_MARGIN_MS } from '../lib/config';
+import { type Config, SUMMARIZE_MARGIN_MS } from '../lib/config';
 import { createHandler, lambdaEntry } from '../lib/http/handler';
 import { preferenceApplied, readPreferences, waitMsFor } from '../lib/http/prefer';
 import { json } from '../lib/http/reply';
 import { logger } from '../lib/logger';
 import { routes } from '../lib/routes';
-import { createSqsQueue, type JobQueue } from '../lib/summaries/queue';
+import { type JobQueue, sqsQueueFrom } from '../lib/summaries/queue';
 import { jobLocation, pollAfterSeconds } from '../lib/summaries/service';
 import { summaryServiceFrom } from '../lib/summaries/wiring';
 
@@ -17,14 +16,6 @@ import { summaryServiceFrom } from '../lib/summaries/wiring';
 export interface SummarizeServices {
   /** The local host's in-process queue; deployed, the SQS queue at JOB_QUEUE_URL. */
   queue?: JobQueue;
-}
-
-/** The deployed queue: JOB_QUEUE_URL, set by the stack. */
-function sqsQueueFrom(config: Config): JobQueue {
-  if (config.JOB_QUEUE_URL === undefined) {
-    throw new ConfigError('invalid configuration: JOB_QUEUE_URL is not set (the queue of jobs)');
-  }
-  return createSqsQueue(createSqsClient(config), config.JOB_QUEUE_URL);
 }
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */

@@ -149,6 +149,27 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     credentials: true,
     environment: { ASK_DEADLINE_MS: String(MAX_ASK_DEADLINE_MS) },
   },
+  mcp: {
+    description:
+      'POST /mcp: the MCP endpoint (summarize_video, get_summary, get_transcript, ask_video)',
+    // It mostly waits (the table, the queue, YouTube, a model), but ask_video indexes a long
+    // transcript's passages while the client waits, as /ask does: 1 GB, as /ask.
+    memorySize: 1024,
+    // summarize_video waits as /summarize does (at most MAX_SUMMARIZE_WAIT_MS, then the job), and
+    // get_transcript's YouTube lookup must end within the same time: 28 s, below API Gateway's 30.
+    timeout: Duration.millis(MAX_SUMMARIZE_WAIT_MS + SUMMARIZE_MARGIN_MS),
+    // /summarize's items (jobs, records, the quota) and /summaries' (get_summary settles a job it
+    // finds ended), and the transcript cache (get, put).
+    table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    catalog: true,
+    queuesJobs: true,
+    // get_transcript and ask_video ask YouTube themselves (a cache miss), through the
+    // operator's proxy; ask_video calls a model, as /ask does.
+    youtube: true,
+    bedrock: true,
+    credentials: true,
+    environment: { SUMMARIZE_WAIT_MS: String(DEFAULT_SUMMARIZE_WAIT_MS) },
+  },
   docs: {
     description: 'GET /, /app/{file}, /docs, /docs/{file}, /openapi.json: the page and the docs',
     // Builds the OpenAPI document and gzips the 1.7 MB Swagger UI bundle once per cold start:

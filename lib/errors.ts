@@ -107,6 +107,14 @@ export class MethodNotAllowedError extends HttpError {
   }
 }
 
+/** 406: the client does not accept what the route answers with (MCP: JSON and event streams). */
+export class NotAcceptableError extends HttpError {
+  override name = 'NotAcceptableError';
+  constructor(detail: string) {
+    super(406, 'not-acceptable', 'Not acceptable', { detail });
+  }
+}
+
 /**
  * 403: the credentials are good, but they may not do this (an API key managing API keys).
  * Unlike a 401, the client knows who it is: the detail says what would be allowed.

@@ -25,14 +25,15 @@ import {
 } from './errors';
 import { problemReply } from './http/problem';
 import { createRouter } from './http/router';
+import { type Json, toJsonSchema } from './json-schema';
 import {
+  API_VERSION,
   problemSchema,
   type RouteDef,
   type RouteHeader,
   routes as routeTable,
-  usedModelSchema,
 } from './routes';
-import * as z from './schema';
+import type * as z from './schema';
 import { youTubeBadResponse } from './youtube/errors';
 
 export interface OpenApiOptions {
@@ -52,6 +53,11 @@ const TAGS: Record<RouteDef['tag'], { name: string; description: string }> = {
   questions: {
     name: 'Questions',
     description: 'Questions about YouTube videos, answered with citations of their moments',
+  },
+  agents: {
+    name: 'Agents',
+    description:
+      'The Model Context Protocol endpoint: summaries, transcripts and questions as tools for AI agents',
   },
   docs: { name: 'Documentation', description: 'This document and the interactive docs' },
   page: { name: 'Page', description: 'The web page for people, at /' },
@@ -181,9 +187,8 @@ export function pathParameters(path: string): string[] {
 function schemaCollector(models: readonly string[]) {
   const components: Record<string, SchemaObject> = {};
 
-  const override = (io: 'input' | 'output') => (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
-    const { zodSchema, jsonSchema } = ctx;
-    if (zodSchema === usedModelSchema) jsonSchema.enum = [...models];
+  const override = (io: 'input' | 'output') => (ctx: { jsonSchema: Json }) => {
+    const { jsonSchema } = ctx;
     // "One of these fields is required", said as anyOf of bare `required` lists (TokenRequest),
     // becomes one whole object per alternative: the same rule, but code generators then type
     // the body as a union of complete objects (a bare `required` list becomes `unknown`).
@@ -216,11 +221,7 @@ function schemaCollector(models: readonly string[]) {
         $defs = {},
         $schema: _,
         ...root
-      } = z.toJSONSchema(schema, {
-        io,
-        target: 'draft-2020-12',
-        override: override(io),
-      }) as Json;
+      } = toJsonSchema(schema, { io, models, override: override(io) });
       const refs = (value: unknown) =>
         JSON.parse(
           JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'),
@@ -237,9 +238,6 @@ function schemaCollector(models: readonly string[]) {
     },
   };
 }
-
-// biome-ignore lint/suspicious/noExplicitAny: JSON Schema objects are open-ended
-type Json = Record<string, any>;
 
 function operation(
   operationId: string,
@@ -357,7 +355,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
     openapi: '3.1.0',
     info: {
       title: 'tubesum',
-      version: '0.1.0',
+      version: API_VERSION,
       description:
         'Summaries of YouTube videos from their transcripts, for registered users. ' +
         'Register, then use Authorize (username or email and password) to try the protected routes. ' +

@@ -4,7 +4,13 @@
 // need is API Gateway's exact behaviour, not a generic middleware's.)
 
 export const CORS_ALLOW_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'] as const;
-export const CORS_ALLOW_HEADERS = ['authorization', 'content-type', 'prefer'] as const;
+// mcp-protocol-version: an MCP client in a browser sends it on every request after initialize.
+export const CORS_ALLOW_HEADERS = [
+  'authorization',
+  'content-type',
+  'prefer',
+  'mcp-protocol-version',
+] as const;
 export const CORS_EXPOSE_HEADERS = [
   'retry-after',
   'x-request-id',

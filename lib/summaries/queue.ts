@@ -2,6 +2,8 @@
 // (a worker Lambda consumes it, see functions/worker.ts); the local host runs the same worker
 // in-process behind this same interface (infra/local/queue.ts).
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { createSqsClient } from '../aws/sqs';
+import { type Config, ConfigError } from '../config';
 import { ServiceUnavailableError } from '../errors';
 import * as z from '../schema';
 
@@ -55,4 +57,15 @@ export function queueUnavailable(cause: unknown): ServiceUnavailableError {
     5,
     { cause },
   );
+}
+
+/**
+ * The deployed queue: JOB_QUEUE_URL, set by the stack (for the functions that queue jobs).
+ * @throws ConfigError when JOB_QUEUE_URL is not set.
+ */
+export function sqsQueueFrom(config: Config): JobQueue {
+  if (config.JOB_QUEUE_URL === undefined) {
+    throw new ConfigError('invalid configuration: JOB_QUEUE_URL is not set (the queue of jobs)');
+  }
+  return createSqsQueue(createSqsClient(config), config.JOB_QUEUE_URL);
 }

@@ -9,11 +9,11 @@ import {
   languageTagSchema,
   transcriptLanguageSchema,
   videoMetadataSchema,
+  videoUrlSchema,
 } from '../youtube/schema';
-import { MAX_VIDEO_URL_LENGTH, VIDEO_URL_PATTERN } from '../youtube/url';
 import { SUMMARY_LENGTH } from './limits';
 
-export { SUMMARY_LENGTH };
+export { SUMMARY_LENGTH, videoUrlSchema };
 
 /**
  * `used_model`; lib/openapi.ts documents it as an enum of the models the deployment offers, and
@@ -29,20 +29,6 @@ export const summaryLanguageSchema = languageTagSchema('de').check(
     // Swagger UI's Try it out sends the examples as they are: with the example video (English)
     // and the extractive model, only the transcript's own language works.
     examples: ['en'],
-  }),
-);
-
-/**
- * `video_url` of a request. lib/youtube/url.ts parses it (and says why when it refuses); the
- * pattern documents the forms it accepts.
- */
-export const videoUrlSchema = z.string().check(
-  z.maxLength(MAX_VIDEO_URL_LENGTH),
-  z.meta({
-    description:
-      'A YouTube link (watch, youtu.be, shorts, embed, live...) or an 11-character video ID',
-    examples: ['https://www.youtube.com/watch?v=GJLlxj_dtq8'],
-    pattern: VIDEO_URL_PATTERN,
   }),
 );
 

@@ -1,7 +1,21 @@
 // zod schemas for what the YouTube module exposes through the API: the OpenAPI document is
 // generated from these, and types.ts takes its types from them.
 import * as z from '../schema';
-import { VIDEO_ID_PATTERN } from './url';
+import { MAX_VIDEO_URL_LENGTH, VIDEO_ID_PATTERN, VIDEO_URL_PATTERN } from './url';
+
+/**
+ * The `video_url` field of a request (POST /summarize, the MCP tools). url.ts parses it (and
+ * says why when it refuses); the pattern documents the forms it accepts.
+ */
+export const videoUrlSchema = z.string().check(
+  z.maxLength(MAX_VIDEO_URL_LENGTH),
+  z.meta({
+    description:
+      'A YouTube link (watch, youtu.be, shorts, embed, live...) or an 11-character video ID',
+    examples: ['https://www.youtube.com/watch?v=GJLlxj_dtq8'],
+    pattern: VIDEO_URL_PATTERN,
+  }),
+);
 
 /** A caption language tag (BCP 47-ish): a 2-3 letter language, then subtags. */
 const LANGUAGE_TAG_PATTERN = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;

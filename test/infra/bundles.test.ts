@@ -150,6 +150,75 @@ describe('the Lambda bundles', () => {
     // (the route table every function bundles grew /ask past it once API keys came).
   });
 
+  it('puts undici beside the MCP function (get_transcript’s proxy) and none of the SDK’s HTTP frameworks in it', () => {
+    const mcp = sizes.find((size) => size.handler === 'mcp');
+    const everything = JSON.stringify(
+      readdirSync(join(outdir, 'mcp'), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.mjs.map') && !file.includes('node_modules'))
+        .flatMap((file) => JSON.parse(readFileSync(join(outdir, 'mcp', file), 'utf8')).sources),
+    );
+
+    expect(existsSync(join(outdir, 'mcp', 'node_modules', 'undici', 'package.json'))).toBe(true);
+    expect(existsSync(join(outdir, 'mcp', 'node_modules', 'wink-eng-lite-web-model'))).toBe(false);
+    expect(mcp?.packages.map((p) => p.name)).toContain('@modelcontextprotocol/sdk');
+    // Only the web-standard transport and the low-level server (the SDK's maps name its src/):
+    // not its Express or Hono parts, nor its Node.js transport, McpServer or client.
+    expect(everything).toContain('sdk/src/server/webStandardStreamableHttp.ts');
+    expect(everything).toContain('sdk/src/server/index.ts');
+    const left = [
+      'node_modules/express/',
+      'node_modules/hono/',
+      '@hono/node-server',
+      'sdk/src/server/streamableHttp.ts',
+      'sdk/src/server/mcp.ts',
+      'sdk/src/client/',
+    ];
+    for (const part of left) expect(everything, part).not.toContain(part);
+  });
+
+  it('answers POST /mcp from the built MCP bundle: 401 with the bearer challenge without a token', () => {
+    const event = apiGatewayEvent(
+      {
+        method: 'POST',
+        url: '/mcp',
+        headers: { host: 'bundle.test', 'content-type': 'application/json' },
+        httpVersion: '1.1',
+      },
+      Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'),
+      'POST /mcp',
+      undefined,
+      'bundle-mcp',
+    );
+    const url = pathToFileURL(join(outdir, 'mcp', 'index.mjs')).href;
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { handler } = await import(${JSON.stringify(url)});
+         const context = { awsRequestId: 'bundle-mcp', getRemainingTimeInMillis: () => 28000 };
+         const reply = await handler(${JSON.stringify(event)}, context);
+         console.log(JSON.stringify({ status: reply.statusCode, challenge: reply.headers['WWW-Authenticate'] }));`,
+      ],
+      {
+        cwd: tmpdir(),
+        env: {
+          PATH: process.env.PATH,
+          TABLE_NAME: 'bundle-test',
+          AWS_REGION: 'us-east-1',
+          JWT_SECRET: 'a-bundle-test-secret-of-more-than-32-bytes-0123456789',
+          JOB_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/jobs',
+          POWERTOOLS_LOG_LEVEL: 'SILENT',
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
+        encoding: 'utf8',
+      },
+    );
+
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ status: 401, challenge: 'Bearer realm="tubesum"' });
+  });
+
   it('leave out the chunks a function can never load, as the stack builds them', () => {
     // The sources each file of a built function came from, read from its source maps.
     const sourcesOf = (dir: string) =>

@@ -88,6 +88,10 @@ describe('functions', () => {
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(MAX_SUMMARIZE_WAIT_MS);
     expect(summarize.Environment.Variables).not.toHaveProperty('SUMMARIZE_DEADLINE_MS');
+    // /mcp's summarize_video waits as /summarize does, and answers with the job in time too.
+    const mcp = functionResource(base, 'mcp').Properties;
+    expect(mcp.Timeout * 1000).toBeGreaterThanOrEqual(MAX_SUMMARIZE_WAIT_MS + SUMMARIZE_MARGIN_MS);
+    expect(mcp.Environment.Variables.SUMMARIZE_WAIT_MS).toBe(String(wait));
   });
 
   it('sets the Powertools service name and log level and enables source maps everywhere', () => {
@@ -127,7 +131,7 @@ describe('functions', () => {
     }
   });
 
-  it('passes the catalog and quota to /summarize, /ask and the worker, the YouTube settings to /ask and the worker only', () => {
+  it('passes the catalog and quota to /summarize, /ask, /mcp and the worker, the YouTube settings to /ask, /mcp and the worker only', () => {
     const s = synth({
       youtubeClients: ['IOS@99.1.0', 'ANDROID'],
       youtubeProxyRetries: 3,
@@ -143,11 +147,13 @@ describe('functions', () => {
     const youtube = { YOUTUBE_CLIENTS: 'IOS@99.1.0,ANDROID', YOUTUBE_PROXY_RETRIES: '3' };
     expect(environment(s, 'worker')).toMatchObject({ ...catalog, ...youtube });
     expect(environment(s, 'ask')).toMatchObject({ ...catalog, ...youtube });
+    // get_transcript and ask_video ask YouTube themselves; summarize_video only queues.
+    expect(environment(s, 'mcp')).toMatchObject({ ...catalog, ...youtube });
     expect(environment(s, 'summarize')).toMatchObject(catalog);
     for (const variable of Object.keys(youtube)) {
       expect(environment(s, 'summarize')).not.toHaveProperty(variable);
     }
-    const modelUsers = ['summarize', 'ask', 'worker'];
+    const modelUsers = ['summarize', 'ask', 'mcp', 'worker'];
     for (const handler of allFunctions.filter((h) => !modelUsers.includes(h))) {
       for (const variable of Object.keys({ ...catalog, ...youtube })) {
         expect(environment(s, handler), handler).not.toHaveProperty(variable);
@@ -215,8 +221,10 @@ describe('bundling', () => {
         /^cp "\/asset-input\/node_modules\/swagger-ui-dist\/swagger-ui\.css" "\/asset-output"$/,
       ),
     ]);
-    for (const handler of allFunctions.filter((h) => !['docs', 'worker', 'ask'].includes(h))) {
-      expect(extraFileCommands(handler)('/asset-input', '/asset-output')).toEqual([]);
+    for (const handler of allFunctions.filter((h) => h !== 'docs')) {
+      expect(extraFileCommands(handler)('/asset-input', '/asset-output').join()).not.toContain(
+        'swagger-ui',
+      );
     }
     expect(BUNDLE.externalModules).toEqual([]);
   });
@@ -231,11 +239,19 @@ describe('bundling', () => {
     }
     // /summarize only queues jobs: no YouTube, no offline model.
     expect(extraFileCommands('summarize')('/asset-input', '/asset-output')).toEqual([]);
-    // /ask reads videos (undici, for the proxy) but answers offline without the language model.
-    expect(extraFileCommands('ask')('/asset-input', '/asset-output')).toEqual([
-      'mkdir -p "/asset-output/node_modules"',
-      'cp -R "/asset-input/node_modules/undici" "/asset-output/node_modules/undici"',
-    ]);
+    // /ask and /mcp read videos (undici, for the proxy) but never run the offline summarizer.
+    for (const handler of ['ask', 'mcp']) {
+      expect(extraFileCommands(handler)('/asset-input', '/asset-output'), handler).toEqual([
+        'mkdir -p "/asset-output/node_modules"',
+        'cp -R "/asset-input/node_modules/undici" "/asset-output/node_modules/undici"',
+      ]);
+    }
+    for (const handler of allFunctions.filter((h) => !['worker', 'ask', 'mcp'].includes(h))) {
+      expect(
+        extraFileCommands(handler)('/asset-input', '/asset-output').join(),
+        handler,
+      ).not.toMatch(/node_modules\/(undici|wink)/);
+    }
   });
 });
 
@@ -472,8 +488,9 @@ describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () 
         .filter((st) => actionsOf([st]).includes('secretsmanager:GetSecretValue'))
         .map((st) => JSON.stringify(st.Resource));
       const reads = resources.some((resource) => resource.includes(secretId));
-      // Only the worker and /ask call YouTube and the model servers; /summarize just queues.
-      const calls = handler === 'worker' || handler === 'ask';
+      // Only the worker, /ask and /mcp (get_transcript, ask_video) call YouTube and the model
+      // servers; /summarize just queues.
+      const calls = handler === 'worker' || handler === 'ask' || handler === 'mcp';
       expect({ handler, reads }).toEqual({ handler, reads: calls });
       expect('CREDENTIALS_SECRET_ARN' in env).toBe(calls);
     }
@@ -542,6 +559,47 @@ describe('least privilege', () => {
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',
     ]);
+  });
+
+  it('gives /mcp what its tools need: /summarize’s items, the queue, the transcript cache, the proxy’s secret and the models /ask may call', () => {
+    const mcp = statements(base, 'mcp');
+    const credentialsId = logicalId(base, base.stack.credentials.secret);
+    const jwtId = logicalId(base, base.stack.jwtSecret);
+
+    // Jobs, records and the quota (summarize_video, get_summary), the transcript cache
+    // (get_transcript): single items only, never a Query or a Scan.
+    expect(mcp.filter((st) => actionsOf([st]).some((a) => a.startsWith('dynamodb:')))).toEqual([
+      {
+        Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [logicalId(base, base.stack.table), 'Arn'] },
+      },
+    ]);
+    expect(mcp.filter((st) => actionsOf([st]).some((a) => a.startsWith('sqs:')))).toEqual([
+      {
+        Action: 'sqs:SendMessage',
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [logicalId(base, base.stack.jobQueue), 'Arn'] },
+      },
+    ]);
+    const secrets = mcp
+      .filter((st) => actionsOf([st]).includes('secretsmanager:GetSecretValue'))
+      .map((st) => JSON.stringify(st.Resource));
+    expect(secrets.some((resource) => resource.includes(jwtId))).toBe(true);
+    expect(secrets.some((resource) => resource.includes(credentialsId))).toBe(true);
+    expect([...new Set(actionsOf(mcp))].sort()).toEqual([
+      'bedrock:InvokeModel',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'secretsmanager:GetSecretValue',
+      'sqs:SendMessage',
+    ]);
+    expect(environment(base, 'mcp').JOB_QUEUE_URL).toEqual({
+      Ref: logicalId(base, base.stack.jobQueue),
+    });
   });
 
   it('limits the API keys function to item operations on the table, no Query', () => {
@@ -620,15 +678,16 @@ describe('least privilege', () => {
     }
   });
 
-  it('grants Bedrock to the worker and /ask only, the same models to both', () => {
+  it('grants Bedrock to the worker, /ask and /mcp (ask_video) only, the same models to all', () => {
     for (const handler of allFunctions) {
       const invokes = actionsOf(statements(base, handler)).includes('bedrock:InvokeModel');
-      const calls = handler === 'worker' || handler === 'ask';
+      const calls = ['worker', 'ask', 'mcp'].includes(handler);
       expect({ handler, invokes }).toEqual({ handler, invokes: calls });
     }
     const bedrock = (handler: string) =>
       statements(base, handler).filter((st) => actionsOf([st]).includes('bedrock:InvokeModel'));
     expect(bedrock('ask')).toEqual(bedrock('worker'));
+    expect(bedrock('mcp')).toEqual(bedrock('worker'));
   });
 
   it('gives /ask what it needs to read a video and call a model, and nothing of the job pipeline', () => {

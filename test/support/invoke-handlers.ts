@@ -34,12 +34,15 @@ const docs = (await import('../../functions/docs')).handler as unknown as Handle
 const summaries = (await import('../../functions/summaries')).handler as unknown as Handler;
 const apiKeys = (await import('../../functions/api-keys')).handler as unknown as Handler;
 const ask = (await import('../../functions/ask')).handler as unknown as Handler;
+const mcp = (await import('../../functions/mcp')).handler as unknown as Handler;
 
 await invoke('health', health, 'GET', '/health', 'GET /health');
 // A routed request of the docs function, then requests no route takes, on the same instance.
 await invoke('routed', docs, 'GET', '/openapi.json', 'GET /openapi.json');
 await invoke('unrouted', docs, 'GET', '/nope', '$default');
 await invoke('wrong-method', docs, 'PATCH', '/health', '$default');
+// MCP's GET (an event stream) and DELETE (a session) reach no route: the router's 405.
+await invoke('mcp-get', docs, 'GET', '/mcp', '$default');
 // API Gateway's HEAD routes (one beside each GET route) reach the GET route's function.
 await invoke('head-docs', docs, 'HEAD', '/docs', 'HEAD /docs');
 // A function whose configuration is invalid: 503 on every event, until it is valid.
@@ -52,5 +55,9 @@ await invoke('head-summaries', summaries, 'HEAD', '/summaries', 'HEAD /summaries
 await invoke('api-keys', apiKeys, 'GET', '/api-keys', 'GET /api-keys');
 // The function of POST /ask, as deployed: a protected route, refused without a token.
 await invoke('ask', ask, 'POST', '/ask', 'POST /ask');
+// The stack sets JOB_QUEUE_URL beside the function; nothing is sent before the 401.
+process.env.JOB_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/000000000000/jobs';
+await invoke('mcp', mcp, 'POST', '/mcp', 'POST /mcp');
+delete process.env.JOB_QUEUE_URL;
 // A route key the function does not serve: a crash, answered as the opaque 500.
 await invoke('crash', summaries, 'GET', '/elsewhere', 'GET /elsewhere');

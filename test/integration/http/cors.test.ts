@@ -40,3 +40,18 @@ it('answers a preflight for a configured origin', async () => {
   expect(response.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
   expect(response.headers.get('access-control-allow-methods')).toContain('POST');
 });
+
+it('lets an MCP client in a browser of a configured origin send its protocol version', async () => {
+  const response = await host.request('OPTIONS', '/mcp', {
+    headers: {
+      origin: 'https://app.example.com',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+    },
+  });
+
+  expect(response.status).toBe(204);
+  expect(response.headers.get('access-control-allow-headers')?.split(', ')).toEqual(
+    expect.arrayContaining(['authorization', 'content-type', 'mcp-protocol-version']),
+  );
+});

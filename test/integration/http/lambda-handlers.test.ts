@@ -47,12 +47,14 @@ it.each([
   ['routed', 200],
   ['unrouted', 404],
   ['wrong-method', 405],
+  ['mcp-get', 405],
   ['head-docs', 200],
   ['head-summaries', 401],
   ['misconfigured', 503],
   ['configured', 401],
   ['api-keys', 401],
   ['ask', 401],
+  ['mcp', 401],
   ['crash', 500],
 ])('answers %s with %i, X-Request-Id and the security headers', (name, status) => {
   const reply = replies.get(name);
@@ -63,6 +65,11 @@ it.each([
   expect(reply?.headers['Referrer-Policy']).toBe('no-referrer');
   expect(reply?.headers['Cache-Control']).toBeDefined();
   if (status >= 400) expect(JSON.parse(reply?.body ?? '{}').request_id).toBe(reply?.requestId);
+});
+
+it('answers MCP’s GET with the 405 of the route table (Allow: POST), and POST without a token with the bearer challenge', () => {
+  expect(replies.get('mcp-get')?.headers.Allow).toBe('POST');
+  expect(replies.get('mcp')?.headers['WWW-Authenticate']).toBe('Bearer realm="tubesum"');
 });
 
 it('logs every line with its own request’s id, never the previous invocation’s', () => {

@@ -133,6 +133,13 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
   const newKey: components['schemas']['NewApiKey'] | undefined = created.data;
   const keyHeaders = { Authorization: \`Bearer \${newKey?.key}\` };
   const viaKey = await client.GET('/summaries', { params: { query: { limit: 5 } }, headers: keyHeaders });
+  // The MCP endpoint as a generated client sees it: a JSON-RPC message in, a JSON-RPC answer out.
+  const mcp = await client.POST('/mcp', {
+    body: { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+    params: { header: { 'MCP-Protocol-Version': '2025-06-18' } },
+    headers: { ...keyHeaders, Accept: 'application/json, text/event-stream' },
+  });
+  const rpc: components['schemas']['McpResponse'] | undefined = mcp.data;
   const keys = await client.GET('/api-keys', { headers });
   const listed: components['schemas']['ApiKey'][] = keys.data?.items ?? [];
   const deleted = await client.DELETE('/api-keys/{id}', {
@@ -160,6 +167,9 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
     keyCreatedStatus: created.response.status,
     keyPrefix: newKey?.key.slice(0, 4),
     historyViaKey: viaKey.data?.items.map((item) => item.id),
+    mcpStatus: mcp.response.status,
+    mcpId: rpc?.id,
+    mcpTools: (rpc?.result?.tools as { name: string }[] | undefined)?.map((tool) => tool.name),
     listedKeys: listed.map((item) => [item.name, item.last_used_at !== null, 'key' in item]),
     keyDeletedStatus: deleted.response.status,
     afterDeleteStatus: afterDelete.response.status,
@@ -218,6 +228,9 @@ describe('a client generated with openapi-typescript and openapi-fetch', () => {
       keyCreatedStatus: 201,
       keyPrefix: 'tsk_',
       historyViaKey: result.historyIds,
+      mcpStatus: 200,
+      mcpId: 7,
+      mcpTools: ['summarize_video', 'get_summary', 'get_transcript', 'ask_video'],
       listedKeys: [['script', true, false]],
       keyDeletedStatus: 204,
       afterDeleteStatus: 401,

@@ -284,6 +284,30 @@ describe('the OpenAPI document says what the service does', () => {
     );
   });
 
+  it('documents POST /mcp: a JSON-RPC message in, its answer out, a notification without one', () => {
+    const mcp = (document.paths as Json)['/mcp'].post;
+
+    expect(mcp.tags).toEqual(['Agents']);
+    expect(mcp.security.flatMap(Object.keys)).toContain('apiKeyAuth');
+    expect(mcp.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/McpMessage',
+    });
+    expect(mcp.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/McpResponse',
+    });
+    expect(mcp.responses['202']).not.toHaveProperty('content');
+    expect(mcp.responses['406'].content['application/problem+json'].example.type).toBe(
+      'urn:tubesum:problem:not-acceptable',
+    );
+    expect(mcp.responses['405'].content['application/problem+json'].example.detail).toBe(
+      'This path accepts POST.',
+    );
+    expect(mcp.parameters.map((parameter: Json) => parameter.name)).toEqual([
+      'MCP-Protocol-Version',
+    ]);
+    expect(schemas.McpResponse.required).toEqual(['jsonrpc', 'id']);
+  });
+
   it('documents /openapi.json as a JSON object, the docs page as HTML', () => {
     const paths = document.paths as Json;
     const openapi = paths['/openapi.json'].get.responses['200'];

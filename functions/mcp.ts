@@ -1,0 +1,63 @@
+// POST /mcp: the Model Context Protocol endpoint (stateless Streamable HTTP, JSON answers) with
+// the tools summarize_video, get_summary, get_transcript and ask_video, for the authenticated
+// caller.
+import { askServiceFrom } from '../lib/ask/wiring';
+import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
+import { createDocumentClient } from '../lib/aws/dynamodb';
+import { type Config, SUMMARIZE_MARGIN_MS } from '../lib/config';
+import { createHandler, lambdaEntry } from '../lib/http/handler';
+import { logger } from '../lib/logger';
+import { createMcpEndpoint } from '../lib/mcp/endpoint';
+import { askTool, summaryTools, type ToolDef, transcriptTool } from '../lib/mcp/tools';
+import { createTranscriptService } from '../lib/mcp/transcripts';
+import { routes } from '../lib/routes';
+import { catalogFromConfig } from '../lib/summaries/catalog';
+import { modelClientsFrom } from '../lib/summaries/model-clients';
+import { type JobQueue, sqsQueueFrom } from '../lib/summaries/queue';
+import { createCache } from '../lib/summaries/store/cache';
+import { createQuota } from '../lib/summaries/store/quota';
+import { summaryServiceFrom } from '../lib/summaries/wiring';
+import type { Video } from '../lib/youtube/types';
+
+/** What the local host hands the function instead of what it would build from the Config. */
+export interface McpServices {
+  /** The local host's in-process queue; deployed, the SQS queue at JOB_QUEUE_URL. */
+  queue?: JobQueue;
+}
+
+/** The function's handler, built from a Config (the local host and tests pass their own). */
+export function create(config: Config, services: McpServices = {}) {
+  const db = createDocumentClient(config);
+  const authenticate = bearerAuthenticatorFrom(config, db);
+  const summaries = summaryServiceFrom(config, db, services.queue ?? sqsQueueFrom(config), logger);
+  const transcripts = createTranscriptService({
+    videos: createCache<Video>(db, config.TABLE_NAME, config.TRANSCRIPT_CACHE_TTL_SECONDS),
+    // Loaded (with the proxy's credentials) by the first transcript that is not cached.
+    youtube: modelClientsFrom(config, logger).youtube,
+    quota: createQuota(db, config.TABLE_NAME, config.SUMMARY_DAILY_QUOTA),
+    logger,
+  });
+  // The tools, in the order clients list them.
+  const tools: ToolDef[] = [
+    ...summaryTools(summaries, config.SUMMARIZE_WAIT_MS),
+    transcriptTool(transcripts),
+    askTool(askServiceFrom(config, db, logger), config.ASK_DEADLINE_MS),
+  ];
+  const endpoint = createMcpEndpoint(tools, { models: catalogFromConfig(config).names, logger });
+  return createHandler(
+    routes.mcp,
+    config,
+    async ({ body, user, event, lambda, requestId }) =>
+      endpoint({
+        user,
+        requestId,
+        headers: event.headers ?? {},
+        body,
+        // As /summarize: the margin is left to answer with the job.
+        deadlineAt: Date.now() + lambda.getRemainingTimeInMillis() - SUMMARIZE_MARGIN_MS,
+      }),
+    { authenticate },
+  );
+}
+
+export const handler = lambdaEntry(create);

@@ -1,0 +1,231 @@
+// POST /mcp: the Model Context Protocol's Streamable HTTP transport, stateless, answering JSON
+// (never an event stream: a Lambda answers once). Each request gets a server and a transport of
+// its own from the official SDK, fed the request's JSON-RPC message (already read, size-checked
+// and authenticated by lib/http/handler.ts), and its answer becomes the route's reply.
+//
+// The SDK's low-level Server is used rather than its McpServer: McpServer lists a zod schema as
+// JSON Schema draft-07 with the schema's own `$ref` at the root (our schemas carry ids), which the
+// official client's tool list refuses (MCP wants `type: "object"` there), and it cannot list
+// summarize_video's two possible answers. Here each tool's schemas are made by lib/json-schema.ts,
+// as the OpenAPI document's are, and its arguments are checked by the REST route's own schema.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { ConfigError } from '../config';
+import {
+  BadRequestError,
+  HttpError,
+  misconfigured,
+  NotAcceptableError,
+  ValidationError,
+} from '../errors';
+import { fieldErrors } from '../http/handler';
+import { toProblem } from '../http/problem';
+import { baseHeaders, type Reply } from '../http/reply';
+import type { Logger } from '../logger';
+import { API_VERSION } from '../routes';
+import type { User } from '../users/store';
+import { type ToolContext, type ToolDef, toolJsonSchema } from './tools';
+
+/** One POST /mcp, as the route's handler hands it over. */
+export interface McpRequest {
+  /** The authenticated caller. */
+  user: User;
+  requestId: string;
+  /** The request's headers (lower-case names, as API Gateway gives them). */
+  headers: Record<string, string | undefined>;
+  /** The JSON body, parsed. */
+  body: unknown;
+  /** When the answer must be on its way (epoch ms). */
+  deadlineAt: number;
+}
+
+export interface McpEndpointOptions {
+  /** The models this deployment offers (`used_model`'s enum in the tools' schemas). */
+  models: readonly string[];
+  logger: Logger;
+}
+
+/** What an MCP client is told at initialize, for the model that uses the tools. */
+const INSTRUCTIONS =
+  'Summaries of YouTube videos from their transcripts. summarize_video answers with the summary, or with a job when the summary takes longer: then call get_summary with the job id every few seconds until its status is done. get_transcript gives the captions with their times, a page at a time.';
+
+/** The headers the SDK's transport reads; the credential never reaches it. */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'];
+
+/**
+ * The handler of POST /mcp over `tools`: (request) => the reply.
+ * The handler throws NotAcceptableError (406) and BadRequestError (400) when the SDK refuses the
+ * request itself (its Accept header, a message that is not JSON-RPC); a tool's failure is a tool
+ * result with isError, never a throw.
+ */
+export function createMcpEndpoint(
+  tools: readonly ToolDef[],
+  options: McpEndpointOptions,
+): (request: McpRequest) => Promise<Reply> {
+  const { logger } = options;
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  // Made on the first tools/list of an instance, not at its cold start.
+  let listed: Tool[] | undefined;
+  const list = () => {
+    listed ??= tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: toolJsonSchema(tool.input, 'input', options.models) as Tool['inputSchema'],
+      outputSchema: toolJsonSchema(tool.output, 'output', options.models) as Tool['outputSchema'],
+      annotations: tool.annotations,
+    }));
+    return listed;
+  };
+  // The server only validates what it asks clients for (elicitation, which these tools never
+  // do): one validator per instance instead of a new Ajv per request.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
+  async function callTool(
+    params: CallToolRequest['params'],
+    context: ToolContext,
+  ): Promise<CallToolResult> {
+    const tool = byName.get(params.name);
+    // An unknown tool is a protocol error (the client asked for something that is not there).
+    if (!tool) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name.slice(0, 100)}`);
+    }
+    const started = Date.now();
+    try {
+      const parsed = tool.input.safeParse(params.arguments ?? {});
+      if (!parsed.success) {
+        const errors = fieldErrors(parsed.error).map((error) =>
+          error.field === 'body' ? { ...error, field: 'arguments' } : error,
+        );
+        throw new ValidationError(errors);
+      }
+      const answer = await tool.run(parsed.data, context);
+      logger.info('tool call done', { tool: tool.name, duration_ms: Date.now() - started });
+      const json = { type: 'text' as const, text: JSON.stringify(answer.structured) };
+      return {
+        content: answer.note ? [{ type: 'text', text: answer.note }, json] : [json],
+        structuredContent: answer.structured as Record<string, unknown>,
+      };
+    } catch (error) {
+      return toolError(tool.name, error, context.requestId, Date.now() - started);
+    }
+  }
+
+  /** A tool's failure as MCP tells it: isError, with the problem the REST route would answer. */
+  function toolError(
+    name: string,
+    thrown: unknown,
+    requestId: string,
+    durationMs: number,
+  ): CallToolResult {
+    const error = thrown instanceof ConfigError ? misconfigured(thrown) : thrown;
+    const problem = toProblem(error, requestId);
+    const line = { tool: name, status: problem.status, duration_ms: durationMs };
+    if (problem.status >= 500) {
+      // The cause chain (SDK messages, stacks) goes to the log only, as for a REST route.
+      logger.error('tool call failed', { ...line, error });
+    } else {
+      logger.info('tool call refused', { ...line, problem: problem.type });
+    }
+    const retryAfter = error instanceof HttpError ? error.headers['Retry-After'] : undefined;
+    const fields = (problem.errors as { field: string; message: string }[] | undefined) ?? [];
+    const said = [
+      `${problem.title} (${problem.status}): ${problem.detail}`,
+      ...fields.map(({ field, message }) => `${field}: ${message}`),
+      ...(retryAfter ? [`Try again in ${retryAfter} seconds.`] : []),
+    ].join('\n');
+    // Not in structuredContent: that must match the tool's outputSchema, and the official client
+    // checks it even on an error result. The problem itself follows as JSON.
+    return {
+      isError: true,
+      content: [
+        { type: 'text', text: said },
+        { type: 'text', text: JSON.stringify(problem) },
+      ],
+    };
+  }
+
+  return async (request) => {
+    const server = new Server(
+      { name: 'tubesum', version: API_VERSION },
+      { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
+    );
+    const context: ToolContext = {
+      user: request.user,
+      requestId: request.requestId,
+      deadlineAt: request.deadlineAt,
+    };
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list() }));
+    server.setRequestHandler(CallToolRequestSchema, (call) => callTool(call.params, context));
+    // Stateless (no session id) and JSON answers: what a function that answers once can do.
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(webRequest(request.headers), {
+        parsedBody: request.body,
+      });
+      return await replyOf(response);
+    } finally {
+      await server.close();
+    }
+  };
+}
+
+/** The web Request the transport reads: the method and its headers (the body is given parsed). */
+function webRequest(headers: McpRequest['headers']): Request {
+  const forwarded = new Headers();
+  for (const name of TRANSPORT_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) forwarded.set(name, value);
+  }
+  // The transport only reads the URL into what handlers may see; these handlers never look.
+  return new Request('http://tubesum.invalid/mcp', { method: 'POST', headers: forwarded });
+}
+
+/**
+ * The transport's answer as the route's reply: a JSON-RPC response (200), an accepted
+ * notification (202, no body), or its refusal of the request as our problem.
+ * @throws NotAcceptableError, BadRequestError for the transport's 4xx; Error for anything else.
+ */
+async function replyOf(response: Response): Promise<Reply> {
+  const body = await response.text();
+  if (response.status >= 400) throw transportError(response.status, body);
+  return {
+    statusCode: response.status,
+    headers: {
+      ...baseHeaders,
+      ...(body
+        ? { 'Content-Type': response.headers.get('content-type') ?? 'application/json' }
+        : {}),
+    },
+    ...(body ? { body } : {}),
+  };
+}
+
+/** The SDK's refusal (a JSON-RPC error without id) as the problem of our other routes. */
+function transportError(status: number, body: string): Error {
+  let message: string | undefined;
+  try {
+    message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message as string;
+  } catch {
+    message = undefined;
+  }
+  const detail =
+    typeof message === 'string' ? message : 'The MCP transport cannot take this request.';
+  if (status === 406) return new NotAcceptableError(detail);
+  if (status < 500) return new BadRequestError(detail);
+  return new Error(`the MCP transport answered ${status}: ${detail}`);
+}

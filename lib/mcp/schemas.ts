@@ -1,0 +1,100 @@
+// The MCP tools' own arguments and answers, where no REST route has them already (get_summary,
+// get_transcript): summarize_video takes and answers exactly the REST bodies
+// (lib/summaries/schemas.ts). The JSON-RPC messages of the route itself are in messages.ts.
+import * as z from '../schema';
+import { jobIdSchema } from '../summaries/schemas';
+import { transcriptLanguageSchema, videoUrlSchema } from '../youtube/schema';
+
+// ---- get_summary ---------------------------------------------------------------------------
+
+export const getSummaryArgsSchema = z.object({
+  id: jobIdSchema.check(
+    z.meta({ description: 'The id of a job summarize_video answered with (or GET /summaries)' }),
+  ),
+});
+
+// ---- get_transcript ------------------------------------------------------------------------
+
+/**
+ * The most characters of caption text one get_transcript answer carries (about 8,000 tokens):
+ * a long video is read in pages (`next_start_seconds`), so that no answer floods the model's
+ * context or outgrows what MCP clients accept from a tool (Claude Code warns past 10,000 tokens).
+ */
+export const TRANSCRIPT_PAGE_CHARACTERS = 30_000;
+
+const seconds = (description: string) =>
+  z.number().check(z.nonnegative(), z.maximum(86_400 * 7), z.meta({ description }));
+
+export const getTranscriptArgsSchema = z
+  .object({
+    video_url: videoUrlSchema,
+    language: z.optional(transcriptLanguageSchema),
+    start_seconds: z.optional(
+      seconds('From this moment (seconds from the start of the video); by default the start'),
+    ),
+    end_seconds: z.optional(
+      seconds('Up to this moment (seconds from the start of the video); by default the end'),
+    ),
+  })
+  .check(
+    z.refine(
+      (args) =>
+        args.start_seconds === undefined ||
+        args.end_seconds === undefined ||
+        args.end_seconds > args.start_seconds,
+      { message: 'must be greater than start_seconds', path: ['end_seconds'] },
+    ),
+  );
+
+export type TranscriptArgs = z.output<typeof getTranscriptArgsSchema>;
+
+export const transcriptSegmentSchema = z
+  .object({
+    start_seconds: z.number().check(
+      z.nonnegative(),
+      z.meta({
+        description:
+          'When the caption starts, in seconds from the start of the video (milliseconds as decimals)',
+        examples: [81.2],
+      }),
+    ),
+    text: z.string(),
+  })
+  .check(z.meta({ id: 'TranscriptSegment' }));
+
+export const transcriptSchema = z
+  .object({
+    video_id: z.string(),
+    title: z.string(),
+    duration_seconds: z
+      .nullable(z.int().check(z.nonnegative()))
+      .check(z.meta({ description: 'Length of the video; null when YouTube does not say' })),
+    language: z.string().check(z.meta({ description: 'Language of the caption track used' })),
+    auto_generated: z.boolean().check(
+      z.meta({
+        description: "YouTube's speech recognition track (no punctuation, approximate words)",
+      }),
+    ),
+    segments: z.array(transcriptSegmentSchema).check(
+      z.meta({
+        description:
+          'The captions that start within the range asked for, in order (from the start when no range was given)',
+      }),
+    ),
+    truncated: z.boolean().check(
+      z.meta({
+        description: `More captions of the range follow than fit one answer (${TRANSCRIPT_PAGE_CHARACTERS.toLocaleString('en')} characters): ask again with start_seconds = next_start_seconds`,
+      }),
+    ),
+    next_start_seconds: z
+      .nullable(z.number().check(z.nonnegative()))
+      .check(z.meta({ description: 'Where the next page starts when truncated; null when not' })),
+  })
+  .check(
+    z.meta({
+      id: 'Transcript',
+      description: "A video's captions with their times, as get_transcript answers them.",
+    }),
+  );
+
+export type TranscriptPage = z.output<typeof transcriptSchema>;

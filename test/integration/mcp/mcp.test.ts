@@ -1,0 +1,542 @@
+// POST /mcp with the official MCP client over Streamable HTTP, against the real local host (its
+// queue and worker), DynamoDB Local, the fake YouTube and the model stubs: the tools' schemas
+// are the REST routes' own, each tool's structuredContent is what the REST route answers for
+// the same input, a failure is a tool error and never a crash, and nothing works without a
+// credential (docs/SECURITY.md, "MCP"). Every response the client gets is checked against the
+// OpenAPI document, as host.request checks the others.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TRANSCRIPT_PAGE_CHARACTERS } from '../../../lib/mcp/schemas';
+import { normaliseCaptionText } from '../../../lib/youtube/transcript';
+import { type Contract, fetchContract } from '../../support/contract';
+import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
+import {
+  OPENAI_MODEL_NAME,
+  type SummarizeEnv,
+  startSummarizeEnv,
+} from '../../support/summarize-env';
+import { buildLongTranscript, loadSharedTranscript, toCaptionXml } from '../../support/transcripts';
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON as the tests read it
+type Json = any;
+
+/** How long summarize_video waits here before it answers with the job (SUMMARIZE_WAIT_MS). */
+const WAIT_MS = 3_000;
+const VIDEO = `https://www.youtube.com/watch?v=${FAKE_VIDEO_IDS.normal}`;
+const ACCEPT = 'application/json, text/event-stream';
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'curl', version: '1' },
+  },
+};
+
+let env: SummarizeEnv;
+let contract: Contract;
+const clients: Client[] = [];
+beforeAll(async () => {
+  env = await startSummarizeEnv({ SUMMARIZE_WAIT_MS: String(WAIT_MS) });
+  contract = await fetchContract(env.host.url);
+});
+afterAll(() => env?.close());
+beforeEach(() => {
+  env.youtube.reset();
+  env.youtube.setEnglishTrack(undefined);
+  env.openai.reset();
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+/** fetch, with every answer checked against the OpenAPI document the host serves. */
+async function checkedFetch(url: string | URL, init?: RequestInit): Promise<Response> {
+  const response = await fetch(url, init);
+  contract.check(init?.method ?? 'GET', new URL(url).pathname, {
+    status: response.status,
+    headers: response.headers,
+    text: await response.clone().text(),
+  });
+  return response;
+}
+
+/** The official client, connected to /mcp with `credential` as its bearer token. */
+async function connect(credential: string | undefined): Promise<Client> {
+  const client = new Client({ name: 'tubesum-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${env.host.url}/mcp`), {
+    requestInit: credential ? { headers: { Authorization: `Bearer ${credential}` } } : {},
+    fetch: checkedFetch,
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult & {
+    structuredContent: Json;
+  };
+
+/** The problem a tool error carries (its last text block), without its request id. */
+function problemOf(result: CallToolResult): Json {
+  const last = result.content.at(-1);
+  const problem = JSON.parse(last?.type === 'text' ? last.text : '{}');
+  return { ...problem, request_id: undefined };
+}
+
+const textOf = (result: CallToolResult) =>
+  result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+
+const withoutId = (body: Json) => ({ ...body, request_id: undefined });
+
+/** The user's newest job (a summary answered at once names its job nowhere else). */
+async function newestJobId(token: string): Promise<string> {
+  const history = await env.host.request('GET', '/summaries?limit=1', { token });
+  return history.body.items[0].id;
+}
+
+describe('the tools', () => {
+  it('are listed with the schemas of the REST routes they stand for', async () => {
+    const client = await connect(env.token);
+    const schemas = (contract.document.components?.schemas ?? {}) as Json;
+    // The same schema, written where the document keeps its shared ones.
+    const asInDocument = (schema: Json) =>
+      JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/'));
+
+    const { tools } = await client.listTools();
+    const byName: Json = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'summarize_video',
+      'get_summary',
+      'get_transcript',
+      'ask_video',
+    ]);
+    // summarize_video takes the body of POST /summarize (the document says defaults in words;
+    // a tool keeps them as `default`), used_model as the deployment's models.
+    const summarize = byName.summarize_video;
+    const request = schemas.SummarizeRequest;
+    expect(summarize.inputSchema.type).toBe('object');
+    expect(Object.keys(summarize.inputSchema.properties)).toEqual(Object.keys(request.properties));
+    expect(summarize.inputSchema.required).toEqual(request.required);
+    expect(summarize.inputSchema.properties.video_url).toEqual(request.properties.video_url);
+    expect(summarize.inputSchema.properties.used_model.enum).toEqual(
+      request.properties.used_model.enum,
+    );
+    // ...and answers POST /summarize's 200 body or the job, the document's very schemas.
+    expect(summarize.outputSchema).toMatchObject({
+      type: 'object',
+      anyOf: [{ $ref: '#/$defs/SummarizeResponse' }, { $ref: '#/$defs/SummaryJob' }],
+    });
+    expect(summarize.outputSchema).not.toHaveProperty('$schema');
+    for (const [id, schema] of Object.entries(summarize.outputSchema.$defs)) {
+      expect(asInDocument(schema), id).toEqual(schemas[id]);
+    }
+    // get_summary answers GET /summaries/{id}'s body.
+    const { $defs: _, ...job } = byName.get_summary.outputSchema;
+    expect(asInDocument(job)).toEqual(schemas.SummaryJob);
+    expect(byName.get_summary.inputSchema).toMatchObject({ type: 'object', required: ['id'] });
+    expect(byName.get_summary.annotations).toMatchObject({ readOnlyHint: true });
+    // get_transcript takes the same video_url as POST /summarize, and a time range.
+    const transcript = byName.get_transcript;
+    expect(Object.keys(transcript.inputSchema.properties)).toEqual([
+      'video_url',
+      'language',
+      'start_seconds',
+      'end_seconds',
+    ]);
+    expect(transcript.inputSchema.properties.video_url).toEqual(request.properties.video_url);
+    expect(transcript.outputSchema.properties.segments.items).toEqual({
+      $ref: '#/$defs/TranscriptSegment',
+    });
+  });
+
+  it('answers summarize_video with the body POST /summarize answers for the same input', async () => {
+    const client = await connect(env.token);
+    const input = { video_url: VIDEO, used_model: 'extractive', summary_length: 40 };
+
+    const result = await call(client, 'summarize_video', input);
+    const rest = await env.host.request('POST', '/summarize', { json: input, token: env.token });
+
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.metadata.cached).toBe(false);
+    expect(rest.status).toBe(200);
+    // The same summary: the REST request was answered from the record the tool's call made.
+    const { metadata } = result.structuredContent;
+    expect(rest.body).toEqual({
+      ...result.structuredContent,
+      metadata: { ...metadata, cached: true, elapsed_ms: rest.body.metadata.elapsed_ms },
+    });
+    // MCP's advice to tools with an output schema: the same JSON as text, for older clients.
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+  });
+
+  it('answers ask_video with the body POST /ask answers for the same input', async () => {
+    const client = await connect(env.token);
+    const input = { video_url: VIDEO, question: 'Is this the original transcript?' };
+
+    const result = await call(client, 'ask_video', input);
+    const rest = await env.host.request('POST', '/ask', { json: input, token: env.token });
+
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.metadata.cached).toBe(false);
+    expect(result.structuredContent.citations.length).toBeGreaterThan(0);
+    for (const citation of result.structuredContent.citations) {
+      expect(citation.url).toMatch(new RegExp(`^${VIDEO.replace(/[.?]/g, '\\$&')}&t=\\d+s$`));
+    }
+    expect(rest.status).toBe(200);
+    // The same answer: the REST request was answered from the cache the tool's call filled.
+    const { metadata } = result.structuredContent;
+    expect(rest.body).toEqual({
+      ...result.structuredContent,
+      metadata: { ...metadata, cached: true, elapsed_ms: rest.body.metadata.elapsed_ms },
+    });
+    // The tool takes POST /ask's body: a question over 500 characters is a tool error.
+    const long = await call(client, 'ask_video', { ...input, question: 'x'.repeat(501) });
+    expect(long.isError).toBe(true);
+  });
+
+  it('answers get_summary with the body GET /summaries/{id} answers', async () => {
+    const client = await connect(env.token);
+    await call(client, 'summarize_video', { video_url: VIDEO, summary_length: 41 });
+    const id = await newestJobId(env.token);
+
+    const result = await call(client, 'get_summary', { id });
+    const rest = await env.host.request('GET', `/summaries/${id}`, { token: env.token });
+
+    expect(rest.status).toBe(200);
+    expect(result.structuredContent).toEqual(rest.body);
+    expect(result.structuredContent.status).toBe('done');
+  });
+
+  it('answers summarize_video with the job when the summary takes longer than the wait, then get_summary with the summary', async () => {
+    const modelMs = WAIT_MS + 2_000;
+    env.openai.script(OPENAI_MODEL_NAME, [{ delayMs: modelMs }]);
+    const client = await connect(env.token);
+    const input = { video_url: VIDEO, used_model: OPENAI_MODEL_NAME, summary_length: 60 };
+
+    const started = Date.now();
+    const first = await call(client, 'summarize_video', input);
+    const answeredMs = Date.now() - started;
+    const job = first.structuredContent;
+    let polled = first;
+    for (let tries = 0; polled.structuredContent.status !== 'done' && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      polled = await call(client, 'get_summary', { id: job.id });
+    }
+    const rest = await env.host.request('GET', `/summaries/${job.id}`, { token: env.token });
+
+    // Answered within the wait (kept under API Gateway's 30 s), not when the model was done.
+    expect(answeredMs).toBeLessThan(modelMs);
+    expect(first.isError).toBeFalsy();
+    expect(job).toMatchObject({
+      id: expect.any(String),
+      status: expect.stringMatching(/^(queued|running)$/),
+      result: null,
+      request: { video_url: VIDEO, used_model: OPENAI_MODEL_NAME, summary_length: 60 },
+    });
+    expect(textOf(first)).toContain(`Call get_summary with {"id": "${job.id}"}`);
+    expect(polled.structuredContent.status).toBe('done');
+    expect(polled.structuredContent).toEqual(rest.body);
+    expect(rest.body.result.metadata.model).toBe(OPENAI_MODEL_NAME);
+  });
+
+  it('answers get_summary of another user’s job, or a made-up id, with the 404 GET /summaries/{id} answers', async () => {
+    const mine = await connect(env.token);
+    await call(mine, 'summarize_video', { video_url: VIDEO, summary_length: 42 });
+    const id = await newestJobId(env.token);
+    const other = await env.host.registerAndLogin();
+    const theirs = await connect(other.token);
+
+    const result = await call(theirs, 'get_summary', { id });
+    const madeUp = await call(theirs, 'get_summary', { id: 'AAAAAAAAAAAAAAAAAAAAAA' });
+    const rest = await env.host.request('GET', `/summaries/${id}`, { token: other.token });
+
+    expect(rest.status).toBe(404);
+    expect(result.isError).toBe(true);
+    expect(problemOf(result)).toEqual(withoutId(rest.body));
+    expect(problemOf(madeUp)).toEqual(withoutId(rest.body));
+    expect(textOf(result)).toContain('No such summary job.');
+    expect(result).not.toHaveProperty('structuredContent');
+  });
+});
+
+describe('get_transcript', () => {
+  const shared = loadSharedTranscript();
+  // The captions as the service cleans them for a summary too (no `[offscreen]`-style cues).
+  const asSegments = (segments: typeof shared.segments) =>
+    segments
+      .map((segment) => ({
+        start_seconds: segment.offsetMs / 1000,
+        text: normaliseCaptionText(segment.text),
+      }))
+      .filter((segment) => segment.text !== '');
+  beforeEach(() => {
+    env.youtube.setEnglishTrack(toCaptionXml(shared.segments));
+  });
+
+  it('gives every caption with the time it starts when no range is asked for', async () => {
+    const client = await connect(env.token);
+
+    const result = await call(client, 'get_transcript', { video_url: VIDEO });
+
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      video_id: FAKE_VIDEO_IDS.normal,
+      title: 'Surface Go Review - It’s Awesome',
+      duration_seconds: 316,
+      language: 'en',
+      auto_generated: false,
+      segments: asSegments(shared.segments),
+      truncated: false,
+      next_start_seconds: null,
+    });
+  });
+
+  it('gives only the captions that start between start_seconds and end_seconds', async () => {
+    const client = await connect(env.token);
+    const expected = shared.segments.filter(
+      (segment) => segment.offsetMs >= 60_000 && segment.offsetMs < 120_000,
+    );
+
+    const result = await call(client, 'get_transcript', {
+      video_url: FAKE_VIDEO_IDS.normal,
+      start_seconds: 60,
+      end_seconds: 120,
+    });
+
+    expect(expected.length).toBeGreaterThan(10);
+    expect(result.structuredContent.segments).toEqual(asSegments(expected));
+    expect(result.structuredContent.truncated).toBe(false);
+  });
+
+  it('reads a long transcript in pages that join into the whole, none over the page size', async () => {
+    const long = buildLongTranscript(10_000);
+    env.youtube.setEnglishTrack(toCaptionXml(long.segments));
+    const client = await connect(env.token);
+
+    const pages: Json[] = [];
+    let start: number | undefined;
+    do {
+      const result = await call(client, 'get_transcript', {
+        video_url: VIDEO,
+        ...(start === undefined ? {} : { start_seconds: start }),
+      });
+      pages.push(result.structuredContent);
+      start = result.structuredContent.next_start_seconds ?? undefined;
+    } while (start !== undefined && pages.length < 10);
+
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.map((page) => page.truncated)).toEqual([...pages.slice(1).map(() => true), false]);
+    for (const page of pages) {
+      const characters = page.segments.reduce((sum: number, s: Json) => sum + s.text.length, 0);
+      expect(characters).toBeLessThanOrEqual(TRANSCRIPT_PAGE_CHARACTERS);
+    }
+    expect(pages.flatMap((page) => page.segments)).toEqual(asSegments(long.segments));
+  });
+
+  it('answers a video without captions with the 422 POST /summarize answers', async () => {
+    const client = await connect(env.token);
+    const video = FAKE_VIDEO_IDS.disabled;
+
+    const result = await call(client, 'get_transcript', { video_url: video });
+    const rest = await env.host.request('POST', '/summarize', {
+      json: { video_url: video, summary_length: 43 },
+      token: env.token,
+    });
+
+    expect(rest.status).toBe(422);
+    expect(result.isError).toBe(true);
+    expect(problemOf(result)).toEqual(withoutId(rest.body));
+  });
+});
+
+describe('bad arguments', () => {
+  it('are tool errors with the 422 problem POST /summarize answers, and no request to YouTube', async () => {
+    const client = await connect(env.token);
+    const cases = [
+      { video_url: 'http://169.254.169.254/latest/meta-data/' },
+      { video_url: 'https://www.youtube.com.evil.example/watch?v=dQw4w9WgXcQ' },
+      { video_url: VIDEO, summary_length: 'long' },
+      { video_url: VIDEO, summary_length: 10, include_key_points: 'yes' },
+      { summary_length: 100 },
+    ];
+
+    for (const input of cases) {
+      const result = await call(client, 'summarize_video', input);
+      const rest = await env.host.request('POST', '/summarize', { json: input, token: env.token });
+
+      expect(rest.status, JSON.stringify(input)).toBe(422);
+      expect(result.isError, JSON.stringify(input)).toBe(true);
+      expect(problemOf(result), JSON.stringify(input)).toEqual(withoutId(rest.body));
+    }
+    expect(env.youtube.requests).toBe(0);
+  });
+
+  it('of get_transcript and get_summary are tool errors naming the field', async () => {
+    const client = await connect(env.token);
+
+    const backwards = await call(client, 'get_transcript', {
+      video_url: VIDEO,
+      start_seconds: 90,
+      end_seconds: 30,
+    });
+    const typed = await call(client, 'get_transcript', { video_url: VIDEO, start_seconds: 'ten' });
+    const noId = await call(client, 'get_summary', {});
+
+    expect(backwards.isError).toBe(true);
+    expect(problemOf(backwards).errors).toEqual([
+      { field: 'end_seconds', message: 'must be greater than start_seconds' },
+    ]);
+    expect(textOf(backwards)).toContain('end_seconds: must be greater than start_seconds');
+    expect(problemOf(typed).errors).toEqual([
+      { field: 'start_seconds', message: expect.any(String) },
+    ]);
+    expect(problemOf(noId).errors).toEqual([{ field: 'id', message: 'is required' }]);
+    expect(env.youtube.requests).toBe(0);
+    // The endpoint goes on answering.
+    expect((await client.listTools()).tools).toHaveLength(4);
+  });
+
+  it('name an unknown tool in a JSON-RPC error', async () => {
+    const client = await connect(env.token);
+
+    await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(
+      /Unknown tool: delete_everything/,
+    );
+  });
+});
+
+describe('the endpoint', () => {
+  it('answers without credentials with 401 and WWW-Authenticate: Bearer, and the client cannot connect', async () => {
+    const response = await env.host.request('POST', '/mcp', {
+      json: INITIALIZE,
+      headers: { accept: ACCEPT },
+    });
+
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="tubesum"');
+    expect(response.body.type).toBe('urn:tubesum:problem:invalid-token');
+    await expect(connect(undefined)).rejects.toMatchObject({ code: 401 });
+    await expect(connect(`tsk_${'A'.repeat(43)}`)).rejects.toMatchObject({ code: 401 });
+  });
+
+  it('takes an API key as the bearer token, as a token', async () => {
+    const created = await env.host.request('POST', '/api-keys', {
+      json: { name: 'mcp client' },
+      token: env.token,
+    });
+    const client = await connect(created.body.key);
+
+    const result = await call(client, 'summarize_video', { video_url: VIDEO, summary_length: 44 });
+    const id = await newestJobId(env.token);
+    const viaKey = await call(client, 'get_summary', { id });
+    const keys = await env.host.request('GET', '/api-keys', { token: env.token });
+
+    expect(result.isError).toBeFalsy();
+    expect(viaKey.structuredContent).toMatchObject({ id, status: 'done' });
+    expect(viaKey.structuredContent.result).toEqual(result.structuredContent);
+    expect(keys.body.items[0].last_used_at).not.toBeNull();
+  });
+
+  it('answers GET and DELETE with 405 and Allow: POST (no sessions, no event streams)', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await env.host.request(method, '/mcp', {
+        token: env.token,
+        headers: { accept: 'text/event-stream' },
+      });
+
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get('allow'), method).toBe('POST');
+      expect(response.body.type, method).toBe('urn:tubesum:problem:method-not-allowed');
+    }
+  });
+
+  it('answers what the MCP SDK cannot read with 400, and a client that accepts no event stream with 406, as problems', async () => {
+    const request = (options: { json?: unknown; body?: string; accept?: string }) =>
+      env.host.request('POST', '/mcp', {
+        ...options,
+        token: env.token,
+        headers: {
+          'content-type': 'application/json',
+          ...(options.accept ? { accept: options.accept } : {}),
+        },
+      });
+
+    const notRpc = await request({ json: { hello: 'world' }, accept: ACCEPT });
+    const notJson = await request({ body: '{"jsonrpc": "2.0",', accept: ACCEPT });
+    const batch = await request({ json: [INITIALIZE], accept: ACCEPT });
+    const noStream = await request({ json: INITIALIZE, accept: 'application/json' });
+
+    expect(notRpc.status).toBe(400);
+    expect(notRpc.body).toMatchObject({
+      type: 'urn:tubesum:problem:malformed-request',
+      detail: 'Parse error: Invalid JSON-RPC message',
+    });
+    expect(notJson.status).toBe(400);
+    expect(batch.status).toBe(400);
+    expect(noStream.status).toBe(406);
+    expect(noStream.body.type).toBe('urn:tubesum:problem:not-acceptable');
+  });
+
+  it('answers a body over the limit with 413 before reading it as JSON-RPC', async () => {
+    const response = await env.host.request('POST', '/mcp', {
+      json: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'summarize_video', arguments: { video_url: 'x'.repeat(20_000) } },
+      },
+      token: env.token,
+      headers: { accept: ACCEPT },
+    });
+
+    expect(response.status).toBe(413);
+  });
+});
+
+describe('get_transcript and the daily quota', () => {
+  let quotaEnv: SummarizeEnv;
+  beforeAll(async () => {
+    quotaEnv = await startSummarizeEnv({
+      SUMMARY_DAILY_QUOTA: '1',
+      TRANSCRIPT_CACHE_TTL_SECONDS: '3600',
+    });
+  });
+  afterAll(() => quotaEnv?.close());
+
+  it('takes a unit for a transcript YouTube is asked for, none for one read from the cache', async () => {
+    const client = new Client({ name: 'tubesum-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${quotaEnv.host.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${quotaEnv.token}` } },
+      }),
+    );
+    clients.push(client);
+
+    const fetched = await call(client, 'get_transcript', { video_url: VIDEO });
+    const askedYouTube = quotaEnv.youtube.requests;
+    quotaEnv.youtube.reset();
+    const cached = await call(client, 'get_transcript', { video_url: VIDEO, start_seconds: 5 });
+    const another = await call(client, 'get_transcript', { video_url: VIDEO, language: 'de' });
+    const summary = await quotaEnv.host.request('POST', '/summarize', {
+      json: { video_url: VIDEO },
+      token: quotaEnv.token,
+    });
+
+    expect(fetched.isError).toBeFalsy();
+    expect(askedYouTube).toBeGreaterThan(0);
+    expect(cached.isError).toBeFalsy();
+    expect(quotaEnv.youtube.requests).toBe(0);
+    // The day's one unit went to the first lookup.
+    expect(summary.status).toBe(429);
+    expect(another.isError).toBe(true);
+    expect(problemOf(another)).toEqual(withoutId(summary.body));
+    expect(textOf(another)).toMatch(/Try again in \d+ seconds\./);
+  });
+});

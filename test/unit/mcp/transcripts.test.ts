@@ -1,0 +1,169 @@
+// get_transcript's service with fakes: a cached transcript costs nothing, a lookup that reaches
+// YouTube takes a quota unit (kept whatever YouTube answers, given back when the failure is
+// ours), and the captions come a page at a time, by their start.
+import { describe, expect, it, vi } from 'vitest';
+import { ConfigError } from '../../../lib/config';
+import { TooManyRequestsError } from '../../../lib/errors';
+import type { Logger } from '../../../lib/logger';
+import { TRANSCRIPT_PAGE_CHARACTERS } from '../../../lib/mcp/schemas';
+import { createTranscriptService, pageOf } from '../../../lib/mcp/transcripts';
+import type { Cache } from '../../../lib/summaries/store/cache';
+import type { Quota } from '../../../lib/summaries/store/quota';
+import type { User } from '../../../lib/users/store';
+import {
+  captionsDisabled,
+  youTubeBlocked,
+  youTubeTimeout,
+  youTubeUnreachable,
+} from '../../../lib/youtube/errors';
+import type { Video } from '../../../lib/youtube/types';
+import { buildLongTranscript, loadSharedMetadata } from '../../support/transcripts';
+
+const user = { id: 'user-1' } as User;
+const VIDEO_ID = 'py5byOOHZM8';
+const video: Video = {
+  metadata: { ...loadSharedMetadata(), video_id: VIDEO_ID, duration_seconds: 4_000 },
+  transcript: buildLongTranscript(10_000),
+  client: 'ANDROID',
+};
+const logger = (): Logger => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() });
+
+function setUp(options: { cached?: Video; fetch?: () => Promise<Video>; quotaLeft?: boolean }) {
+  const stored = new Map<string, Video>();
+  if (options.cached) stored.set(`VIDEO#v2#${VIDEO_ID}#*`, options.cached);
+  const videos: Cache<Video> = {
+    get: vi.fn(async (key: string) => stored.get(key)),
+    put: vi.fn(async (key: string, value: Video) => {
+      stored.set(key, value);
+    }),
+  };
+  const fetchVideo = vi.fn(options.fetch ?? (async () => video));
+  const quota = {
+    reservation: vi.fn(),
+    reserve: vi.fn(async () => {
+      if (options.quotaLeft === false) throw new TooManyRequestsError(60, 'no units left');
+      return { day: '2026-11-23' };
+    }),
+    release: vi.fn(async () => undefined),
+  } satisfies Quota;
+  const service = createTranscriptService({
+    videos,
+    youtube: async () => ({ fetchVideo }),
+    quota,
+    logger: logger(),
+  });
+  const page = (args: Record<string, unknown> = {}) =>
+    service.page(user, { video_url: VIDEO_ID, ...args }, { deadlineAt: Date.now() + 5_000 });
+  return { page, videos, fetchVideo, quota };
+}
+
+describe('the transcript service', () => {
+  it('answers a cached transcript without YouTube and without a quota unit', async () => {
+    const { page, fetchVideo, quota } = setUp({ cached: video });
+
+    const answer = await page();
+
+    expect(answer.video_id).toBe(VIDEO_ID);
+    expect(fetchVideo).not.toHaveBeenCalled();
+    expect(quota.reserve).not.toHaveBeenCalled();
+  });
+
+  it('takes a unit for a lookup that reaches YouTube, and caches what it got', async () => {
+    const { page, fetchVideo, quota, videos } = setUp({});
+
+    await page({ language: 'en' });
+
+    expect(quota.reserve).toHaveBeenCalledWith('user-1');
+    expect(fetchVideo).toHaveBeenCalledWith(VIDEO_ID, expect.objectContaining({ language: 'en' }));
+    expect(videos.put).toHaveBeenCalledWith(`VIDEO#v2#${VIDEO_ID}#en`, video);
+    expect(quota.release).not.toHaveBeenCalled();
+  });
+
+  it('refuses a lookup past the quota before asking YouTube', async () => {
+    const { page, fetchVideo } = setUp({ quotaLeft: false });
+
+    await expect(page()).rejects.toMatchObject({ status: 429 });
+    expect(fetchVideo).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a verdict on the video (422)', captionsDisabled()],
+    ['YouTube blocking this server (503)', youTubeBlocked('bot-check', 300)],
+    ['YouTube too slow (504)', youTubeTimeout()],
+  ])('keeps the unit spent after %s', async (_case, error) => {
+    const { page, quota } = setUp({ fetch: async () => Promise.reject(error) });
+
+    await expect(page()).rejects.toBe(error);
+    expect(quota.release).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['no request reaching YouTube', youTubeUnreachable(false)],
+    ['unreadable credentials', new ConfigError('CREDENTIALS_SECRET_ARN is unreadable')],
+    ['a bug', new TypeError('oops')],
+  ])('gives the unit back after %s', async (_case, error) => {
+    const { page, quota } = setUp({ fetch: async () => Promise.reject(error) });
+
+    await expect(page()).rejects.toBe(error);
+    expect(quota.release).toHaveBeenCalledWith('user-1', '2026-11-23');
+  });
+
+  it('refuses a link that is not YouTube before any lookup', async () => {
+    const { page, quota } = setUp({});
+
+    await expect(page({ video_url: 'http://169.254.169.254/' })).rejects.toMatchObject({
+      status: 422,
+    });
+    expect(quota.reserve).not.toHaveBeenCalled();
+  });
+});
+
+describe('a page of captions', () => {
+  const segments = video.transcript.segments;
+
+  it('holds the captions that start within the range, by their start', () => {
+    const page = pageOf(video, { video_url: VIDEO_ID, start_seconds: 60, end_seconds: 90 });
+
+    const expected = segments.filter((s) => s.offsetMs >= 60_000 && s.offsetMs < 90_000);
+    expect(page.segments.map((s) => s.start_seconds)).toEqual(
+      expected.map((s) => s.offsetMs / 1000),
+    );
+    expect(page).toMatchObject({ truncated: false, next_start_seconds: null, language: 'en' });
+  });
+
+  it('stops at the page size and says where the next page starts', () => {
+    const first = pageOf(video, { video_url: VIDEO_ID });
+    const second = pageOf(video, {
+      video_url: VIDEO_ID,
+      start_seconds: first.next_start_seconds ?? undefined,
+    });
+
+    const characters = first.segments.reduce((sum, s) => sum + s.text.length, 0);
+    expect(first.truncated).toBe(true);
+    expect(characters).toBeLessThanOrEqual(TRANSCRIPT_PAGE_CHARACTERS);
+    expect(characters + (segments[first.segments.length]?.text.length ?? 0)).toBeGreaterThan(
+      TRANSCRIPT_PAGE_CHARACTERS,
+    );
+    expect(second.segments[0]?.start_seconds).toBe(first.next_start_seconds);
+    expect(second.segments[0]?.text).toBe(segments[first.segments.length]?.text);
+  });
+
+  it('takes back a start a float’s hair off (a next_start_seconds sent back as text)', () => {
+    const at = segments[10]?.offsetMs ?? 0;
+
+    // 0.1 ms late, as `start_seconds * 1000` is for some starts (2.007 * 1000 = 2007.0000000000002).
+    const page = pageOf(video, { video_url: VIDEO_ID, start_seconds: at / 1000 + 0.0001 });
+
+    expect(page.segments[0]?.start_seconds).toBe(at / 1000);
+  });
+
+  it('always holds one caption, however long, so paging moves on', () => {
+    const huge = { text: 'x'.repeat(TRANSCRIPT_PAGE_CHARACTERS * 2), offsetMs: 0, durationMs: 1 };
+    const long = { ...video, transcript: { ...video.transcript, segments: [huge, ...segments] } };
+
+    const page = pageOf(long, { video_url: VIDEO_ID });
+
+    expect(page.segments).toHaveLength(1);
+    expect(page.next_start_seconds).toBe(0);
+  });
+});
