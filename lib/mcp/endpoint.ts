@@ -57,7 +57,7 @@ export interface McpEndpointOptions {
 
 /** What an MCP client is told at initialize, for the model that uses the tools. */
 const INSTRUCTIONS =
-  'Summaries of YouTube videos from their transcripts. summarize_video answers with the summary, or with a job when the summary takes longer: then call get_summary with the job id every few seconds until its status is done. get_transcript gives the captions with their times, a page at a time.';
+  'Summaries of YouTube videos from their transcripts. summarize_video answers with the summary, or with a job when the summary takes longer: then call get_summary with the job id every few seconds until its status is done. get_transcript gives the captions with their times, a page at a time. ask_video answers a question about a video with citations: links to the moments that say it.';
 
 /** The headers the SDK's transport reads; the credential never reaches it. */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'];
