@@ -14,7 +14,8 @@ export function npmStartArgs(): string[] {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
     scripts: { start: string };
   };
-  const [command, ...args] = pkg.scripts.start.split(/\s+/);
+  // `exec node ...`: the shell hands npm's signals straight to Node (issue 19).
+  const [command, ...args] = pkg.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
   if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
   return args;
 }
