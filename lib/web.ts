@@ -10,6 +10,7 @@ import { NotFoundError } from './errors';
 import { ICON } from './http/icon';
 import type { Reply } from './http/reply';
 import { type StaticFile, staticFile, staticFileReply } from './http/static-file';
+import { once } from './once';
 import { webFileSchema } from './routes';
 import type * as z from './schema';
 import { catalogFromConfig } from './summaries/catalog';
@@ -99,18 +100,15 @@ export interface WebApp {
  * @throws ConfigError (on first use) when the model catalog settings are invalid.
  */
 export function createWebApp(config: Config, given?: Promise<WebFiles>): () => Promise<WebApp> {
-  let app: Promise<WebApp> | undefined;
-  const load = async (): Promise<WebApp> => {
+  // A failed load (missing files, bad catalog) is tried again by the next request.
+  return once(async (): Promise<WebApp> => {
     const files = given ? await given : bundledFiles();
-    const compressed = Object.fromEntries(
-      Object.entries(files).map(([name, content]) => [name, staticFile(content)]),
-    ) as Record<WebFile, StaticFile>;
-    const versions = Object.fromEntries(
-      Object.entries(files).map(([name, content]) => [
-        name,
-        createHash('sha256').update(content).digest('hex').slice(0, 12),
-      ]),
-    ) as Record<WebFile, string>;
+    const compressed = {} as Record<WebFile, StaticFile>;
+    const versions = {} as Record<WebFile, string>;
+    for (const [name, content] of Object.entries(files) as [WebFile, string][]) {
+      compressed[name] = staticFile(content);
+      versions[name] = createHash('sha256').update(content).digest('hex').slice(0, 12);
+    }
     const catalog = catalogFromConfig(config);
     const html = staticFile(
       pageHtml(
@@ -142,13 +140,5 @@ export function createWebApp(config: Config, given?: Promise<WebFiles>): () => P
         );
       },
     };
-  };
-  return () => {
-    app ??= load();
-    // A failed load (missing files, bad catalog) is tried again by the next request.
-    app.catch(() => {
-      app = undefined;
-    });
-    return app;
-  };
+  });
 }

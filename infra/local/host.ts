@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { type Config, WORKER_MARGIN_MS, withSettings } from '../../lib/config';
 import { ServiceUnavailableError } from '../../lib/errors';
+import { once } from '../../lib/once';
 import { checkJava, freePort, type LocalDynamo, startDynamoDbLocal } from './dynamodb';
 import type { LocalQueue, QueueWorker } from './queue';
 import type { LocalServer, LocalServerOptions } from './server';
@@ -131,21 +132,17 @@ export async function startLocalHost(
     const workerConfig = config;
     // One worker instance for the host, built on the first message (as Lambda builds one per
     // instance): its clients and the credentials it read are kept.
-    let worker: Promise<QueueWorker> | undefined;
+    // A worker that could not be built (a bad setting) is built again for the next message.
+    const worker = once<QueueWorker>(() =>
+      import('../../functions/worker').then((module) =>
+        module.create(workerConfig, {
+          shutdown: shutdown.signal,
+          force: (messageId) => jobs.forced(messageId),
+        }),
+      ),
+    );
     const jobs: LocalQueue = jobQueue.createLocalQueue({
-      worker: () => {
-        worker ??= import('../../functions/worker').then((module) =>
-          module.create(workerConfig, {
-            shutdown: shutdown.signal,
-            force: (messageId) => jobs.forced(messageId),
-          }),
-        );
-        // A worker that could not be built (a bad setting) is built again for the next message.
-        worker.catch(() => {
-          worker = undefined;
-        });
-        return worker;
-      },
+      worker,
       concurrency: config.JOB_CONCURRENCY,
       timeoutMs: config.JOB_DEADLINE_MS + WORKER_MARGIN_MS,
       log,

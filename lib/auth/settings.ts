@@ -2,6 +2,7 @@
 // when deployed. Resolved once per function instance; there is never a default key.
 import { readSecretString } from '../aws/secrets';
 import { type Config, ConfigError } from '../config';
+import { once } from '../once';
 import { assertStrongSecret, keyIdOf, type TokenSettings } from './tokens';
 
 async function resolve(config: Config): Promise<TokenSettings> {
@@ -30,12 +31,5 @@ async function resolve(config: Config): Promise<TokenSettings> {
  * is tried again on the next call.
  */
 export function tokenSettingsFrom(config: Config): () => Promise<TokenSettings> {
-  let settings: Promise<TokenSettings> | undefined;
-  return () => {
-    settings ??= resolve(config).catch((error: unknown) => {
-      settings = undefined;
-      throw error;
-    });
-    return settings;
-  };
+  return once(() => resolve(config));
 }

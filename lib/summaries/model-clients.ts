@@ -4,22 +4,11 @@
 // loads the model clients. (The offline summarizer is the worker's alone: worker-wiring.ts.)
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { once } from '../once';
 import type { YouTubeClient } from '../youtube/client';
 import type { BedrockModel, OpenAiModel } from './catalog';
 import type { ChatModel } from './llm/summarizer';
 import type { Summarizer } from './types';
-
-/** Calls `load` once and hands every caller the same promise (retried after a failure). */
-export function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | undefined;
-  return () => {
-    value ??= load().catch((error: unknown) => {
-      value = undefined;
-      throw error;
-    });
-    return value;
-  };
-}
 
 export interface ModelClients {
   /** The YouTube client (with the proxy and key of the operator's credentials). */

@@ -3,9 +3,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { once } from '../once';
 import type { Video } from '../youtube/types';
 import { catalogFromConfig } from './catalog';
-import { modelClientsFrom, once } from './model-clients';
+import { modelClientsFrom } from './model-clients';
 import { createCache } from './store/cache';
 import type { Summarizer } from './types';
 import { storesFrom } from './wiring';

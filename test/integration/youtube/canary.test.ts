@@ -26,38 +26,30 @@ async function canary(videos: string[], env: Record<string, string> = {}) {
   }
 }
 
+/** The canary table's columns before the outcome, named as the tests read them. */
+const COLUMNS = [
+  'client',
+  'video',
+  'status',
+  'playability',
+  'tracks',
+  'poToken',
+  'captionBytes',
+  'visitor',
+  'words',
+  'ms',
+] as const;
+
 /** The table's rows, as objects keyed by the heading line. */
 function rows(stdout: string): Record<string, string>[] {
   const lines = stdout.split('\n');
   const heading = lines.findIndex((line) => line.startsWith('client'));
   const body = lines.slice(heading + 2).filter((line) => /^[A-Z_]+@/.test(line));
   return body.map((line) => {
-    const [
-      client,
-      video,
-      status,
-      playability,
-      tracks,
-      poToken,
-      captionBytes,
-      visitor,
-      words,
-      ms,
-      ...outcome
-    ] = line.split(/\s{2,}/);
-    return {
-      client,
-      video,
-      status,
-      playability,
-      tracks,
-      poToken,
-      captionBytes,
-      visitor,
-      words,
-      ms,
-      outcome: outcome.join(' '),
-    } as Record<string, string>;
+    const cells = line.split(/\s{2,}/);
+    // The outcome may itself hold runs of spaces: it is the rest of the line.
+    const outcome = cells.slice(COLUMNS.length).join(' ');
+    return { ...Object.fromEntries(COLUMNS.map((name, i) => [name, cells[i]])), outcome };
   });
 }
 
