@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JOBS_INDEX } from '../../lib/aws/table';
 import { WORKER_MARGIN_MS } from '../../lib/config';
-import { MAX_RECEIVES } from '../../lib/summaries/queue';
+import { MAX_RECEIVES, redeliverySeconds } from '../../lib/summaries/delivery';
 import {
   actionsOf,
   allFunctions,
@@ -78,7 +78,16 @@ describe('the worker', () => {
     expect(actions).toContain('secretsmanager:GetSecretValue');
     expect(actions).not.toContain('sqs:SendMessage');
     for (const st of sqsStatements(base, 'worker')) expect(st.Resource).toEqual(arnOf(queueId()));
-    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    // Lambda's poller receives, deletes and reads the queue's attributes; the worker itself hands
+    // failed messages back early (ChangeMessageVisibility). GetQueueUrl comes with CDK's
+    // grantConsumeMessages and is unused: the worker reads its queue from the records' ARN.
+    expect(actionsOf(sqsStatements(base, 'worker')).sort()).toEqual([
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+    ]);
     expect(environment(base, 'worker')).not.toHaveProperty('JOB_QUEUE_URL');
   });
 
@@ -107,6 +116,14 @@ describe('the job queue', () => {
     expect(visibility).toBeGreaterThanOrEqual(6 * timeout);
     // SQS's maximum is 12 hours.
     expect(visibility).toBeLessThanOrEqual(12 * 3600);
+  });
+
+  it('hands a failed message back well within the visibility timeout, whatever the lease', () => {
+    const visibility = base.resources[queueId()]?.Properties.VisibilityTimeout;
+    // JOB_LEASE_SECONDS' largest value; the backoff never waits less than the lease.
+    const longest = redeliverySeconds(MAX_RECEIVES, 900);
+
+    expect(longest).toBeLessThanOrEqual(visibility / 5);
   });
 
   it('keeps dead letters for 14 days, and encrypts both queues with SQS-managed keys', () => {
