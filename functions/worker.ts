@@ -1,13 +1,21 @@
 // The summary worker: consumes the job queue (SQS, one message per run of a summary, see
-// lib/summaries/queue.ts) and makes each summary within the job's budget. Messages it could
+// lib/summaries/delivery.ts) and makes each summary within the job's budget. Messages it could
 // not finish for a passing reason (the store down) are reported as partial batch failures, so
-// SQS delivers them again; the run then resumes from its checkpoints. Not behind API Gateway:
-// the stack wires it to the queue, and the local host calls it the same way, in-process.
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+// SQS delivers them again, after a backoff the worker sets (ChangeMessageVisibility) rather than
+// the queue's 90-minute visibility timeout; the run then resumes from its checkpoints. Not behind
+// API Gateway: the stack wires it to the queue, and the local host calls it the same way,
+// in-process.
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import { type Config, loadConfig, WORKER_MARGIN_MS } from '../lib/config';
 import { appendLogKeys, logger } from '../lib/logger';
-import { workMessageSchema } from '../lib/summaries/queue';
+import {
+  type FailedMessage,
+  type Redeliver,
+  redeliverLater,
+  sqsRedeliver,
+  workMessageSchema,
+} from '../lib/summaries/delivery';
 import { summaryWorkerFrom } from '../lib/summaries/worker-wiring';
 
 export type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
@@ -18,14 +26,20 @@ export interface WorkerServices {
   shutdown?: AbortSignal;
   /** Runs take a lease even from a live holder (a resumed crash: no other process holds one). */
   force?: (messageId: string) => boolean;
+  /**
+   * Brings a failed message back after its backoff; by default SQS's ChangeMessageVisibility on
+   * the queue it came from. The local host's queue waits the same backoff itself.
+   */
+  redeliver?: Redeliver;
 }
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config, services: WorkerServices = {}): WorkerHandler {
   const db = createDocumentClient(config);
   const worker = summaryWorkerFrom(config, db, logger, services.shutdown);
+  const redeliver = services.redeliver ?? sqsRedeliver(config);
   return async (event, context) => {
-    const failed: string[] = [];
+    const failed: SQSRecord[] = [];
     // One message at a time (the stack sets batches of one): each run has the whole budget.
     for (const record of event.Records) {
       const parsed = workMessageSchema.safeParse(safeJson(record.body));
@@ -46,18 +60,29 @@ export function create(config: Config, services: WorkerServices = {}): WorkerHan
           { signal: AbortSignal.timeout(budget), endsAt: Date.now() + budget },
           services.force?.(record.messageId) ?? false,
         );
-        if (outcome === 'retry') failed.push(record.messageId);
+        if (outcome === 'retry') failed.push(record);
       } catch (error) {
         logger.error('summary run failed unexpectedly; the message will be delivered again', {
           error,
         });
-        failed.push(record.messageId);
+        failed.push(record);
       }
     }
+    // Before answering: Lambda may freeze the instance as soon as the handler returns.
+    await redeliverLater(failed.map(failedMessage), redeliver, config.JOB_LEASE_SECONDS, logger);
     // Partial batch response: SQS keeps (and delivers again) only these. Written out rather
     // than with Powertools' batch processor: for batches of one it is these lines, and the
     // package would bundle a second copy of Powertools' commons (2.35 beside the logger's 2.36).
-    return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
+    return { batchItemFailures: failed.map((record) => ({ itemIdentifier: record.messageId })) };
+  };
+}
+
+function failedMessage(record: SQSRecord): FailedMessage {
+  return {
+    messageId: record.messageId,
+    queueArn: record.eventSourceARN,
+    receiptHandle: record.receiptHandle,
+    receives: Number(record.attributes.ApproximateReceiveCount) || 1,
   };
 }
 

@@ -94,6 +94,7 @@ export class TubesumStack extends Stack {
     const alarms = new ServiceAlarms(this, 'Alarms', {
       api,
       functions,
+      jobQueue: { queue: jobs.queue, workerTimeout: PROFILES.worker.timeout },
       deadLetterQueue: jobs.deadLetterQueue,
       ...(settings.alarmEmail === undefined ? {} : { email: settings.alarmEmail }),
     });

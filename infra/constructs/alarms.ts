@@ -1,7 +1,8 @@
-// CloudWatch alarms on the API's 5xx rate, on each function's crashes and throttles and on jobs
-// given up (the dead-letter queue), each notifying one SNS topic when it fires and when it
-// clears (subscribe an email with `-c alarmEmail=...`, or anything SNS delivers to). Every one
-// treats missing data as fine, since an idle API emits no data points at all.
+// CloudWatch alarms on the API's 5xx rate, on each function's crashes and throttles, on jobs
+// left waiting (the job queue's oldest message) and on jobs given up (the dead-letter queue),
+// each notifying one SNS topic when it fires and when it clears (subscribe an email with
+// `-c alarmEmail=...`, or anything SNS delivers to). Every one treats missing data as fine,
+// since an idle API emits no data points at all.
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
@@ -23,11 +24,16 @@ import type { ApiFunction } from './api-function';
 export interface ServiceAlarmsProps {
   api: HttpApi;
   functions: ReadonlyMap<FunctionName, ApiFunction>;
+  /** The job queue, and the timeout of the worker that consumes it (the backlog's yardstick). */
+  jobQueue?: { queue: IQueue; workerTimeout: Duration };
   /** Where the job queue puts the jobs the worker gave up on. */
   deadLetterQueue?: IQueue;
   /** Subscribed to the topic (SNS mails a confirmation link first). */
   email?: string;
 }
+
+/** Worker timeouts the job queue's oldest message may wait before the backlog alarm fires. */
+export const BACKLOG_TIMEOUTS = 4;
 
 export class ServiceAlarms extends Construct {
   /** Where every alarm reports, firing and clearing. */
@@ -91,6 +97,29 @@ export class ServiceAlarms extends Construct {
         metric: fn.function.metricThrottles({ period, statistic: 'Sum' }),
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+    }
+
+    if (props.jobQueue) {
+      // With every worker busy, a new message waits for the first run to end (at most one worker
+      // timeout, 15 minutes, however many `workerConcurrency` runs there are), then runs for at
+      // most another; a run that fails for a passing reason adds a backoff of 35 s and one more
+      // run. So a healthy queue's oldest message (its age counts from its first send, through
+      // its deliveries) is at most about three timeouts old. Four (an hour) means jobs are not
+      // being picked up (the event source disabled, the worker throttled, or crashing: a crashed
+      // run's message hides for the 90-minute visibility timeout) or are arriving faster than
+      // the workers finish them (raise workerConcurrency). The maximum, since the age is a level.
+      const threshold = BACKLOG_TIMEOUTS * props.jobQueue.workerTimeout.toSeconds();
+      alarm('JobBacklog', {
+        alarmDescription: `A summary job has waited in the job queue for over ${threshold / 60} minutes: no worker picks jobs up, or the workers cannot keep up (raise workerConcurrency)`,
+        metric: props.jobQueue.queue.metricApproximateAgeOfOldestMessage({
+          period,
+          statistic: 'Maximum',
+        }),
+        threshold,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 1,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });

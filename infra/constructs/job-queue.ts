@@ -8,7 +8,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { MAX_RECEIVES } from '../../lib/summaries/queue';
+import { MAX_RECEIVES } from '../../lib/summaries/delivery';
 
 export interface JobQueueProps {
   /** The function that works the queue. */

@@ -138,6 +138,8 @@ export async function startLocalHost(
         module.create(workerConfig, {
           shutdown: shutdown.signal,
           force: (messageId) => jobs.forced(messageId),
+          // No SQS to tell: the local queue waits the same backoff itself.
+          redeliver: async () => undefined,
         }),
       ),
     );
@@ -145,6 +147,7 @@ export async function startLocalHost(
       worker,
       concurrency: config.JOB_CONCURRENCY,
       timeoutMs: config.JOB_DEADLINE_MS + WORKER_MARGIN_MS,
+      leaseSeconds: config.JOB_LEASE_SECONDS,
       log,
     });
     // Runs a crash (or a kill) left unfinished are resumed once the table is there.

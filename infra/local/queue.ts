@@ -1,13 +1,14 @@
 // The local host's job queue: what SQS and Lambda's event source mapping do for the deployed
 // stack, in-process. POST /summarize sends runs to it through the same JobQueue interface as to
 // SQS; it calls the same worker handler (functions/worker.ts) with the same SQS events, a few at
-// a time (JOB_CONCURRENCY), delivers a message again when the worker reports it failed (as SQS
-// does after its visibility timeout), and gives up on it after MAX_RECEIVES deliveries (SQS's
-// dead-letter queue). Hand-written: no SQS emulator runs without a download, and the local host
-// needs nothing but the delivery loop.
+// a time (JOB_CONCURRENCY), delivers a message again when the worker reports it failed or
+// crashes, after the same backoff the deployed worker asks SQS for (redeliverySeconds), and gives
+// up on it after MAX_RECEIVES deliveries (SQS's dead-letter queue). Hand-written: no SQS emulator
+// runs without a download, and the local host needs nothing but the delivery loop.
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type JobQueue, MAX_RECEIVES, type WorkMessage } from '../../lib/summaries/queue';
+import { MAX_RECEIVES, redeliverySeconds, type WorkMessage } from '../../lib/summaries/delivery';
+import type { JobQueue } from '../../lib/summaries/queue';
 import { lambdaContext, sqsEvent } from './event';
 import { concurrentInvokeStore } from './server';
 
@@ -20,8 +21,11 @@ export interface LocalQueueOptions {
   concurrency: number;
   /** What the worker's context says is left: the job's budget and the worker's margin. */
   timeoutMs: number;
-  /** Wait before delivering a failed message again (default 5 s). */
-  retryDelayMs?: number;
+  /**
+   * JOB_LEASE_SECONDS: a failed message waits at least this long (and a little) before its next
+   * delivery, so that the lease of its run has lapsed (redeliverySeconds).
+   */
+  leaseSeconds: number;
   /** Where the queue says what it gives up on. */
   log: (line: string) => void;
 }
@@ -90,7 +94,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
       );
       return;
     }
-    later(options.retryDelayMs ?? 5_000, () => enqueue(entry));
+    later(1_000 * redeliverySeconds(entry.receives, options.leaseSeconds), () => enqueue(entry));
   }
 
   function pump() {

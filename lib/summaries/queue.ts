@@ -1,25 +1,12 @@
-// How a summary's run reaches a worker: a message naming its record. Deployed, the queue is SQS
-// (a worker Lambda consumes it, see functions/worker.ts); the local host runs the same worker
-// in-process behind this same interface (infra/local/queue.ts).
+// How a summary's run reaches a worker: a message naming its record (delivery.ts says what one
+// holds and how it is delivered). Deployed, the queue is SQS (a worker Lambda consumes it, see
+// functions/worker.ts); the local host runs the same worker in-process behind this same
+// interface (infra/local/queue.ts).
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../aws/sqs';
 import { type Config, ConfigError } from '../config';
 import { ServiceUnavailableError } from '../errors';
-import * as z from '../schema';
-
-/**
- * Deliveries of one message before it goes to the dead-letter queue (the stack's
- * maxReceiveCount, and the local queue's): more than the crashes a run survives (MAX_CRASHES in
- * worker.ts), so the worker itself sees a run that crashes too often and fails it in words.
- */
-export const MAX_RECEIVES = 5;
-
-/** The body of a queue message: which record to make, and the request that asked for it. */
-export const workMessageSchema = z.object({
-  key: z.string().check(z.minLength(1), z.maxLength(1_024)),
-  request_id: z.string().check(z.maxLength(200)),
-});
-export type WorkMessage = z.output<typeof workMessageSchema>;
+import type { WorkMessage } from './delivery';
 
 export interface JobQueue {
   /**

@@ -2,9 +2,10 @@
 // it, a dead-letter queue with an alarm catches what no worker finishes, and the summaries
 // routes read the jobs through the table's index. Proven on the synthesized template.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BACKLOG_TIMEOUTS } from '../../infra/constructs/alarms';
 import { JOBS_INDEX } from '../../lib/aws/table';
 import { WORKER_MARGIN_MS } from '../../lib/config';
-import { MAX_RECEIVES } from '../../lib/summaries/queue';
+import { MAX_RECEIVES, redeliverySeconds } from '../../lib/summaries/delivery';
 import {
   actionsOf,
   allFunctions,
@@ -28,6 +29,15 @@ const deadLettersId = () => logicalId(base, base.stack.deadLetterQueue);
 const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 const sqsStatements = (s: Synth, handler: string) =>
   statements(s, handler).filter((st) => actionsOf([st]).some((a) => a.startsWith('sqs:')));
+/** The alarms on an SQS metric, and what an alarm that notifies the topic says of it. */
+const sqsAlarms = (metric?: string) =>
+  resourcesOf(base, 'AWS::CloudWatch::Alarm').filter(
+    (a) => a.Properties.Namespace === 'AWS/SQS' && (!metric || a.Properties.MetricName === metric),
+  );
+const notifiesTopic = () => {
+  const topic = { Ref: logicalId(base, base.stack.alarmTopic) };
+  return { TreatMissingData: 'notBreaching', AlarmActions: [topic], OKActions: [topic] };
+};
 
 describe('the worker', () => {
   it('runs on nodejs22.x and arm64 for 15 minutes with 1 GB', () => {
@@ -78,7 +88,16 @@ describe('the worker', () => {
     expect(actions).toContain('secretsmanager:GetSecretValue');
     expect(actions).not.toContain('sqs:SendMessage');
     for (const st of sqsStatements(base, 'worker')) expect(st.Resource).toEqual(arnOf(queueId()));
-    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    // Lambda's poller receives, deletes and reads the queue's attributes; the worker itself hands
+    // failed messages back early (ChangeMessageVisibility). GetQueueUrl comes with CDK's
+    // grantConsumeMessages and is unused: the worker reads its queue from the records' ARN.
+    expect(actionsOf(sqsStatements(base, 'worker')).sort()).toEqual([
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+    ]);
     expect(environment(base, 'worker')).not.toHaveProperty('JOB_QUEUE_URL');
   });
 
@@ -109,6 +128,14 @@ describe('the job queue', () => {
     expect(visibility).toBeLessThanOrEqual(12 * 3600);
   });
 
+  it('hands a failed message back well within the visibility timeout, whatever the lease', () => {
+    const visibility = base.resources[queueId()]?.Properties.VisibilityTimeout;
+    // JOB_LEASE_SECONDS' largest value; the backoff never waits less than the lease.
+    const longest = redeliverySeconds(MAX_RECEIVES, 900);
+
+    expect(longest).toBeLessThanOrEqual(visibility / 5);
+  });
+
   it('keeps dead letters for 14 days, and encrypts both queues with SQS-managed keys', () => {
     expect(base.resources[deadLettersId()]?.Properties.MessageRetentionPeriod).toBe(14 * 86_400);
     for (const id of [queueId(), deadLettersId()]) {
@@ -132,22 +159,41 @@ describe('the job queue', () => {
   });
 
   it('alarms the topic, firing and clearing, as soon as one message is dead', () => {
-    const topic = { Ref: logicalId(base, base.stack.alarmTopic) };
-    const alarms = resourcesOf(base, 'AWS::CloudWatch::Alarm').filter(
-      (a) => a.Properties.Namespace === 'AWS/SQS',
-    );
+    const alarms = sqsAlarms('ApproximateNumberOfMessagesVisible');
 
     expect(alarms).toHaveLength(1);
     expect(alarms[0]?.Properties).toMatchObject({
-      MetricName: 'ApproximateNumberOfMessagesVisible',
       Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deadLettersId(), 'QueueName'] } }],
       Statistic: 'Maximum',
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      TreatMissingData: 'notBreaching',
-      AlarmActions: [topic],
-      OKActions: [topic],
+      ...notifiesTopic(),
     });
+  });
+
+  it('alarms the topic, firing and clearing, when a job has waited in the queue for over an hour', () => {
+    const timeout = functionResource(base, 'worker').Properties.Timeout;
+    const alarms = sqsAlarms('ApproximateAgeOfOldestMessage');
+
+    expect(BACKLOG_TIMEOUTS * timeout).toBe(3_600);
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]?.Properties).toMatchObject({
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId(), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Period: 300,
+      Threshold: 3_600,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 1,
+      ...notifiesTopic(),
+    });
+  });
+
+  it('alarms on SQS only for these two: jobs waiting, and jobs given up', () => {
+    expect(
+      sqsAlarms()
+        .map((a) => a.Properties.MetricName)
+        .sort(),
+    ).toEqual(['ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible']);
   });
 
   it('outputs the queue’s URL and the dead-letter queue’s URL and ARN (for redrives)', () => {

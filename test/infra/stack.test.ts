@@ -821,8 +821,9 @@ describe('operations', () => {
   it('notifies one SNS topic (TLS only) when any alarm fires and when it clears', () => {
     const topicId = logicalId(base, base.stack.alarmTopic);
     const alarms = Object.values(base.resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
-    // The 5xx rate, errors and throttles of each function, and the dead-letter queue.
-    expect(alarms.length).toBe(1 + 2 * allFunctions.length + 1);
+    // The 5xx rate, errors and throttles of each function, the job queue's backlog and the
+    // dead-letter queue.
+    expect(alarms.length).toBe(1 + 2 * allFunctions.length + 2);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.Properties.OKActions).toEqual([{ Ref: topicId }]);
