@@ -1,5 +1,6 @@
 // What the page writes from the API's answers, as plain functions (no DOM): the clock of a key
-// point, the progress of a job, the Markdown of a summary, and which field a problem concerns.
+// point, a date, the progress of a job, the Markdown of a summary, and which field a problem
+// concerns.
 // test/unit/web/format.test.ts checks them.
 import type { Job, Problem, Summary } from './api';
 
@@ -10,6 +11,14 @@ export function clock(seconds: number): string {
   const m = Math.floor((whole % 3600) / 60);
   const s = String(whole % 60).padStart(2, '0');
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** An ISO 8601 time as the person's locale writes it (the text itself if it is not one). */
+export function dateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** How far a job is, 0-100, and the same in words. */
@@ -39,10 +48,18 @@ export function progressOf(job: Pick<Job, 'status' | 'progress'>): {
   }
 }
 
+/** The video on YouTube, from its id. */
+export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`;
+
+/** A text's paragraphs (blank lines between them), as the summary and answers are written. */
+export function paragraphsOf(text: string): string[] {
+  return text.split(/\n{2,}/).filter((paragraph) => paragraph.trim() !== '');
+}
+
 /** The summary and its key points (with their links) as Markdown, to paste into notes. */
 export function summaryMarkdown(summary: Summary): string {
   const { metadata } = summary;
-  const url = `https://www.youtube.com/watch?v=${metadata.video_id}`;
+  const url = watchUrl(metadata.video_id);
   const lines = [
     `# [${escapeMarkdown(metadata.title)}](${url})`,
     '',

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { SUMMARY_LENGTH } from '../lib/summaries/limits';
 import { ApiError, call, type Job, jobIdFrom, type Problem, type Summary } from './api';
-import { ActionError, Field, TextField } from './field';
+import { ActionError, ModelField, TextField } from './field';
 import { fieldOf, messagesOf, progressOf, type SummaryField } from './format';
 import { History } from './history';
 import { type Draft, loadDraft, saveDraft } from './session';
@@ -184,23 +184,14 @@ export function Workspace({ token, settings, onSignedOut }: WorkspaceProps) {
             max={SUMMARY_LENGTH.max}
             step={25}
           />
-          <Field id="used-model" label="Model" error={errors.used_model}>
-            {(describedBy, invalid) => (
-              <select
-                id="used-model"
-                value={draft.used_model}
-                onChange={(event) => edit('used_model')(event.currentTarget.value)}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-              >
-                {settings.models.map((name) => (
-                  <option key={name} value={name}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <ModelField
+            id="used-model"
+            label="Model"
+            models={settings.models}
+            value={draft.used_model}
+            onValue={edit('used_model')}
+            error={errors.used_model}
+          />
           <TextField
             id="summary-language"
             label="Summary language"

@@ -1,8 +1,15 @@
-// What the page writes from the API's answers (web/format.ts): times, progress, Markdown, and
-// which field a problem is shown by.
+// What the page writes from the API's answers (web/format.ts): times, dates, paragraphs,
+// progress, Markdown, and which field a problem is shown by.
 import { describe, expect, it } from 'vitest';
 import type { Job, Problem, Summary } from '../../../web/api';
-import { clock, fieldOf, progressOf, summaryMarkdown } from '../../../web/format';
+import {
+  clock,
+  dateTime,
+  fieldOf,
+  paragraphsOf,
+  progressOf,
+  summaryMarkdown,
+} from '../../../web/format';
 
 const job = (status: Job['status'], stage: Job['progress']['stage'], done = 0, total = 0) => ({
   status,
@@ -109,5 +116,23 @@ describe('fieldOf', () => {
     for (const type of ['quota-exceeded', 'youtube-blocked', 'model-throttled']) {
       expect(fieldOf(problem(type)), type).toBeUndefined();
     }
+  });
+});
+
+describe('dateTime', () => {
+  it('writes an ISO time in the locale, and leaves anything else as it is', () => {
+    expect(dateTime('2026-11-23T15:00:00.000Z')).toMatch(/2026/);
+    expect(dateTime('2026-11-23T15:00:00.000Z')).not.toContain('T15');
+    expect(dateTime('soon')).toBe('soon');
+  });
+});
+
+describe('paragraphsOf', () => {
+  it('splits at blank lines and drops empty paragraphs', () => {
+    expect(paragraphsOf('One [0:05]\n\nTwo\nstill two\n\n\n  \n\nThree')).toEqual([
+      'One [0:05]',
+      'Two\nstill two',
+      'Three',
+    ]);
   });
 });
