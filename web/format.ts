@@ -1,6 +1,6 @@
 // What the page writes from the API's answers, as plain functions (no DOM): the clock of a key
-// point, a date, the progress of a job, the Markdown of a summary, and which field a problem
-// concerns.
+// point, a date, the progress of a job, the Markdown of a summary, which field a problem
+// concerns, and the excerpt of a citation.
 // test/unit/web/format.test.ts checks them.
 import type { Job, Problem, Summary } from './api';
 
@@ -54,6 +54,19 @@ export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${
 /** A text's paragraphs (blank lines between them), as the summary and answers are written. */
 export function paragraphsOf(text: string): string[] {
   return text.split(/\n{2,}/).filter((paragraph) => paragraph.trim() !== '');
+}
+
+/**
+ * The start of a long text, cut at a word and marked with an ellipsis: a citation quotes the
+ * captions from its moment on, which the answer often already holds in full.
+ */
+export function excerpt(text: string, maxChars: number): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= maxChars) return trimmed;
+  const cut = trimmed.slice(0, maxChars + 1);
+  const atWord = cut.lastIndexOf(' ');
+  const kept = atWord > 0 ? cut.slice(0, atWord) : trimmed.slice(0, maxChars);
+  return `${kept.replace(/[\s,;:]+$/, '')}…`;
 }
 
 /** The summary and its key points (with their links) as Markdown, to paste into notes. */

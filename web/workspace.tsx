@@ -1,11 +1,13 @@
 // The signed-in page: the summary form, the job it starts (its progress, Cancel, then the
-// summary), and the history. Every call that the API refuses with 401 signs the person out,
-// keeping what they wrote in the form (session.ts keeps the draft).
+// summary and questions about its video), and the history. Every call that the API refuses
+// with 401 signs the person out, keeping what they wrote in the form (session.ts keeps the
+// draft).
 import { useEffect, useState } from 'preact/hooks';
 import { SUMMARY_LENGTH } from '../lib/summaries/limits';
 import { ApiError, call, type Job, jobIdFrom, type Problem, type Summary } from './api';
+import { Ask } from './ask';
 import { ActionError, ModelField, TextField } from './field';
-import { fieldOf, messagesOf, progressOf, type SummaryField } from './format';
+import { fieldOf, messagesOf, progressOf, type SummaryField, watchUrl } from './format';
 import { History } from './history';
 import { type Draft, loadDraft, saveDraft } from './session';
 import type { PageSettings } from './settings';
@@ -209,6 +211,18 @@ export function Workspace({ token, settings, onSignedOut }: WorkspaceProps) {
       </form>
       {shown?.job && !shown.job.result && <JobView job={shown.job} onCancel={cancel} />}
       {summary && <SummaryView summary={summary} />}
+      {summary && (
+        <Ask
+          // Another video, another conversation: what was asked about the last one goes.
+          key={summary.metadata.video_id}
+          token={token}
+          settings={settings}
+          videoUrl={watchUrl(summary.metadata.video_id)}
+          language={shown?.job?.request.language}
+          model={summary.metadata.model}
+          onSignedOut={onSignedOut}
+        />
+      )}
       <History token={token} version={version} onOpen={open} onSignedOut={onSignedOut} />
     </>
   );

@@ -2,10 +2,11 @@
 // against the local host (DynamoDB Local, recorded YouTube, a model stub as slow as a laptop's),
 // used as a person would, by the accessible names of its fields and buttons: create an account,
 // sign out and in, summarise a long video and watch the progress bar move, read the key points,
-// copy the summary as Markdown, cancel a running summary, reload and open a summary from the
-// history, be sent back to Sign in when the token is refused (keeping the pasted link), and do it
-// on a 390 px phone with the keyboard alone. axe-core checks the page in light and dark mode.
-// Nothing may leave the local host, and the page may log no error.
+// ask a question about the video and follow its citations, copy the summary as Markdown, cancel
+// a running summary, reload and open a summary from the history, be sent back to Sign in when
+// the token is refused (keeping the pasted link), and do it on a 390 px phone with the keyboard
+// alone. axe-core checks the page in light and dark mode. Nothing may leave the local host, and
+// the page may log no error.
 
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../web/format';
 import {
   launchChromium,
   RESULTS_DIR,
@@ -23,7 +25,7 @@ import {
 } from '../support/browser';
 import { FAKE_VIDEO_IDS } from '../support/fake-youtube';
 import { OPENAI_MODEL_NAME, type SummarizeEnv, startSummarizeEnv } from '../support/summarize-env';
-import { buildLongTranscript, toCaptionXml } from '../support/transcripts';
+import { buildLongTranscript, plainWords, toCaptionXml } from '../support/transcripts';
 
 const SKIPPED = skipWithoutChromium('the page at /');
 const DESKTOP_SCREENSHOT = resolve(RESULTS_DIR, 'page-desktop.png');
@@ -32,10 +34,14 @@ const FAILURE_SCREENSHOT = resolve(RESULTS_DIR, 'page-e2e-failure.png');
 const VIDEO_ID = FAKE_VIDEO_IDS.normal;
 const VIDEO_URL = `https://www.youtube.com/watch?v=${VIDEO_ID}`;
 const VIDEO_TITLE = 'Surface Go Review - It’s Awesome';
+/** A question the transcript answers (offline: the passages about kernels and edges). */
+const QUESTION = 'How do kernel convolutions find edges, like the Sobel operator?';
 /** A laptop's model: every call takes this long, one at a time. */
 const CALL_MS = 1_000;
 /** Long enough for a cold bcrypt hash and a slow summary on a loaded two-core machine. */
 const UI_TIMEOUT = 45_000;
+/** An hour of talk: the captions the fake YouTube serves for the video. */
+const CAPTIONS = buildLongTranscript(10_000).segments;
 
 let env: SummarizeEnv;
 let browser: Browser;
@@ -51,7 +57,7 @@ beforeAll(async () => {
     OPENAI_MODELS: `${OPENAI_MODEL_NAME}@8192`,
     OPENAI_CONCURRENCY: '1',
   });
-  env.youtube.setEnglishTrack(toCaptionXml(buildLongTranscript(10_000).segments));
+  env.youtube.setEnglishTrack(toCaptionXml(CAPTIONS));
   env.openai.script(OPENAI_MODEL_NAME, [{ delayMs: CALL_MS }]);
   origin = new URL(env.host.url).origin;
 });
@@ -102,6 +108,10 @@ async function tabTo(page: Page, id: string): Promise<void> {
   }
   throw new Error(`Tab never reached #${id}`);
 }
+
+/** The id of the element that has the focus. */
+const focused = (page: Page) =>
+  page.evaluate('document.activeElement && document.activeElement.id');
 
 /** Whether the page is wider than its window (sideways scrolling). */
 const scrollsSideways = (page: Page) =>
@@ -222,6 +232,51 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       mkdirSync(RESULTS_DIR, { recursive: true });
       await page.screenshot({ path: DESKTOP_SCREENSHOT, fullPage: true });
     });
+
+    await step(
+      'ask a question under the summary: the answer links each moment it cites',
+      async () => {
+        const ask = page.getByRole('region', { name: 'Ask about this video' });
+        // Nothing asked: the API's refusal is told by the Question field, which keeps the focus.
+        await ask.getByRole('button', { name: 'Ask' }).click();
+        await expectFieldError(page, 'Question', /empty/);
+        await expect.poll(() => focused(page)).toBe('question');
+
+        await ask.getByLabel('Model').selectOption('extractive');
+        await ask.getByLabel('Question').fill(QUESTION);
+        const [asked] = await Promise.all([
+          page.waitForResponse((response) => response.url().endsWith('/ask')),
+          ask.getByRole('button', { name: 'Ask' }).click(),
+        ]);
+        expect(asked.status()).toBe(200);
+        await ask.getByRole('heading', { name: 'Answer', level: 3 }).waitFor();
+        // The answer takes the focus, as a new summary does.
+        await expect.poll(() => focused(page)).toBe('answer-title');
+        const links = ask.getByRole('list', { name: 'Moments the answer cites' }).getByRole('link');
+        expect(await links.count()).toBeGreaterThan(0);
+        for (const link of await links.all()) {
+          const href = (await link.getAttribute('href')) ?? '';
+          const [, shown = '', quoted = ''] =
+            /^(\S+) (.*)$/s.exec((await link.textContent()) ?? '') ?? [];
+          const seconds = Number(
+            new RegExp(`^https://www\\.youtube\\.com/watch\\?v=${VIDEO_ID}&t=(\\d+)s$`).exec(
+              href,
+            )?.[1],
+          );
+          // The moment is a caption that starts at t= and says what the citation quotes.
+          const caption = CAPTIONS.find(
+            (segment) =>
+              Math.floor(segment.offsetMs / 1000) === seconds &&
+              plainWords(quoted).startsWith(plainWords(segment.text)),
+          );
+          expect(caption, `${href}: ${quoted.slice(0, 80)}`).toBeDefined();
+          expect(shown).toBe(clock(seconds));
+          await expect(link.getAttribute('target')).resolves.toBe('_blank');
+          await expect(link.getAttribute('rel')).resolves.toContain('noopener');
+        }
+        expect(await seriousViolations(page)).toEqual([]);
+      },
+    );
 
     await step('copy it as Markdown, key point links included', async () => {
       await page.getByRole('button', { name: 'Copy as Markdown' }).click();

@@ -1,10 +1,11 @@
-// What the page writes from the API's answers (web/format.ts): times, dates, paragraphs,
-// progress, Markdown, and which field a problem is shown by.
+// What the page writes from the API's answers (web/format.ts): times, progress, Markdown,
+// which field a problem is shown by, and citations' excerpts.
 import { describe, expect, it } from 'vitest';
 import type { Job, Problem, Summary } from '../../../web/api';
 import {
   clock,
   dateTime,
+  excerpt,
   fieldOf,
   paragraphsOf,
   progressOf,
@@ -134,5 +135,16 @@ describe('paragraphsOf', () => {
       'Two\nstill two',
       'Three',
     ]);
+  });
+});
+
+describe('excerpt', () => {
+  it('keeps a short text whole', () => {
+    expect(excerpt('  So, a kernel.  ', 20)).toBe('So, a kernel.');
+  });
+
+  it('cuts a long one at a word, without a dangling comma, and says so', () => {
+    expect(excerpt('So, but, but, because, if you do not know', 14)).toBe('So, but, but…');
+    expect(excerpt('Supercalifragilistic', 5)).toBe('Super…');
   });
 });
