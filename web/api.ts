@@ -15,6 +15,10 @@ export type Job = z.output<typeof jobSchema>;
 export type JobList = z.output<typeof jobListSchema>;
 /** POST /ask's answer (not to be confused with `Answer`, any call's result). */
 export type AskAnswer = z.output<typeof askResponseSchema>;
+export type ApiKey = z.output<typeof apiKeySchema>;
+export type ApiKeyList = z.output<typeof apiKeyListSchema>;
+/** A key just made, with its secret (shown this once). */
+export type NewApiKey = z.output<typeof createdApiKeySchema>;
 
 /** A problem the API answered (or one the page made up for a failure without one). */
 export class ApiError extends Error {

@@ -1,6 +1,6 @@
 // What the page writes from the API's answers, as plain functions (no DOM): the clock of a key
 // point, a date, the progress of a job, the Markdown of a summary, which field a problem
-// concerns, and the excerpt of a citation.
+// concerns, and how an MCP client is pointed at this deployment with an API key.
 // test/unit/web/format.test.ts checks them.
 import type { Job, Problem, Summary } from './api';
 
@@ -136,4 +136,28 @@ export function messagesOf(problem: Problem): Record<string, string> {
     messages[error.field] ??= error.message;
   }
   return messages;
+}
+
+/**
+ * The MCP endpoint of the deployment the page came from: `mcp` beside the page, so a page served
+ * under a base path (an API Gateway stage) names the right one.
+ */
+export function mcpEndpoint(pageUrl: string): string {
+  return new URL('mcp', pageUrl).href;
+}
+
+/** Claude Code's command to add tubesum as an MCP server with this key (as the README gives it). */
+export function claudeCodeCommand(endpoint: string, key: string): string {
+  return `claude mcp add --transport http tubesum ${endpoint} --header "Authorization: Bearer ${key}"`;
+}
+
+/**
+ * An `mcp.json` for Cursor and the like, reading the key from the environment (so the file can be
+ * shared, or kept in a project, without the key).
+ */
+export function mcpJsonConfig(endpoint: string): string {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Cursor's placeholder, written as is
+  const authorization = 'Bearer ${env:TUBESUM_API_KEY}';
+  const server = { url: endpoint, headers: { Authorization: authorization } };
+  return `${JSON.stringify({ mcpServers: { tubesum: server } }, null, 2)}\n`;
 }

@@ -1,7 +1,7 @@
 // The signed-in page: the summary form, the job it starts (its progress, Cancel, then the
-// summary and questions about its video), and the history. Every call that the API refuses
-// with 401 signs the person out, keeping what they wrote in the form (session.ts keeps the
-// draft).
+// summary and questions about its video), the history and the API keys. Every call that the API
+// refuses with 401 signs the person out, keeping what they wrote in the form (session.ts keeps
+// the draft).
 import { useEffect, useState } from 'preact/hooks';
 import { SUMMARY_LENGTH } from '../lib/summaries/limits';
 import { ApiError, call, type Job, jobIdFrom, type Problem, type Summary } from './api';
@@ -9,6 +9,7 @@ import { Ask } from './ask';
 import { ActionError, ModelField, TextField } from './field';
 import { fieldOf, messagesOf, progressOf, type SummaryField, watchUrl } from './format';
 import { History } from './history';
+import { ApiKeys } from './keys';
 import { type Draft, loadDraft, saveDraft } from './session';
 import type { PageSettings } from './settings';
 import { SummaryView } from './summary';
@@ -224,6 +225,7 @@ export function Workspace({ token, settings, onSignedOut }: WorkspaceProps) {
         />
       )}
       <History token={token} version={version} onOpen={open} onSignedOut={onSignedOut} />
+      <ApiKeys token={token} onSignedOut={onSignedOut} />
     </>
   );
 }

@@ -2,11 +2,11 @@
 // against the local host (DynamoDB Local, recorded YouTube, a model stub as slow as a laptop's),
 // used as a person would, by the accessible names of its fields and buttons: create an account,
 // sign out and in, summarise a long video and watch the progress bar move, read the key points,
-// ask a question about the video and follow its citations, copy the summary as Markdown, cancel
-// a running summary, reload and open a summary from the history, be sent back to Sign in when
-// the token is refused (keeping the pasted link), and do it on a 390 px phone with the keyboard
-// alone. axe-core checks the page in light and dark mode. Nothing may leave the local host, and
-// the page may log no error.
+// ask a question about the video and follow its citations, copy the summary as Markdown, make an
+// API key (shown once, working, listed) and delete it, cancel a running summary, reload and open
+// a summary from the history, be sent back to Sign in when the token is refused (keeping the
+// pasted link), and do it on a 390 px phone with the keyboard alone. axe-core checks the page in
+// light and dark mode. Nothing may leave the local host, and the page may log no error.
 
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -113,9 +113,26 @@ async function tabTo(page: Page, id: string): Promise<void> {
 const focused = (page: Page) =>
   page.evaluate('document.activeElement && document.activeElement.id');
 
-/** Whether the page is wider than its window (sideways scrolling). */
+/** Whether `secret` is anywhere in the page: its markup, its fields' values, its storage. */
+const pageHolds = (page: Page, secret: string) =>
+  page.evaluate(`(() => {
+    const secret = ${JSON.stringify(secret)};
+    const fields = [...document.querySelectorAll('input, textarea')].map((field) => field.value);
+    const stored = [localStorage, sessionStorage].flatMap((storage) =>
+      Object.keys(storage).map((name) => storage.getItem(name)),
+    );
+    return [document.documentElement.outerHTML, ...fields, ...stored].some((text) =>
+      String(text).includes(secret),
+    );
+  })()`);
+
+/**
+ * Whether the page is wider than its window (sideways scrolling). Against the layout viewport
+ * (clientWidth): a phone's browser zooms out to show content too wide, which widens innerWidth
+ * with it (a 1,000 px line passed the innerWidth comparison).
+ */
 const scrollsSideways = (page: Page) =>
-  page.evaluate('document.documentElement.scrollWidth > window.innerWidth');
+  page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth');
 
 describe.skipIf(SKIPPED)('the page at / in chromium', () => {
   const id = randomUUID().slice(0, 8);
@@ -293,6 +310,82 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       expect(markdown).toContain(`](${firstLink})`);
     });
 
+    await step(
+      'make an API key: shown once, it works, it is listed, and deleted it stops',
+      async () => {
+        const keys = page.getByRole('region', { name: 'API keys' });
+        const toggle = keys.locator('#keys-toggle');
+        await keys.getByRole('button', { name: 'Show API keys' }).click();
+        await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+        await keys.getByText('None yet.').waitFor();
+        await keys.getByRole('button', { name: 'Create key' }).click();
+        await expectFieldError(page, 'Name', /empty/);
+
+        await keys.getByLabel('Name').fill('laptop');
+        await keys.getByRole('button', { name: 'Create key' }).click();
+        await keys.getByRole('heading', { name: 'Your new key “laptop”' }).waitFor();
+        await expect.poll(() => focused(page)).toBe('made-key-title');
+        const key = await keys.getByLabel('Key', { exact: true }).inputValue();
+        expect(key).toMatch(/^tsk_[A-Za-z0-9_-]{43}$/);
+        await keys.getByRole('button', { name: 'Copy the key' }).click();
+        await keys.getByText('Copied.').waitFor();
+        await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(key);
+        // The MCP configuration names this deployment's endpoint, and Claude Code's the key.
+        await expect(keys.locator('pre').first().textContent()).resolves.toBe(
+          `claude mcp add --transport http tubesum ${origin}/mcp --header "Authorization: Bearer ${key}"`,
+        );
+        await expect(keys.locator('pre').nth(1).textContent()).resolves.toContain(
+          `"url": "${origin}/mcp"`,
+        );
+        // Kept in no storage of the browser.
+        await expect(
+          page.evaluate(`JSON.stringify([{ ...localStorage }, { ...sessionStorage }])`),
+        ).resolves.not.toContain(key);
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'light' });
+
+        // The key works outside the browser, against the API and its MCP endpoint.
+        const summaries = await env.host.request('GET', '/summaries', { token: key });
+        expect(summaries.status).toBe(200);
+        expect(summaries.body.items.length).toBeGreaterThan(0);
+        const mcp = await env.host.request('POST', '/mcp', {
+          token: key,
+          headers: { accept: 'application/json, text/event-stream' },
+          json: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        });
+        expect(mcp.status).toBe(200);
+
+        // Listed; closing the panel takes the key off the page, and it is never shown again.
+        const item = keys.getByRole('listitem').filter({ hasText: 'laptop' });
+        await expect(item.textContent()).resolves.toMatch(/never used/);
+        await keys.getByRole('button', { name: 'Hide API keys' }).click();
+        await expect(pageHolds(page, key)).resolves.toBe(false);
+        await keys.getByRole('button', { name: 'Show API keys' }).click();
+        await item.getByText(/last used/).waitFor();
+        await expect(pageHolds(page, key)).resolves.toBe(false);
+
+        // Delete asks first; Keep it keeps it.
+        await item.getByRole('button', { name: 'Delete laptop' }).click();
+        const confirm = item.getByRole('group', { name: /^Delete “laptop”\?/ });
+        await confirm.waitFor();
+        await expect.poll(() => focused(page)).toBe('keep-key');
+        expect(await seriousViolations(page)).toEqual([]);
+        await confirm.getByRole('button', { name: 'Keep it' }).click();
+        await expect.poll(() => focused(page)).toMatch(/^delete-/);
+        expect((await env.host.request('GET', '/summaries', { token: key })).status).toBe(200);
+
+        await item.getByRole('button', { name: 'Delete laptop' }).click();
+        await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+        await keys.getByText('Deleted “laptop”: it no longer works.').waitFor();
+        await expect(item.count()).resolves.toBe(0);
+        await expect.poll(() => focused(page)).toBe('keys-list-title');
+        expect((await env.host.request('GET', '/summaries', { token: key })).status).toBe(401);
+        await keys.getByRole('button', { name: 'Hide API keys' }).click();
+      },
+    );
+
     await step('cancel a running summary', async () => {
       // Another length: a new summary, not the one just made.
       await page.getByLabel('Length (words)').fill('175');
@@ -395,6 +488,36 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       expect(await seriousViolations(page)).toEqual([]);
       mkdirSync(RESULTS_DIR, { recursive: true });
       await page.screenshot({ path: PHONE_SCREENSHOT, fullPage: true });
+    });
+
+    await step('make and delete an API key with the keyboard; the key fits the phone', async () => {
+      await page.locator('#keys-toggle').focus();
+      await page.keyboard.press('Enter');
+      await page.getByLabel('Name').waitFor();
+      await page.keyboard.press('Tab');
+      await expect.poll(() => focused(page)).toBe('key-name');
+      await page.keyboard.type('phone');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Your new key “phone”' }).waitFor();
+      await expect.poll(() => focused(page)).toBe('made-key-title');
+      // The key and the MCP configuration wrap: nothing scrolls sideways.
+      await expect(scrollsSideways(page)).resolves.toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      const key = await page.getByLabel('Key', { exact: true }).inputValue();
+      await tabTo(page, 'key-done');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focused(page)).toBe('keys-list-title');
+      await expect(pageHolds(page, key)).resolves.toBe(false);
+
+      // Delete: Enter on Delete asks (Keep it has the focus), Shift+Tab and Enter confirm.
+      const item = page.getByRole('listitem').filter({ hasText: 'phone' });
+      await item.getByRole('button', { name: 'Delete phone' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focused(page)).toBe('keep-key');
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Enter');
+      await page.getByText('Deleted “phone”: it no longer works.').waitFor();
+      expect((await env.host.request('GET', '/summaries', { token: key })).status).toBe(401);
     });
   });
 

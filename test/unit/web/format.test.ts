@@ -1,12 +1,16 @@
 // What the page writes from the API's answers (web/format.ts): times, progress, Markdown,
-// which field a problem is shown by, and citations' excerpts.
+// which field a problem is shown by, citations' excerpts, and the MCP configuration of a new key.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Job, Problem, Summary } from '../../../web/api';
 import {
+  claudeCodeCommand,
   clock,
   dateTime,
   excerpt,
   fieldOf,
+  mcpEndpoint,
+  mcpJsonConfig,
   paragraphsOf,
   progressOf,
   summaryMarkdown,
@@ -146,5 +150,31 @@ describe('excerpt', () => {
   it('cuts a long one at a word, without a dangling comma, and says so', () => {
     expect(excerpt('So, but, but, because, if you do not know', 14)).toBe('So, but, but…');
     expect(excerpt('Supercalifragilistic', 5)).toBe('Super…');
+  });
+});
+
+describe('the MCP configuration of a new key', () => {
+  const key = `tsk_${'A'.repeat(43)}`;
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+
+  it('names the endpoint beside the page, under a base path too', () => {
+    expect(mcpEndpoint('http://127.0.0.1:3000/')).toBe('http://127.0.0.1:3000/mcp');
+    expect(mcpEndpoint('https://abc.example/prod/?x=1#top')).toBe('https://abc.example/prod/mcp');
+  });
+
+  it('gives Claude Code the README’s command, with this endpoint and the key', () => {
+    const documented = /^claude mcp add .*$/m.exec(readme)?.[0] ?? 'missing';
+
+    expect(claudeCodeCommand('https://HOST/mcp', key)).toBe(documented.replace('tsk_…', key));
+  });
+
+  it('gives Cursor the README’s mcp.json, the key left to the environment', () => {
+    const block = /Cursor \(`~\/\.cursor\/mcp\.json`[\s\S]*?```json\n([\s\S]*?)```/.exec(
+      readme,
+    )?.[1];
+    const config = mcpJsonConfig('https://HOST/mcp');
+
+    expect(JSON.parse(config)).toEqual(JSON.parse(block ?? 'null'));
+    expect(config).not.toContain('tsk_');
   });
 });
