@@ -1,8 +1,8 @@
 // Signing in and creating an account. A new account is signed in at once.
 import { useState } from 'preact/hooks';
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS } from '../lib/auth/password-limits';
-import { ApiError, call, type Problem, type Token } from './api';
-import { ActionError, TextField } from './field';
+import { call, type Token } from './api';
+import { ActionError, type Errors, TextField, useSubmit } from './field';
 import { messagesOf } from './format';
 import type { Session } from './session';
 
@@ -39,31 +39,6 @@ export function Account({ onSignedIn, notice }: AccountProps) {
       </div>
     </div>
   );
-}
-
-type Errors = Record<string, string>;
-
-/**
- * A form's submission: busy while it runs, and the errors of the problem it ended with, by
- * field (`form` for the form as a whole).
- */
-function useSubmit(act: () => Promise<void>, errorsOf: (problem: Problem) => Errors) {
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    try {
-      await act();
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      setErrors(errorsOf(error.problem));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { errors, busy, submit };
 }
 
 function SignIn({ onSignedIn }: AccountProps) {

@@ -1,6 +1,8 @@
 // The API as the page calls it: same origin, relative paths (so the page works under any base
 // path), JSON in and out, and every failure turned into words a person can read.
 // The bodies' types come from the API's own schemas (types only: no zod in the page).
+import type { apiKeyListSchema, apiKeySchema, createdApiKeySchema } from '../lib/api-keys/schemas';
+import type { askResponseSchema } from '../lib/ask/schemas';
 import type { problemSchema } from '../lib/http/problem-schema';
 import type { tokenResponseSchema } from '../lib/routes';
 import type * as z from '../lib/schema';
@@ -11,6 +13,12 @@ export type Token = z.output<typeof tokenResponseSchema>;
 export type Summary = z.output<typeof summarizeResponseSchema>;
 export type Job = z.output<typeof jobSchema>;
 export type JobList = z.output<typeof jobListSchema>;
+/** POST /ask's answer (not to be confused with `Answer`, any call's result). */
+export type AskAnswer = z.output<typeof askResponseSchema>;
+export type ApiKey = z.output<typeof apiKeySchema>;
+export type ApiKeyList = z.output<typeof apiKeyListSchema>;
+/** A key just made, with its secret (shown this once). */
+export type NewApiKey = z.output<typeof createdApiKeySchema>;
 
 /** A problem the API answered (or one the page made up for a failure without one). */
 export class ApiError extends Error {

@@ -1,6 +1,9 @@
 // A labelled form field whose error, when it has one, is shown under it and tied to it
-// (aria-invalid, aria-describedby), so a screen reader reads the field's problem with the field.
+// (aria-invalid, aria-describedby), so a screen reader reads the field's problem with the field;
+// and a form's submission, which turns the problem it ends with into those errors.
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
+import { useState } from 'preact/hooks';
+import { ApiError, type Problem } from './api';
 
 interface FieldProps {
   id: string;
@@ -83,4 +86,72 @@ export function ActionError({ message }: { message: string | undefined }) {
       {message ?? ''}
     </p>
   );
+}
+
+/** A model of this deployment to choose (the page's settings list them). */
+export function ModelField({
+  id,
+  label,
+  models,
+  value,
+  onValue,
+  error,
+}: {
+  id: string;
+  label: string;
+  models: readonly string[];
+  value: string;
+  onValue: (value: string) => void;
+  error?: string | undefined;
+}) {
+  return (
+    <Field id={id} label={label} error={error}>
+      {(describedBy, invalid) => (
+        <select
+          id={id}
+          value={value}
+          onChange={(event) => onValue(event.currentTarget.value)}
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+        >
+          {models.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** A form's errors by field name (`form` for the form as a whole). */
+export type Errors = Record<string, string>;
+
+/**
+ * A form's submission: busy while it runs, and the errors of the problem it ended with, by
+ * field. Any other failure (a refused token) goes to `onFailure`, or is thrown without one.
+ */
+export function useSubmit(
+  act: () => Promise<void>,
+  errorsOf: (problem: Problem) => Errors,
+  onFailure?: (error: unknown) => void,
+) {
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    try {
+      await act();
+    } catch (error) {
+      if (error instanceof ApiError) setErrors(errorsOf(error.problem));
+      else if (onFailure) onFailure(error);
+      else throw error;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { errors, busy, submit };
 }

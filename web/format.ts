@@ -1,5 +1,6 @@
 // What the page writes from the API's answers, as plain functions (no DOM): the clock of a key
-// point, the progress of a job, the Markdown of a summary, and which field a problem concerns.
+// point, a date, the progress of a job, the Markdown of a summary, which field a problem
+// concerns, and how an MCP client is pointed at this deployment with an API key.
 // test/unit/web/format.test.ts checks them.
 import type { Job, Problem, Summary } from './api';
 
@@ -10,6 +11,14 @@ export function clock(seconds: number): string {
   const m = Math.floor((whole % 3600) / 60);
   const s = String(whole % 60).padStart(2, '0');
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** An ISO 8601 time as the person's locale writes it (the text itself if it is not one). */
+export function dateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** How far a job is, 0-100, and the same in words. */
@@ -39,10 +48,31 @@ export function progressOf(job: Pick<Job, 'status' | 'progress'>): {
   }
 }
 
+/** The video on YouTube, from its id. */
+export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`;
+
+/** A text's paragraphs (blank lines between them), as the summary and answers are written. */
+export function paragraphsOf(text: string): string[] {
+  return text.split(/\n{2,}/).filter((paragraph) => paragraph.trim() !== '');
+}
+
+/**
+ * The start of a long text, cut at a word and marked with an ellipsis: a citation quotes the
+ * captions from its moment on, which the answer often already holds in full.
+ */
+export function excerpt(text: string, maxChars: number): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= maxChars) return trimmed;
+  const cut = trimmed.slice(0, maxChars + 1);
+  const atWord = cut.lastIndexOf(' ');
+  const kept = atWord > 0 ? cut.slice(0, atWord) : trimmed.slice(0, maxChars);
+  return `${kept.replace(/[\s,;:]+$/, '')}…`;
+}
+
 /** The summary and its key points (with their links) as Markdown, to paste into notes. */
 export function summaryMarkdown(summary: Summary): string {
   const { metadata } = summary;
-  const url = `https://www.youtube.com/watch?v=${metadata.video_id}`;
+  const url = watchUrl(metadata.video_id);
   const lines = [
     `# [${escapeMarkdown(metadata.title)}](${url})`,
     '',
@@ -106,4 +136,28 @@ export function messagesOf(problem: Problem): Record<string, string> {
     messages[error.field] ??= error.message;
   }
   return messages;
+}
+
+/**
+ * The MCP endpoint of the deployment the page came from: `mcp` beside the page, so a page served
+ * under a base path (an API Gateway stage) names the right one.
+ */
+export function mcpEndpoint(pageUrl: string): string {
+  return new URL('mcp', pageUrl).href;
+}
+
+/** Claude Code's command to add tubesum as an MCP server with this key (as the README gives it). */
+export function claudeCodeCommand(endpoint: string, key: string): string {
+  return `claude mcp add --transport http tubesum ${endpoint} --header "Authorization: Bearer ${key}"`;
+}
+
+/**
+ * An `mcp.json` for Cursor and the like, reading the key from the environment (so the file can be
+ * shared, or kept in a project, without the key).
+ */
+export function mcpJsonConfig(endpoint: string): string {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Cursor's placeholder, written as is
+  const authorization = 'Bearer ${env:TUBESUM_API_KEY}';
+  const server = { url: endpoint, headers: { Authorization: authorization } };
+  return `${JSON.stringify({ mcpServers: { tubesum: server } }, null, 2)}\n`;
 }

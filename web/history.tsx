@@ -1,6 +1,7 @@
 // The signed-in person's summaries (GET /summaries), newest first, each opening again.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, type Job, type JobList } from './api';
+import { dateTime } from './format';
 
 interface HistoryProps {
   token: string;
@@ -57,7 +58,7 @@ export function History({ token, version, onOpen, onSignedOut }: HistoryProps) {
             </button>
             <span class="when">
               {STATUS_WORDS[job.status]} ·{' '}
-              <time dateTime={job.created_at}>{when(job.created_at)}</time>
+              <time dateTime={job.created_at}>{dateTime(job.created_at)}</time>
             </span>
           </li>
         ))}
@@ -69,11 +70,4 @@ export function History({ token, version, onOpen, onSignedOut }: HistoryProps) {
       )}
     </section>
   );
-}
-
-function when(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }

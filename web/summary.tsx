@@ -1,8 +1,31 @@
 // A finished summary: the video's title and channel, the summary, and the key points as links
-// to their moments on YouTube; "Copy as Markdown" puts all of it on the clipboard.
+// to their moments on YouTube (as the answers to questions cite theirs); "Copy as Markdown" puts
+// all of it on the clipboard.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Summary } from './api';
-import { clock, summaryMarkdown } from './format';
+import { clock, paragraphsOf, summaryMarkdown } from './format';
+
+/** A moment of the video (a key point, a citation): what is said there, and the link to it. */
+interface Moment {
+  start_seconds: number;
+  text: string;
+  url: string;
+}
+
+/** Moments as links that open the video at each one, in a new tab, time first. */
+export function Moments({ moments, label }: { moments: readonly Moment[]; label?: string }) {
+  return (
+    <ol class="key-points" aria-label={label}>
+      {moments.map((moment) => (
+        <li key={`${moment.start_seconds}-${moment.text}`}>
+          <a href={moment.url} target="_blank" rel="noopener noreferrer">
+            <span class="time">{clock(moment.start_seconds)}</span> {moment.text}
+          </a>
+        </li>
+      ))}
+    </ol>
+  );
+}
 
 export function SummaryView({ summary }: { summary: Summary }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -37,24 +60,13 @@ export function SummaryView({ summary }: { summary: Summary }) {
       <p class="byline">
         {metadata.channel_title} · {summary.word_count} words · {metadata.model}
       </p>
-      {summary.summary
-        .split(/\n{2,}/)
-        .filter((paragraph) => paragraph.trim() !== '')
-        .map((paragraph) => (
-          <p key={paragraph}>{paragraph}</p>
-        ))}
+      {paragraphsOf(summary.summary).map((paragraph) => (
+        <p key={paragraph}>{paragraph}</p>
+      ))}
       {summary.key_points && summary.key_points.length > 0 && (
         <>
           <h3>Key points</h3>
-          <ol class="key-points">
-            {summary.key_points.map((point) => (
-              <li key={`${point.start_seconds}-${point.text}`}>
-                <a href={point.url} target="_blank" rel="noopener noreferrer">
-                  <span class="time">{clock(point.start_seconds)}</span> {point.text}
-                </a>
-              </li>
-            ))}
-          </ol>
+          <Moments moments={summary.key_points} />
         </>
       )}
       <div class="actions">

@@ -1,12 +1,15 @@
 // The signed-in page: the summary form, the job it starts (its progress, Cancel, then the
-// summary), and the history. Every call that the API refuses with 401 signs the person out,
-// keeping what they wrote in the form (session.ts keeps the draft).
+// summary and questions about its video), the history and the API keys. Every call that the API
+// refuses with 401 signs the person out, keeping what they wrote in the form (session.ts keeps
+// the draft).
 import { useEffect, useState } from 'preact/hooks';
 import { SUMMARY_LENGTH } from '../lib/summaries/limits';
 import { ApiError, call, type Job, jobIdFrom, type Problem, type Summary } from './api';
-import { ActionError, Field, TextField } from './field';
-import { fieldOf, messagesOf, progressOf, type SummaryField } from './format';
+import { Ask } from './ask';
+import { ActionError, ModelField, TextField } from './field';
+import { fieldOf, messagesOf, progressOf, type SummaryField, watchUrl } from './format';
 import { History } from './history';
+import { ApiKeys } from './keys';
 import { type Draft, loadDraft, saveDraft } from './session';
 import type { PageSettings } from './settings';
 import { SummaryView } from './summary';
@@ -184,23 +187,14 @@ export function Workspace({ token, settings, onSignedOut }: WorkspaceProps) {
             max={SUMMARY_LENGTH.max}
             step={25}
           />
-          <Field id="used-model" label="Model" error={errors.used_model}>
-            {(describedBy, invalid) => (
-              <select
-                id="used-model"
-                value={draft.used_model}
-                onChange={(event) => edit('used_model')(event.currentTarget.value)}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-              >
-                {settings.models.map((name) => (
-                  <option key={name} value={name}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <ModelField
+            id="used-model"
+            label="Model"
+            models={settings.models}
+            value={draft.used_model}
+            onValue={edit('used_model')}
+            error={errors.used_model}
+          />
           <TextField
             id="summary-language"
             label="Summary language"
@@ -218,7 +212,20 @@ export function Workspace({ token, settings, onSignedOut }: WorkspaceProps) {
       </form>
       {shown?.job && !shown.job.result && <JobView job={shown.job} onCancel={cancel} />}
       {summary && <SummaryView summary={summary} />}
+      {summary && (
+        <Ask
+          // Another video, another conversation: what was asked about the last one goes.
+          key={summary.metadata.video_id}
+          token={token}
+          settings={settings}
+          videoUrl={watchUrl(summary.metadata.video_id)}
+          language={shown?.job?.request.language}
+          model={summary.metadata.model}
+          onSignedOut={onSignedOut}
+        />
+      )}
       <History token={token} version={version} onOpen={open} onSignedOut={onSignedOut} />
+      <ApiKeys token={token} onSignedOut={onSignedOut} />
     </>
   );
 }

@@ -2,10 +2,11 @@
 // against the local host (DynamoDB Local, recorded YouTube, a model stub as slow as a laptop's),
 // used as a person would, by the accessible names of its fields and buttons: create an account,
 // sign out and in, summarise a long video and watch the progress bar move, read the key points,
-// copy the summary as Markdown, cancel a running summary, reload and open a summary from the
-// history, be sent back to Sign in when the token is refused (keeping the pasted link), and do it
-// on a 390 px phone with the keyboard alone. axe-core checks the page in light and dark mode.
-// Nothing may leave the local host, and the page may log no error.
+// ask a question about the video and follow its citations, copy the summary as Markdown, make an
+// API key (shown once, working, listed) and delete it, cancel a running summary, reload and open
+// a summary from the history, be sent back to Sign in when the token is refused (keeping the
+// pasted link), and do it on a 390 px phone with the keyboard alone. axe-core checks the page in
+// light and dark mode. Nothing may leave the local host, and the page may log no error.
 
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../web/format';
 import {
   launchChromium,
   RESULTS_DIR,
@@ -23,7 +25,7 @@ import {
 } from '../support/browser';
 import { FAKE_VIDEO_IDS } from '../support/fake-youtube';
 import { OPENAI_MODEL_NAME, type SummarizeEnv, startSummarizeEnv } from '../support/summarize-env';
-import { buildLongTranscript, toCaptionXml } from '../support/transcripts';
+import { buildLongTranscript, plainWords, toCaptionXml } from '../support/transcripts';
 
 const SKIPPED = skipWithoutChromium('the page at /');
 const DESKTOP_SCREENSHOT = resolve(RESULTS_DIR, 'page-desktop.png');
@@ -32,10 +34,14 @@ const FAILURE_SCREENSHOT = resolve(RESULTS_DIR, 'page-e2e-failure.png');
 const VIDEO_ID = FAKE_VIDEO_IDS.normal;
 const VIDEO_URL = `https://www.youtube.com/watch?v=${VIDEO_ID}`;
 const VIDEO_TITLE = 'Surface Go Review - It’s Awesome';
+/** A question the transcript answers (offline: the passages about kernels and edges). */
+const QUESTION = 'How do kernel convolutions find edges, like the Sobel operator?';
 /** A laptop's model: every call takes this long, one at a time. */
 const CALL_MS = 1_000;
 /** Long enough for a cold bcrypt hash and a slow summary on a loaded two-core machine. */
 const UI_TIMEOUT = 45_000;
+/** An hour of talk: the captions the fake YouTube serves for the video. */
+const CAPTIONS = buildLongTranscript(10_000).segments;
 
 let env: SummarizeEnv;
 let browser: Browser;
@@ -51,7 +57,7 @@ beforeAll(async () => {
     OPENAI_MODELS: `${OPENAI_MODEL_NAME}@8192`,
     OPENAI_CONCURRENCY: '1',
   });
-  env.youtube.setEnglishTrack(toCaptionXml(buildLongTranscript(10_000).segments));
+  env.youtube.setEnglishTrack(toCaptionXml(CAPTIONS));
   env.openai.script(OPENAI_MODEL_NAME, [{ delayMs: CALL_MS }]);
   origin = new URL(env.host.url).origin;
 });
@@ -103,9 +109,30 @@ async function tabTo(page: Page, id: string): Promise<void> {
   throw new Error(`Tab never reached #${id}`);
 }
 
-/** Whether the page is wider than its window (sideways scrolling). */
+/** The id of the element that has the focus. */
+const focused = (page: Page) =>
+  page.evaluate('document.activeElement && document.activeElement.id');
+
+/** Whether `secret` is anywhere in the page: its markup, its fields' values, its storage. */
+const pageHolds = (page: Page, secret: string) =>
+  page.evaluate(`(() => {
+    const secret = ${JSON.stringify(secret)};
+    const fields = [...document.querySelectorAll('input, textarea')].map((field) => field.value);
+    const stored = [localStorage, sessionStorage].flatMap((storage) =>
+      Object.keys(storage).map((name) => storage.getItem(name)),
+    );
+    return [document.documentElement.outerHTML, ...fields, ...stored].some((text) =>
+      String(text).includes(secret),
+    );
+  })()`);
+
+/**
+ * Whether the page is wider than its window (sideways scrolling). Against the layout viewport
+ * (clientWidth): a phone's browser zooms out to show content too wide, which widens innerWidth
+ * with it (a 1,000 px line passed the innerWidth comparison).
+ */
 const scrollsSideways = (page: Page) =>
-  page.evaluate('document.documentElement.scrollWidth > window.innerWidth');
+  page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth');
 
 describe.skipIf(SKIPPED)('the page at / in chromium', () => {
   const id = randomUUID().slice(0, 8);
@@ -223,6 +250,51 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       await page.screenshot({ path: DESKTOP_SCREENSHOT, fullPage: true });
     });
 
+    await step(
+      'ask a question under the summary: the answer links each moment it cites',
+      async () => {
+        const ask = page.getByRole('region', { name: 'Ask about this video' });
+        // Nothing asked: the API's refusal is told by the Question field, which keeps the focus.
+        await ask.getByRole('button', { name: 'Ask' }).click();
+        await expectFieldError(page, 'Question', /empty/);
+        await expect.poll(() => focused(page)).toBe('question');
+
+        await ask.getByLabel('Model').selectOption('extractive');
+        await ask.getByLabel('Question').fill(QUESTION);
+        const [asked] = await Promise.all([
+          page.waitForResponse((response) => response.url().endsWith('/ask')),
+          ask.getByRole('button', { name: 'Ask' }).click(),
+        ]);
+        expect(asked.status()).toBe(200);
+        await ask.getByRole('heading', { name: 'Answer', level: 3 }).waitFor();
+        // The answer takes the focus, as a new summary does.
+        await expect.poll(() => focused(page)).toBe('answer-title');
+        const links = ask.getByRole('list', { name: 'Moments the answer cites' }).getByRole('link');
+        expect(await links.count()).toBeGreaterThan(0);
+        for (const link of await links.all()) {
+          const href = (await link.getAttribute('href')) ?? '';
+          const [, shown = '', quoted = ''] =
+            /^(\S+) (.*)$/s.exec((await link.textContent()) ?? '') ?? [];
+          const seconds = Number(
+            new RegExp(`^https://www\\.youtube\\.com/watch\\?v=${VIDEO_ID}&t=(\\d+)s$`).exec(
+              href,
+            )?.[1],
+          );
+          // The moment is a caption that starts at t= and says what the citation quotes.
+          const caption = CAPTIONS.find(
+            (segment) =>
+              Math.floor(segment.offsetMs / 1000) === seconds &&
+              plainWords(quoted).startsWith(plainWords(segment.text)),
+          );
+          expect(caption, `${href}: ${quoted.slice(0, 80)}`).toBeDefined();
+          expect(shown).toBe(clock(seconds));
+          await expect(link.getAttribute('target')).resolves.toBe('_blank');
+          await expect(link.getAttribute('rel')).resolves.toContain('noopener');
+        }
+        expect(await seriousViolations(page)).toEqual([]);
+      },
+    );
+
     await step('copy it as Markdown, key point links included', async () => {
       await page.getByRole('button', { name: 'Copy as Markdown' }).click();
       await page.getByText('Copied as Markdown.').waitFor();
@@ -237,6 +309,82 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       expect(markdown).toContain('## Key points');
       expect(markdown).toContain(`](${firstLink})`);
     });
+
+    await step(
+      'make an API key: shown once, it works, it is listed, and deleted it stops',
+      async () => {
+        const keys = page.getByRole('region', { name: 'API keys' });
+        const toggle = keys.locator('#keys-toggle');
+        await keys.getByRole('button', { name: 'Show API keys' }).click();
+        await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+        await keys.getByText('None yet.').waitFor();
+        await keys.getByRole('button', { name: 'Create key' }).click();
+        await expectFieldError(page, 'Name', /empty/);
+
+        await keys.getByLabel('Name').fill('laptop');
+        await keys.getByRole('button', { name: 'Create key' }).click();
+        await keys.getByRole('heading', { name: 'Your new key “laptop”' }).waitFor();
+        await expect.poll(() => focused(page)).toBe('made-key-title');
+        const key = await keys.getByLabel('Key', { exact: true }).inputValue();
+        expect(key).toMatch(/^tsk_[A-Za-z0-9_-]{43}$/);
+        await keys.getByRole('button', { name: 'Copy the key' }).click();
+        await keys.getByText('Copied.').waitFor();
+        await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(key);
+        // The MCP configuration names this deployment's endpoint, and Claude Code's the key.
+        await expect(keys.locator('pre').first().textContent()).resolves.toBe(
+          `claude mcp add --transport http tubesum ${origin}/mcp --header "Authorization: Bearer ${key}"`,
+        );
+        await expect(keys.locator('pre').nth(1).textContent()).resolves.toContain(
+          `"url": "${origin}/mcp"`,
+        );
+        // Kept in no storage of the browser.
+        await expect(
+          page.evaluate(`JSON.stringify([{ ...localStorage }, { ...sessionStorage }])`),
+        ).resolves.not.toContain(key);
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'light' });
+
+        // The key works outside the browser, against the API and its MCP endpoint.
+        const summaries = await env.host.request('GET', '/summaries', { token: key });
+        expect(summaries.status).toBe(200);
+        expect(summaries.body.items.length).toBeGreaterThan(0);
+        const mcp = await env.host.request('POST', '/mcp', {
+          token: key,
+          headers: { accept: 'application/json, text/event-stream' },
+          json: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        });
+        expect(mcp.status).toBe(200);
+
+        // Listed; closing the panel takes the key off the page, and it is never shown again.
+        const item = keys.getByRole('listitem').filter({ hasText: 'laptop' });
+        await expect(item.textContent()).resolves.toMatch(/never used/);
+        await keys.getByRole('button', { name: 'Hide API keys' }).click();
+        await expect(pageHolds(page, key)).resolves.toBe(false);
+        await keys.getByRole('button', { name: 'Show API keys' }).click();
+        await item.getByText(/last used/).waitFor();
+        await expect(pageHolds(page, key)).resolves.toBe(false);
+
+        // Delete asks first; Keep it keeps it.
+        await item.getByRole('button', { name: 'Delete laptop' }).click();
+        const confirm = item.getByRole('group', { name: /^Delete “laptop”\?/ });
+        await confirm.waitFor();
+        await expect.poll(() => focused(page)).toBe('keep-key');
+        expect(await seriousViolations(page)).toEqual([]);
+        await confirm.getByRole('button', { name: 'Keep it' }).click();
+        await expect.poll(() => focused(page)).toMatch(/^delete-/);
+        expect((await env.host.request('GET', '/summaries', { token: key })).status).toBe(200);
+
+        await item.getByRole('button', { name: 'Delete laptop' }).click();
+        await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+        await keys.getByText('Deleted “laptop”: it no longer works.').waitFor();
+        await expect(item.count()).resolves.toBe(0);
+        await expect.poll(() => focused(page)).toBe('keys-list-title');
+        expect((await env.host.request('GET', '/summaries', { token: key })).status).toBe(401);
+        await keys.getByRole('button', { name: 'Hide API keys' }).click();
+      },
+    );
 
     await step('cancel a running summary', async () => {
       // Another length: a new summary, not the one just made.
@@ -340,6 +488,36 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       expect(await seriousViolations(page)).toEqual([]);
       mkdirSync(RESULTS_DIR, { recursive: true });
       await page.screenshot({ path: PHONE_SCREENSHOT, fullPage: true });
+    });
+
+    await step('make and delete an API key with the keyboard; the key fits the phone', async () => {
+      await page.locator('#keys-toggle').focus();
+      await page.keyboard.press('Enter');
+      await page.getByLabel('Name').waitFor();
+      await page.keyboard.press('Tab');
+      await expect.poll(() => focused(page)).toBe('key-name');
+      await page.keyboard.type('phone');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Your new key “phone”' }).waitFor();
+      await expect.poll(() => focused(page)).toBe('made-key-title');
+      // The key and the MCP configuration wrap: nothing scrolls sideways.
+      await expect(scrollsSideways(page)).resolves.toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      const key = await page.getByLabel('Key', { exact: true }).inputValue();
+      await tabTo(page, 'key-done');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focused(page)).toBe('keys-list-title');
+      await expect(pageHolds(page, key)).resolves.toBe(false);
+
+      // Delete: Enter on Delete asks (Keep it has the focus), Shift+Tab and Enter confirm.
+      const item = page.getByRole('listitem').filter({ hasText: 'phone' });
+      await item.getByRole('button', { name: 'Delete phone' }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focused(page)).toBe('keep-key');
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Enter');
+      await page.getByText('Deleted “phone”: it no longer works.').waitFor();
+      expect((await env.host.request('GET', '/summaries', { token: key })).status).toBe(401);
     });
   });
 

@@ -1,8 +1,20 @@
-// What the page writes from the API's answers (web/format.ts): times, progress, Markdown, and
-// which field a problem is shown by.
+// What the page writes from the API's answers (web/format.ts): times, progress, Markdown,
+// which field a problem is shown by, citations' excerpts, and the MCP configuration of a new key.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Job, Problem, Summary } from '../../../web/api';
-import { clock, fieldOf, progressOf, summaryMarkdown } from '../../../web/format';
+import {
+  claudeCodeCommand,
+  clock,
+  dateTime,
+  excerpt,
+  fieldOf,
+  mcpEndpoint,
+  mcpJsonConfig,
+  paragraphsOf,
+  progressOf,
+  summaryMarkdown,
+} from '../../../web/format';
 
 const job = (status: Job['status'], stage: Job['progress']['stage'], done = 0, total = 0) => ({
   status,
@@ -109,5 +121,60 @@ describe('fieldOf', () => {
     for (const type of ['quota-exceeded', 'youtube-blocked', 'model-throttled']) {
       expect(fieldOf(problem(type)), type).toBeUndefined();
     }
+  });
+});
+
+describe('dateTime', () => {
+  it('writes an ISO time in the locale, and leaves anything else as it is', () => {
+    expect(dateTime('2026-11-23T15:00:00.000Z')).toMatch(/2026/);
+    expect(dateTime('2026-11-23T15:00:00.000Z')).not.toContain('T15');
+    expect(dateTime('soon')).toBe('soon');
+  });
+});
+
+describe('paragraphsOf', () => {
+  it('splits at blank lines and drops empty paragraphs', () => {
+    expect(paragraphsOf('One [0:05]\n\nTwo\nstill two\n\n\n  \n\nThree')).toEqual([
+      'One [0:05]',
+      'Two\nstill two',
+      'Three',
+    ]);
+  });
+});
+
+describe('excerpt', () => {
+  it('keeps a short text whole', () => {
+    expect(excerpt('  So, a kernel.  ', 20)).toBe('So, a kernel.');
+  });
+
+  it('cuts a long one at a word, without a dangling comma, and says so', () => {
+    expect(excerpt('So, but, but, because, if you do not know', 14)).toBe('So, but, but…');
+    expect(excerpt('Supercalifragilistic', 5)).toBe('Super…');
+  });
+});
+
+describe('the MCP configuration of a new key', () => {
+  const key = `tsk_${'A'.repeat(43)}`;
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+
+  it('names the endpoint beside the page, under a base path too', () => {
+    expect(mcpEndpoint('http://127.0.0.1:3000/')).toBe('http://127.0.0.1:3000/mcp');
+    expect(mcpEndpoint('https://abc.example/prod/?x=1#top')).toBe('https://abc.example/prod/mcp');
+  });
+
+  it('gives Claude Code the README’s command, with this endpoint and the key', () => {
+    const documented = /^claude mcp add .*$/m.exec(readme)?.[0] ?? 'missing';
+
+    expect(claudeCodeCommand('https://HOST/mcp', key)).toBe(documented.replace('tsk_…', key));
+  });
+
+  it('gives Cursor the README’s mcp.json, the key left to the environment', () => {
+    const block = /Cursor \(`~\/\.cursor\/mcp\.json`[\s\S]*?```json\n([\s\S]*?)```/.exec(
+      readme,
+    )?.[1];
+    const config = mcpJsonConfig('https://HOST/mcp');
+
+    expect(JSON.parse(config)).toEqual(JSON.parse(block ?? 'null'));
+    expect(config).not.toContain('tsk_');
   });
 });
