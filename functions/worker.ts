@@ -11,6 +11,7 @@ import { type Config, loadConfig, WORKER_MARGIN_MS } from '../lib/config';
 import { appendLogKeys, logger } from '../lib/logger';
 import {
   type FailedMessage,
+  MAX_RECEIVES,
   type Redeliver,
   redeliverLater,
   sqsRedeliver,
@@ -57,7 +58,11 @@ export function create(config: Config, services: WorkerServices = {}): WorkerHan
         const budget = Math.max(1_000, budgetMs);
         const outcome = await worker.run(
           parsed.data,
-          { signal: AbortSignal.timeout(budget), endsAt: Date.now() + budget },
+          {
+            signal: AbortSignal.timeout(budget),
+            endsAt: Date.now() + budget,
+            lastDelivery: receivesOf(record) >= MAX_RECEIVES,
+          },
           services.force?.(record.messageId) ?? false,
         );
         if (outcome === 'retry') failed.push(record);
@@ -77,12 +82,15 @@ export function create(config: Config, services: WorkerServices = {}): WorkerHan
   };
 }
 
+/** Deliveries of a record's message so far, this one included. */
+const receivesOf = (record: SQSRecord) => Number(record.attributes.ApproximateReceiveCount) || 1;
+
 function failedMessage(record: SQSRecord): FailedMessage {
   return {
     messageId: record.messageId,
     queueArn: record.eventSourceARN,
     receiptHandle: record.receiptHandle,
-    receives: Number(record.attributes.ApproximateReceiveCount) || 1,
+    receives: receivesOf(record),
   };
 }
 

@@ -11,7 +11,7 @@ import { countWords } from '../words';
 import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
 import { type Catalog, type CatalogEntry, resolveModel, usageMetadata } from './catalog';
-import type { WorkMessage } from './delivery';
+import { MAX_RECEIVES, type WorkMessage } from './delivery';
 import { keyPointUrl } from './key-points';
 import { outcomeFor } from './outcome';
 import type { SummarizeResponse } from './schemas';
@@ -55,6 +55,16 @@ export interface SummaryWorkerDeps {
  * store could not be written).
  */
 export type RunOutcome = 'done' | 'failed' | 'stopped' | 'busy' | 'gone' | 'retry';
+
+/** What a run may spend: its budget's signal and end, and whether its message comes again. */
+export interface RunBudget {
+  signal: AbortSignal;
+  /** When the budget ends (epoch ms). */
+  endsAt: number;
+  /** The message's last delivery (MAX_RECEIVES): a run the store interrupts is failed, not handed
+   * back to a dead-letter queue that would leave its jobs waiting. */
+  lastDelivery?: boolean;
+}
 
 /** A run whose worker vanished this often is failed rather than tried again. */
 export const MAX_CRASHES = 3;
@@ -148,13 +158,40 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
   }
 
   /**
+   * Ends a run the store kept interrupting, on the message's last delivery: after it the message
+   * goes to the dead-letter queue, and its jobs (and every identical request, which would join the
+   * run) would wait for a run nobody makes. Best-effort, as the store may still be down: whether
+   * the failure was written.
+   */
+  async function failInterrupted(key: string, owner: string, record: SummaryRecord) {
+    const interrupted = new HttpError(503, 'summary-interrupted', 'Service unavailable', {
+      detail: `The summary could not be made: the store was unavailable on each of its ${MAX_RECEIVES} attempts. Ask for it again.`,
+      headers: { 'Retry-After': '60' },
+      expose: true,
+    });
+    try {
+      await fail(key, owner, interrupted, record);
+      logger.error('summary run failed: the store was unavailable on its last delivery', {
+        video_id: record.work.videoId,
+        model: record.work.model,
+      });
+      return true;
+    } catch (error) {
+      logger.error('summary run left unfinished: the store is unavailable on its last delivery', {
+        error: String(error),
+      });
+      return false;
+    }
+  }
+
+  /**
    * Makes the summary a message names, within its budget (a signal, and when it ends). `force`
    * takes a lease even from a live holder (the local host resuming after a crash, when no other
    * process can hold one).
    */
   async function run(
     message: WorkMessage,
-    { signal: budget, endsAt }: { signal: AbortSignal; endsAt: number },
+    { signal: budget, endsAt, lastDelivery = false }: RunBudget,
     force = false,
   ): Promise<RunOutcome> {
     const { key } = message;
@@ -274,6 +311,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         return 'stopped';
       }
       if (error instanceof ServiceUnavailableError && error.type === 'storage-unavailable') {
+        if (lastDelivery && (await failInterrupted(key, owner, record))) return 'failed';
         logger.warn('summary run interrupted: the store is unavailable; it will be tried again', {
           ...fields,
           error,

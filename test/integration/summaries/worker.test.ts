@@ -3,10 +3,11 @@
 // looping, and a worker that lost its lease writes nothing more.
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../../infra/local/table';
 import { createDocumentClient } from '../../../lib/aws/dynamodb';
 import type { Config } from '../../../lib/config';
+import { ServiceUnavailableError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import { buildCatalog } from '../../../lib/summaries/catalog';
 import { createCache } from '../../../lib/summaries/store/cache';
@@ -15,6 +16,7 @@ import { createQuota } from '../../../lib/summaries/store/quota';
 import {
   createRecordStore,
   LeaseLostError,
+  reusable,
   summaryKey,
   type Work,
 } from '../../../lib/summaries/store/records';
@@ -42,8 +44,9 @@ const video: Video = {
   client: 'ANDROID',
 };
 
-/** A worker over the real stores, whose summarizer takes `ms` and counts its calls. */
-function worker(ms = 0) {
+/** A worker over the real stores, whose summarizer takes `ms` (then throws `error`, if given)
+ * and counts its calls. */
+function worker(ms = 0, error?: Error) {
   const records = createRecordStore(db, config.TABLE_NAME, { leaseMs: LEASE_MS });
   const jobs = createJobStore(db, config.TABLE_NAME);
   const calls = { count: 0 };
@@ -51,6 +54,7 @@ function worker(ms = 0) {
     async summarize() {
       calls.count++;
       await new Promise((resolve) => setTimeout(resolve, ms));
+      if (error) throw error;
       return {
         summary: 'A summary.',
         keyPoints: [],
@@ -111,10 +115,9 @@ it('makes a summary once when the same message is delivered twice at once', asyn
   expect((await first.records.get(key))?.state).toBe('done');
 });
 
-it('fails a run whose workers vanished MAX_CRASHES times, with a 500 its jobs show', async () => {
-  const { records, jobs, run, calls } = worker();
-  const { key, jobId } = await newRun(records);
-  await jobs.create({
+/** A user's pending job on the run under `key`. */
+function pendingJob(jobs: ReturnType<typeof worker>['jobs'], key: string, jobId: string) {
+  return jobs.create({
     id: jobId,
     userId: 'someone',
     key,
@@ -130,6 +133,12 @@ it('fails a run whose workers vanished MAX_CRASHES times, with a 500 its jobs sh
     createdAt: Date.now(),
     updatedAt: Date.now(),
   });
+}
+
+it('fails a run whose workers vanished MAX_CRASHES times, with a 500 its jobs show', async () => {
+  const { records, jobs, run, calls } = worker();
+  const { key, jobId } = await newRun(records);
+  await pendingJob(jobs, key, jobId);
   // Workers that take the run and vanish: each next one finds an expired lease.
   for (let i = 0; i <= MAX_CRASHES - 1; i++) {
     expect(typeof (await records.takeLease(key, `vanished-${i}`))).toBe('object');
@@ -161,4 +170,39 @@ it('refuses every write of a worker whose lease another took over', async () => 
     records.progress(key, 'first', { stage: 'combining', partsTotal: 2, partsDone: 2 }),
   ).rejects.toBeInstanceOf(LeaseLostError);
   expect((await records.get(key))?.owner).toBe('second');
+});
+
+describe('a run the store interrupts', () => {
+  const storeDown = () =>
+    new ServiceUnavailableError('storage-unavailable', 'The store is unavailable.', 1);
+
+  it('is handed back to the queue while its message has deliveries left', async () => {
+    const { records, jobs, run } = worker(0, storeDown());
+    const { key, jobId } = await newRun(records);
+    await pendingJob(jobs, key, jobId);
+
+    const outcome = await run({ key, request_id: 'req-blink' }, budget());
+
+    expect(outcome).toBe('retry');
+    expect((await records.get(key))?.state).toBe('working');
+    expect((await jobs.get(jobId))?.status).toBe('pending');
+  });
+
+  it('ends failed on its last delivery, so neither its jobs nor a new request wait for a dead message', async () => {
+    const { records, jobs, run } = worker(0, storeDown());
+    const { key, jobId } = await newRun(records);
+    await pendingJob(jobs, key, jobId);
+
+    const outcome = await run({ key, request_id: 'req-last' }, { ...budget(), lastDelivery: true });
+    const record = await records.get(key);
+
+    expect(outcome).toBe('failed');
+    expect(record?.problem).toMatchObject({ status: 503, type: 'summary-interrupted' });
+    expect(await jobs.get(jobId)).toMatchObject({
+      status: 'failed',
+      problem: { status: 503, type: 'summary-interrupted' },
+    });
+    // A 5xx is not a verdict: the next identical request starts a new run.
+    expect(reusable(record)).toBe('free');
+  });
 });
