@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
-import type { HandlerName, RouteDef } from '../lib/routes';
+import type { HandlerName, RouteDef } from '../lib/routes/route';
 import { SHIPPED_PACKAGES } from '../lib/shipped';
 import { type FunctionName, WORKER } from './profiles';
 import { webBuildOptions, webFiles } from './web-build';

@@ -2,7 +2,7 @@
 // path), JSON in and out, and every failure turned into words a person can read.
 // The bodies' types come from the API's own schemas (types only: no zod in the page).
 import type { problemSchema } from '../lib/http/problem-schema';
-import type { tokenResponseSchema } from '../lib/routes';
+import type { tokenResponseSchema } from '../lib/routes/accounts';
 import type * as z from '../lib/schema';
 import type { jobListSchema, jobSchema, summarizeResponseSchema } from '../lib/summaries/schemas';
 

@@ -32,7 +32,7 @@ import { fieldErrors } from '../http/handler';
 import { toProblem } from '../http/problem';
 import { baseHeaders, type Reply } from '../http/reply';
 import type { Logger } from '../logger';
-import { API_VERSION } from '../routes';
+import { API_VERSION } from '../routes/route';
 import type { User } from '../users/store';
 import { type ToolContext, type ToolDef, toolJsonSchema } from './tools';
 

@@ -147,7 +147,7 @@ describe('the Lambda bundles', () => {
     expect(sources.filter((source) => /summaries\/extractive\//.test(source))).toEqual([]);
     expect(sources.some((source) => source.includes('node_modules/minisearch/'))).toBe(true);
     // Its size against the 400 KB target is reported by `npm run bench`, as every function's is
-    // (the route table every function bundles grew /ask past it once API keys came).
+    // (it bundles only its own area's routes: test/infra/route-areas.test.ts).
   });
 
   it('puts undici beside the MCP function (get_transcript’s proxy) and none of the SDK’s HTTP frameworks in it', () => {
