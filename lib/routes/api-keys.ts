@@ -1,8 +1,8 @@
 // The API keys area's routes: POST and GET /api-keys, DELETE /api-keys/{id}, for a login token
 // only. Their schemas are lib/api-keys/schemas.ts.
 import { loginTokenRequired, tooManyApiKeys, unknownApiKey } from '../api-keys/errors';
+import { API_KEYS_PER_USER } from '../api-keys/limits';
 import {
-  API_KEYS_PER_USER,
   apiKeyIdSchema,
   apiKeyListSchema,
   createApiKeyBodySchema,
