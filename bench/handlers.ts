@@ -13,7 +13,7 @@ import { createDocumentClient } from '../lib/aws/dynamodb';
 import { loadConfig } from '../lib/config';
 import type { LambdaHandler } from '../lib/http/handler';
 import type { Reply } from '../lib/http/reply';
-import type { HandlerName } from '../lib/routes';
+import type { HandlerName } from '../lib/routes/route';
 import { type FakeYouTube, startFakeYouTube } from '../test/support/fake-youtube';
 import { loadSharedTranscript, toCaptionXml } from '../test/support/transcripts';
 import { npmStartArgs } from './local-start';

@@ -9,7 +9,7 @@ import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/hand
 import { json, noContent } from '../lib/http/reply';
 import { servingRouteKey } from '../lib/http/router';
 import { logger } from '../lib/logger';
-import { routes } from '../lib/routes';
+import { apiKeyRoutes } from '../lib/routes/api-keys';
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config): LambdaHandler {
@@ -18,20 +18,20 @@ export function create(config: Config): LambdaHandler {
   const authenticate = bearerAuthenticatorFrom(config, db, store);
   const apiKeys = createApiKeyService(store, logger);
   const byRouteKey: Record<string, LambdaHandler> = {
-    [`${routes.createApiKey.method} ${routes.createApiKey.path}`]: createHandler(
-      routes.createApiKey,
+    [`${apiKeyRoutes.createApiKey.method} ${apiKeyRoutes.createApiKey.path}`]: createHandler(
+      apiKeyRoutes.createApiKey,
       config,
       async ({ user, body }) => json(201, await apiKeys.create(user, body.name)),
       { authenticate },
     ),
-    [`${routes.listApiKeys.method} ${routes.listApiKeys.path}`]: createHandler(
-      routes.listApiKeys,
+    [`${apiKeyRoutes.listApiKeys.method} ${apiKeyRoutes.listApiKeys.path}`]: createHandler(
+      apiKeyRoutes.listApiKeys,
       config,
       async ({ user }) => json(200, await apiKeys.list(user)),
       { authenticate },
     ),
-    [`${routes.deleteApiKey.method} ${routes.deleteApiKey.path}`]: createHandler(
-      routes.deleteApiKey,
+    [`${apiKeyRoutes.deleteApiKey.method} ${apiKeyRoutes.deleteApiKey.path}`]: createHandler(
+      apiKeyRoutes.deleteApiKey,
       config,
       async ({ user, event }) => {
         await apiKeys.remove(user, event.pathParameters?.id ?? '');

@@ -8,7 +8,7 @@ import { ASK_MARGIN_MS, type Config } from '../lib/config';
 import { createHandler, lambdaEntry } from '../lib/http/handler';
 import { json } from '../lib/http/reply';
 import { logger } from '../lib/logger';
-import { routes } from '../lib/routes';
+import { askRoutes } from '../lib/routes/ask';
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config) {
@@ -16,7 +16,7 @@ export function create(config: Config) {
   const authenticate = bearerAuthenticatorFrom(config, db);
   const questions = askServiceFrom(config, db, logger);
   return createHandler(
-    routes.ask,
+    askRoutes.ask,
     config,
     async ({ body, user, lambda }) => {
       // Never past the Lambda's own end: the margin is left to send the answer (or the 504).

@@ -8,7 +8,8 @@ import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/hand
 import { problemReply } from '../lib/http/problem';
 import { createRouter, servingRouteKey, unroutedError } from '../lib/http/router';
 import { logger } from '../lib/logger';
-import { routeList, routes } from '../lib/routes';
+import { routeList } from '../lib/routes';
+import { docsRoutes } from '../lib/routes/docs';
 import { createWebApp, type WebFiles } from '../lib/web';
 
 export interface DocsServices {
@@ -37,11 +38,13 @@ async function unrouted(event: APIGatewayProxyEventV2) {
 export function create(config: Config, services: DocsServices = {}): LambdaHandler {
   const web = createWebApp(config, services.web);
   const byRouteKey: Record<string, LambdaHandler> = {
-    [`${routes.docs.method} ${routes.docs.path}`]: createHandler(routes.docs, config, async () =>
-      docsPageReply(),
+    [`${docsRoutes.docs.method} ${docsRoutes.docs.path}`]: createHandler(
+      docsRoutes.docs,
+      config,
+      async () => docsPageReply(),
     ),
-    [`${routes.docsAsset.method} ${routes.docsAsset.path}`]: createHandler(
-      routes.docsAsset,
+    [`${docsRoutes.docsAsset.method} ${docsRoutes.docsAsset.path}`]: createHandler(
+      docsRoutes.docsAsset,
       config,
       async ({ event }) =>
         docsAssetReply(
@@ -50,18 +53,18 @@ export function create(config: Config, services: DocsServices = {}): LambdaHandl
           event.headers?.['accept-encoding'],
         ),
     ),
-    [`${routes.openapi.method} ${routes.openapi.path}`]: createHandler(
-      routes.openapi,
+    [`${docsRoutes.openapi.method} ${docsRoutes.openapi.path}`]: createHandler(
+      docsRoutes.openapi,
       config,
       async () => openApiReply(config),
     ),
-    [`${routes.page.method} ${routes.page.path}`]: createHandler(
-      routes.page,
+    [`${docsRoutes.page.method} ${docsRoutes.page.path}`]: createHandler(
+      docsRoutes.page,
       config,
       async ({ event }) => (await web()).page(event.headers?.['accept-encoding']),
     ),
-    [`${routes.pageFile.method} ${routes.pageFile.path}`]: createHandler(
-      routes.pageFile,
+    [`${docsRoutes.pageFile.method} ${docsRoutes.pageFile.path}`]: createHandler(
+      docsRoutes.pageFile,
       config,
       async ({ event }) =>
         (await web()).file(event.pathParameters?.file ?? '', event.headers?.['accept-encoding']),

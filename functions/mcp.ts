@@ -10,7 +10,7 @@ import { logger } from '../lib/logger';
 import { createMcpEndpoint } from '../lib/mcp/endpoint';
 import { askTool, summaryTools, type ToolDef, transcriptTool } from '../lib/mcp/tools';
 import { createTranscriptService } from '../lib/mcp/transcripts';
-import { routes } from '../lib/routes';
+import { mcpRoutes } from '../lib/routes/mcp';
 import { catalogFromConfig } from '../lib/summaries/catalog';
 import { modelClientsFrom } from '../lib/summaries/model-clients';
 import { type JobQueue, sqsQueueFrom } from '../lib/summaries/queue';
@@ -45,7 +45,7 @@ export function create(config: Config, services: McpServices = {}) {
   ];
   const endpoint = createMcpEndpoint(tools, { models: catalogFromConfig(config).names, logger });
   return createHandler(
-    routes.mcp,
+    mcpRoutes.mcp,
     config,
     async ({ body, user, event, lambda, requestId }) =>
       endpoint({

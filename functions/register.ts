@@ -5,7 +5,7 @@ import type { Config } from '../lib/config';
 import { createHandler, lambdaEntry } from '../lib/http/handler';
 import { json } from '../lib/http/reply';
 import { logger } from '../lib/logger';
-import { routes } from '../lib/routes';
+import { accountRoutes } from '../lib/routes/accounts';
 import { createBcryptBudget } from '../lib/users/bcrypt-budget';
 import { maskEmail } from '../lib/users/identity';
 import { registerUser } from '../lib/users/registration';
@@ -25,7 +25,7 @@ export function create(config: Config) {
       windowSeconds: config.BCRYPT_WINDOW_SECONDS,
     }),
   };
-  return createHandler(routes.register, config, async ({ body, event }) => {
+  return createHandler(accountRoutes.register, config, async ({ body, event }) => {
     const sourceIp = event.requestContext.http.sourceIp;
     const user = await registerUser(registration, { ...body, sourceIp });
     logger.info('user registered', { user_id: user.id, email: maskEmail(user.email) });

@@ -7,7 +7,7 @@ import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/hand
 import { json, noContent } from '../lib/http/reply';
 import { servingRouteKey } from '../lib/http/router';
 import { logger } from '../lib/logger';
-import { routes } from '../lib/routes';
+import { summaryRoutes } from '../lib/routes/summaries';
 import type { JobQueue } from '../lib/summaries/queue';
 import { pollAfterSeconds } from '../lib/summaries/service';
 import { summaryServiceFrom } from '../lib/summaries/wiring';
@@ -26,14 +26,14 @@ export function create(config: Config): LambdaHandler {
   const summaries = summaryServiceFrom(config, db, noQueue, logger);
   const id = (params: Record<string, string | undefined> | undefined) => params?.id ?? '';
   const byRouteKey: Record<string, LambdaHandler> = {
-    [`${routes.listSummaries.method} ${routes.listSummaries.path}`]: createHandler(
-      routes.listSummaries,
+    [`${summaryRoutes.listSummaries.method} ${summaryRoutes.listSummaries.path}`]: createHandler(
+      summaryRoutes.listSummaries,
       config,
       async ({ user, query }) => json(200, await summaries.list(user, query)),
       { authenticate },
     ),
-    [`${routes.getSummary.method} ${routes.getSummary.path}`]: createHandler(
-      routes.getSummary,
+    [`${summaryRoutes.getSummary.method} ${summaryRoutes.getSummary.path}`]: createHandler(
+      summaryRoutes.getSummary,
       config,
       async ({ user, event }) => {
         const job = await summaries.get(user, id(event.pathParameters));
@@ -42,8 +42,8 @@ export function create(config: Config): LambdaHandler {
       },
       { authenticate },
     ),
-    [`${routes.cancelSummary.method} ${routes.cancelSummary.path}`]: createHandler(
-      routes.cancelSummary,
+    [`${summaryRoutes.cancelSummary.method} ${summaryRoutes.cancelSummary.path}`]: createHandler(
+      summaryRoutes.cancelSummary,
       config,
       async ({ user, event }) => {
         const outcome = await summaries.cancel(user, id(event.pathParameters));

@@ -7,7 +7,7 @@ import { createHandler, lambdaEntry } from '../lib/http/handler';
 import { preferenceApplied, readPreferences, waitMsFor } from '../lib/http/prefer';
 import { json } from '../lib/http/reply';
 import { logger } from '../lib/logger';
-import { routes } from '../lib/routes';
+import { summaryRoutes } from '../lib/routes/summaries';
 import { type JobQueue, sqsQueueFrom } from '../lib/summaries/queue';
 import { jobLocation, pollAfterSeconds } from '../lib/summaries/service';
 import { summaryServiceFrom } from '../lib/summaries/wiring';
@@ -25,7 +25,7 @@ export function create(config: Config, services: SummarizeServices = {}) {
   const queue = services.queue ?? sqsQueueFrom(config);
   const summaries = summaryServiceFrom(config, db, queue, logger);
   return createHandler(
-    routes.summarize,
+    summaryRoutes.summarize,
     config,
     async ({ body, user, event, lambda, requestId }) => {
       const preferences = readPreferences(event.headers?.prefer);

@@ -6,7 +6,7 @@ import type { Config } from '../lib/config';
 import { createHandler, lambdaEntry } from '../lib/http/handler';
 import { json } from '../lib/http/reply';
 import { logger } from '../lib/logger';
-import { routes } from '../lib/routes';
+import { accountRoutes } from '../lib/routes/accounts';
 import { createBcryptBudget } from '../lib/users/bcrypt-budget';
 import { createKnownAddresses } from '../lib/users/known-addresses';
 import { logIn } from '../lib/users/login';
@@ -32,7 +32,7 @@ export function create(config: Config) {
     bcryptCost: config.BCRYPT_COST,
     logger,
   };
-  return createHandler(routes.token, config, async ({ body, event }) => {
+  return createHandler(accountRoutes.token, config, async ({ body, event }) => {
     const identifier = body.username ?? body.email ?? '';
     const { token, expiresIn } = await logIn(login, {
       identifier,

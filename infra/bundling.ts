@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
-import type { HandlerName, RouteDef } from '../lib/routes';
+import type { HandlerName, RouteDef } from '../lib/routes/route';
 import { SHIPPED_PACKAGES } from '../lib/shipped';
 import { type FunctionName, WORKER } from './profiles';
 import { webBuildOptions, webFiles } from './web-build';
@@ -61,9 +61,14 @@ export const BUNDLE = {
   externalModules: [] as string[],
   /**
    * Packages replaced in Lambda bundles: the SDK's default credential chain by the environment
-   * provider alone (lib/aws/lambda-credentials.ts says why).
+   * provider alone (lib/aws/lambda-credentials.ts says why), and Ajv, which the MCP SDK's Server
+   * imports but never calls here, by a stub that throws (lib/mcp/ajv-left-out.ts says why).
    */
-  alias: { '@aws-sdk/credential-provider-node': './lib/aws/lambda-credentials.ts' },
+  alias: {
+    '@aws-sdk/credential-provider-node': './lib/aws/lambda-credentials.ts',
+    ajv: './lib/mcp/ajv-left-out.ts',
+    'ajv-formats': './lib/mcp/ajv-left-out.ts',
+  },
 } as const;
 
 /** swagger-ui-dist's files that lib/docs.ts serves; they sit beside the docs handler. */

@@ -9,7 +9,7 @@ import {
   SUMMARIZE_MARGIN_MS,
   WORKER_MARGIN_MS,
 } from '../lib/config';
-import type { HandlerName } from '../lib/routes';
+import type { HandlerName } from '../lib/routes/route';
 
 /** The Lambda no route leads to: it consumes the job queue (functions/worker.ts). */
 export const WORKER = 'worker';

@@ -10,7 +10,7 @@ import { ICON } from './http/icon';
 import { type Reply, text } from './http/reply';
 import { type StaticFile, staticFile, staticFileReply } from './http/static-file';
 import { buildOpenApiDocument } from './openapi';
-import { docsFileSchema } from './routes';
+import { docsFileSchema } from './routes/docs';
 import type * as z from './schema';
 import { catalogFromConfig } from './summaries/catalog';
 

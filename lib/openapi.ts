@@ -24,15 +24,11 @@ import {
   ValidationError,
 } from './errors';
 import { problemReply } from './http/problem';
+import { problemSchema } from './http/problem-schema';
 import { createRouter } from './http/router';
 import { type Json, toJsonSchema } from './json-schema';
-import {
-  API_VERSION,
-  problemSchema,
-  type RouteDef,
-  type RouteHeader,
-  routes as routeTable,
-} from './routes';
+import { routes as routeTable } from './routes';
+import { API_VERSION, type RouteDef, type RouteHeader } from './routes/route';
 import type * as z from './schema';
 import { youTubeBadResponse } from './youtube/errors';
 

@@ -11,7 +11,7 @@ import { ICON } from './http/icon';
 import type { Reply } from './http/reply';
 import { type StaticFile, staticFile, staticFileReply } from './http/static-file';
 import { once } from './once';
-import { webFileSchema } from './routes';
+import { webFileSchema } from './routes/docs';
 import type * as z from './schema';
 import { catalogFromConfig } from './summaries/catalog';
 

@@ -4,7 +4,7 @@
 import type { apiKeyListSchema, apiKeySchema, createdApiKeySchema } from '../lib/api-keys/schemas';
 import type { askResponseSchema } from '../lib/ask/schemas';
 import type { problemSchema } from '../lib/http/problem-schema';
-import type { tokenResponseSchema } from '../lib/routes';
+import type { tokenResponseSchema } from '../lib/routes/accounts';
 import type * as z from '../lib/schema';
 import type { jobListSchema, jobSchema, summarizeResponseSchema } from '../lib/summaries/schemas';
 

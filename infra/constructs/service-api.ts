@@ -24,7 +24,8 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '../../lib/http/cors';
-import { type HandlerName, type RouteDef, UNROUTED_HANDLER } from '../../lib/routes';
+import { UNROUTED_HANDLER } from '../../lib/routes';
+import type { HandlerName, RouteDef } from '../../lib/routes/route';
 import { pascal } from '../names';
 import type { ApiFunction } from './api-function';
 

@@ -22,7 +22,7 @@ import { invocation, type LambdaHandler } from '../../lib/http/handler';
 import { problemReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
 import { createRouter, unroutedError } from '../../lib/http/router';
-import type { HandlerName, RouteDef } from '../../lib/routes';
+import type { HandlerName, RouteDef } from '../../lib/routes/route';
 import { apiGatewayEvent, lambdaContext } from './event';
 
 export interface LocalServerOptions {

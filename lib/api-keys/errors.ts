@@ -1,7 +1,7 @@
 // The problems of the API keys area, made in one place so the route table's examples are the
 // very errors the service throws.
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors';
-import { API_KEYS_PER_USER } from './schemas';
+import { API_KEYS_PER_USER } from './limits';
 
 /** 404 for a key id that is not one of the caller's: unknown and someone else's look the same. */
 export const unknownApiKey = () => new NotFoundError('No such API key.');

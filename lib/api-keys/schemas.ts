@@ -1,14 +1,7 @@
-// The API keys area's schemas and limits, one module: what POST /api-keys takes and answers, and
-// what GET /api-keys lists. The route table names them; the OpenAPI document is made from them.
+// The API keys area's schemas, one module: what POST /api-keys takes and answers, and what
+// GET /api-keys lists. The route table names them; the OpenAPI document is made from them.
 import * as z from '../schema';
-
-/**
- * The most keys one user may hold at once: enough for a few machines and scripts, few enough
- * that a stolen login cannot mint keys without bound (each one outlives a password change).
- */
-export const API_KEYS_PER_USER = 10;
-/** A key's name: a label for its owner, 1-64 characters once trimmed. */
-export const API_KEY_NAME_MAX_CHARS = 64;
+import { API_KEY_NAME_MAX_CHARS, API_KEYS_PER_USER } from './limits';
 
 /**
  * Something besides spaces, and no control characters (names come back in lists and terminals:

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { storeCall, storeError, writeTransaction } from '../aws/dynamodb';
 import { tooManyApiKeys } from './errors';
-import { API_KEYS_PER_USER } from './schemas';
+import { API_KEYS_PER_USER } from './limits';
 
 /** A key as its owner's list holds it. */
 export interface StoredApiKey {

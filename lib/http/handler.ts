@@ -22,7 +22,7 @@ import {
   ValidationError,
 } from '../errors';
 import { appendLogKeys, logger, resetLogKeys } from '../logger';
-import type { RouteDef } from '../routes';
+import type { RouteDef } from '../routes/route';
 import type { core, output, ZodMiniType } from '../schema';
 import type { User } from '../users/store';
 import { exit, requestIdOf } from './exit';

@@ -4,7 +4,7 @@
 // (RFC 9110 9.3.2): the GET route answers it, and the server sends its headers without the body.
 
 import { type HttpError, MethodNotAllowedError, NotFoundError } from '../errors';
-import type { RouteDef } from '../routes';
+import type { RouteDef } from '../routes/route';
 
 export type RouteMatch =
   | { kind: 'found'; route: RouteDef; pathParameters: Record<string, string> | undefined }

@@ -19,7 +19,7 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { ConfigError } from '../config';
 import {
   BadRequestError,
@@ -32,7 +32,7 @@ import { fieldErrors } from '../http/handler';
 import { toProblem } from '../http/problem';
 import { baseHeaders, type Reply } from '../http/reply';
 import type { Logger } from '../logger';
-import { API_VERSION } from '../routes';
+import { API_VERSION } from '../routes/route';
 import type { User } from '../users/store';
 import { type ToolContext, type ToolDef, toolJsonSchema } from './tools';
 
@@ -58,6 +58,18 @@ export interface McpEndpointOptions {
 /** What an MCP client is told at initialize, for the model that uses the tools. */
 const INSTRUCTIONS =
   'Summaries of YouTube videos from their transcripts. summarize_video answers with the summary, or with a job when the summary takes longer: then call get_summary with the job id every few seconds until its status is done. get_transcript gives the captions with their times, a page at a time. ask_video answers a question about a video with citations: links to the moments that say it.';
+
+/**
+ * The Server's JSON Schema validator. The low-level Server checks JSON Schemas only when it asks a
+ * client to fill in a form (elicitation), which these tools never do, so this is never called;
+ * should that change, it refuses rather than lets anything pass. Given this, the Server makes no
+ * Ajv of its own, and the Lambda bundle leaves Ajv out (lib/mcp/ajv-left-out.ts says how).
+ */
+const noJsonSchemas: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error('this MCP server asks clients for nothing, so it validates no JSON Schema');
+  },
+};
 
 /** The headers the SDK's transport reads; the credential never reaches it. */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'];
@@ -87,9 +99,6 @@ export function createMcpEndpoint(
     }));
     return listed;
   };
-  // The server only validates what it asks clients for (elicitation, which these tools never
-  // do): one validator per instance instead of a new Ajv per request.
-  const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
   async function callTool(
     params: CallToolRequest['params'],
@@ -158,7 +167,11 @@ export function createMcpEndpoint(
   return async (request) => {
     const server = new Server(
       { name: 'tubesum', version: API_VERSION },
-      { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
+      {
+        capabilities: { tools: {} },
+        instructions: INSTRUCTIONS,
+        jsonSchemaValidator: noJsonSchemas,
+      },
     );
     const context: ToolContext = {
       user: request.user,

@@ -147,10 +147,10 @@ describe('the Lambda bundles', () => {
     expect(sources.filter((source) => /summaries\/extractive\//.test(source))).toEqual([]);
     expect(sources.some((source) => source.includes('node_modules/minisearch/'))).toBe(true);
     // Its size against the 400 KB target is reported by `npm run bench`, as every function's is
-    // (the route table every function bundles grew /ask past it once API keys came).
+    // (it bundles only its own area's routes: test/infra/route-areas.test.ts).
   });
 
-  it('puts undici beside the MCP function (get_transcript’s proxy) and none of the SDK’s HTTP frameworks in it', () => {
+  it('puts undici beside the MCP function (get_transcript’s proxy) and none of the SDK’s HTTP frameworks, nor Ajv, in it', () => {
     const mcp = sizes.find((size) => size.handler === 'mcp');
     const everything = JSON.stringify(
       readdirSync(join(outdir, 'mcp'), { recursive: true, encoding: 'utf8' })
@@ -165,6 +165,8 @@ describe('the Lambda bundles', () => {
     // not its Express or Hono parts, nor its Node.js transport, McpServer or client.
     expect(everything).toContain('sdk/src/server/webStandardStreamableHttp.ts');
     expect(everything).toContain('sdk/src/server/index.ts');
+    // The Server's default JSON Schema validator is made of Ajv: the stub stands in for it.
+    expect(everything).toContain('lib/mcp/ajv-left-out.ts');
     const left = [
       'node_modules/express/',
       'node_modules/hono/',
@@ -172,6 +174,9 @@ describe('the Lambda bundles', () => {
       'sdk/src/server/streamableHttp.ts',
       'sdk/src/server/mcp.ts',
       'sdk/src/client/',
+      'node_modules/ajv/',
+      'node_modules/ajv-formats/',
+      'node_modules/fast-uri/',
     ];
     for (const part of left) expect(everything, part).not.toContain(part);
   });
@@ -235,6 +240,38 @@ describe('the Lambda bundles', () => {
       sourcesOf(join(outdir, 'worker')).filter((source) => lazyWorkerCode.test(source)),
     ).toHaveLength(3);
   });
+});
+
+it('answers initialize, tools/list and tools/call through the MCP SDK in a bundle built like /mcp, without Ajv', async () => {
+  const dir = join(outdir, 'mcp-check');
+  const built = await build({
+    ...esbuildOptions('mcp', dir),
+    entryPoints: { index: join(PROJECT_ROOT, 'test/infra/fixtures/mcp-entry.ts') },
+  });
+
+  const result = spawnSync(process.execPath, [join(dir, 'index.mjs')], {
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    encoding: 'utf8',
+  });
+
+  expect(result.stderr).toBe('');
+  const [initialized, listed, called] = JSON.parse(result.stdout);
+  expect(initialized).toMatchObject({
+    status: 200,
+    body: { id: 0, result: { serverInfo: { name: 'tubesum' }, capabilities: { tools: {} } } },
+  });
+  expect(listed.body.result.tools).toMatchObject([
+    { name: 'echo', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } },
+  ]);
+  expect(called).toMatchObject({
+    status: 200,
+    body: { id: 2, result: { structuredContent: { text: 'hello' } } },
+  });
+  expect(called.body.result.isError).toBeUndefined();
+  expect(
+    Object.keys(built.metafile?.inputs ?? {}).filter((path) => /node_modules\/ajv/.test(path)),
+  ).toEqual([]);
 });
 
 it('runs code that loads the shipped packages from beside a bundle built like the worker', async () => {

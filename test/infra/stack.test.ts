@@ -198,8 +198,13 @@ describe('bundling', () => {
       banner: { js: ESM_REQUIRE_BANNER },
       mainFields: ['module', 'main'],
       external: [],
-      // The SDK's default credential chain is replaced by the environment provider on Lambda.
-      alias: { '@aws-sdk/credential-provider-node': './lib/aws/lambda-credentials.ts' },
+      // The SDK's default credential chain is replaced by the environment provider on Lambda,
+      // and Ajv (which the MCP SDK's Server imports but never calls here) by a stub.
+      alias: {
+        '@aws-sdk/credential-provider-node': './lib/aws/lambda-credentials.ts',
+        ajv: './lib/mcp/ajv-left-out.ts',
+        'ajv-formats': './lib/mcp/ajv-left-out.ts',
+      },
     });
   });
 

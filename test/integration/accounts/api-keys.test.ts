@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEYS_PER_USER } from '../../../lib/api-keys/schemas';
+import { API_KEYS_PER_USER } from '../../../lib/api-keys/limits';
 import { comparableProblem, startTestHost, type TestHost } from '../../support/host';
 
 let host: TestHost;

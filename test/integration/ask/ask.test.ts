@@ -1,7 +1,7 @@
 // POST /ask over HTTP: real handler stack, DynamoDB Local, the fake YouTube serving the real
 // Computerphile transcript, and the model stubs (OpenAI-compatible, Bedrock).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { askResponseSchema } from '../../../lib/routes';
+import { askResponseSchema } from '../../../lib/ask/schemas';
 import type { TranscriptSegment } from '../../../lib/youtube/types';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import {

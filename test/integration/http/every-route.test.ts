@@ -2,7 +2,8 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RouteDef, routeList } from '../../../lib/routes';
+import { routeList } from '../../../lib/routes';
+import type { RouteDef } from '../../../lib/routes/route';
 import { newUser, startTestHost, type TestHost } from '../../support/host';
 
 let host: TestHost;

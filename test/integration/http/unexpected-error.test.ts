@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '../../../infra/local/server';
 import { createHandler, invocation } from '../../../lib/http/handler';
-import type { RouteDef } from '../../../lib/routes';
+import type { RouteDef } from '../../../lib/routes/route';
 import { testConfig } from '../../support/host';
 
 const boom: RouteDef & { auth: false } = {

@@ -1,0 +1,141 @@
+// The accounts area's routes: GET /health (beside them: it needs no account, and its function
+// imports none of this), POST /register and POST /token, with the schemas of their bodies.
+import { newPasswordSchema } from '../auth/password-policy';
+import { ConflictError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../errors';
+import * as z from '../schema';
+import { emailSchema, usernameSchema } from '../users/identity';
+import { anyRoute, type RouteDef, route, withBody } from './route';
+
+export const healthResponseSchema = z
+  .object({ status: z.literal('healthy') })
+  .check(z.meta({ id: 'Health' }));
+
+export const registerBodySchema = z
+  .object({ username: usernameSchema, email: emailSchema, password: newPasswordSchema })
+  .check(z.meta({ id: 'RegisterRequest' }));
+
+export const registerResponseSchema = z
+  .object({
+    message: z.string().check(z.meta({ examples: ['User alice registered successfully.'] })),
+    username: z.string(),
+  })
+  .check(z.meta({ id: 'RegisterResponse' }));
+
+// Field names follow the OAuth2 password grant (RFC 6749 4.3), which Swagger UI's Authorize
+// button sends as a form; `username` may hold the username or the email.
+const identifierSchema = () => z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
+
+export const tokenBodySchema = z
+  .object({
+    username: z.optional(identifierSchema()).check(z.meta({ description: 'Username or email' })),
+    email: z.optional(identifierSchema()).check(z.meta({ description: 'Alternative to username' })),
+    password: z.string().check(z.minLength(1), z.maxLength(1_024)),
+    grant_type: z.optional(z.literal('password')),
+  })
+  .check(
+    z.refine((body) => body.username !== undefined || body.email !== undefined, {
+      message: 'username (or email) is required',
+      path: ['username'],
+    }),
+    // The refinement above in JSON Schema's words (zod cannot derive it from a function).
+    z.meta({ id: 'TokenRequest', anyOf: [{ required: ['username'] }, { required: ['email'] }] }),
+  );
+
+export const tokenResponseSchema = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal('bearer'),
+    expires_in: z
+      .int()
+      .check(z.positive(), z.meta({ description: 'Seconds until the token expires' })),
+  })
+  .check(z.meta({ id: 'TokenResponse' }));
+
+export const accountRoutes = {
+  health: route({
+    method: 'GET',
+    path: '/health',
+    handler: 'health',
+    auth: false,
+    tag: 'service',
+    summary: 'Liveness check',
+    description: 'Touches no dependency: healthy whenever the function runs.',
+    responses: {
+      200: { description: 'The service runs', schema: healthResponseSchema },
+      ...anyRoute,
+    },
+  }),
+  register: route({
+    method: 'POST',
+    path: '/register',
+    handler: 'register',
+    auth: false,
+    tag: 'accounts',
+    summary: 'Create an account',
+    description:
+      'The password is stored only as a bcrypt hash. Usernames and emails are unique, compared case-insensitively.',
+    body: { schema: registerBodySchema, contentTypes: ['application/json'] },
+    responses: {
+      201: { description: 'Registered', schema: registerResponseSchema },
+      ...withBody,
+      409: {
+        description: 'Username or email already registered',
+        example: new ConflictError('That username is already taken.'),
+      },
+      422: {
+        description: 'Invalid fields (see errors)',
+        example: new ValidationError([
+          {
+            field: 'password',
+            message: 'is one of the most commonly used passwords; choose another',
+          },
+        ]),
+      },
+      429: {
+        description:
+          'Too many accounts registered from this address this hour, or too many password hashes from this address; see Retry-After',
+        example: new TooManyRequestsError(
+          3600,
+          'Too many accounts were registered from this address; try again later.',
+          'too-many-registrations',
+        ),
+      },
+    },
+  }),
+  token: route({
+    method: 'POST',
+    path: '/token',
+    handler: 'token',
+    auth: false,
+    tag: 'accounts',
+    summary: 'Log in: exchange username (or email) and password for an access token',
+    description:
+      "Takes JSON or an OAuth2 password-grant form (what Swagger UI's Authorize button sends). Every failed login gets the same 401; after repeated failures for one account, logins are refused for a while (429).",
+    body: {
+      schema: tokenBodySchema,
+      contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+    },
+    oauth2Errors: true,
+    responses: {
+      200: { description: 'A bearer token', schema: tokenResponseSchema },
+      ...withBody,
+      401: {
+        description: 'Wrong username, email or password (always the same answer)',
+        example: new UnauthorizedError('invalid_credentials'),
+      },
+      422: {
+        description: 'Invalid fields (see errors)',
+        example: new ValidationError([{ field: 'password', message: 'is required' }]),
+      },
+      429: {
+        description:
+          'Too many failed logins for this account (from this address or from everywhere), or too many password checks from this address; see Retry-After',
+        example: new TooManyRequestsError(
+          900,
+          'Too many failed logins for this account; try again later.',
+          'too-many-login-attempts',
+        ),
+      },
+    },
+  }),
+} as const satisfies Record<string, RouteDef>;

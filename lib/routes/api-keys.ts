@@ -1,0 +1,81 @@
+// The API keys area's routes: POST and GET /api-keys, DELETE /api-keys/{id}, for a login token
+// only. Their schemas are lib/api-keys/schemas.ts.
+import { loginTokenRequired, tooManyApiKeys, unknownApiKey } from '../api-keys/errors';
+import { API_KEYS_PER_USER } from '../api-keys/limits';
+import {
+  apiKeyIdSchema,
+  apiKeyListSchema,
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+} from '../api-keys/schemas';
+import { ValidationError } from '../errors';
+import { handled, type ResponseDef, type RouteDef, route, withBody } from './route';
+
+// What every route that needs a login token answers (only these routes are `loginOnly`).
+const loginOnly = {
+  403: {
+    description: 'Authenticated with an API key: managing keys needs an access token',
+    example: loginTokenRequired(),
+  },
+} satisfies Record<number, ResponseDef>;
+
+export const apiKeyRoutes = {
+  createApiKey: route({
+    method: 'POST',
+    path: '/api-keys',
+    handler: 'api-keys',
+    auth: true,
+    loginOnly: true,
+    tag: 'accounts',
+    summary: 'Create an API key (the key is shown this once)',
+    description: `An API key works wherever an access token does, as \`Authorization: Bearer <key>\`, until it is deleted; it does not expire. Keep it secret: the service stores only its SHA-256 and cannot show it again. Keys cannot manage keys: these routes need an access token from POST /token. A user holds at most ${API_KEYS_PER_USER} keys.`,
+    body: { schema: createApiKeyBodySchema, contentTypes: ['application/json'] },
+    responses: {
+      201: { description: 'The new key, with its secret', schema: createdApiKeySchema },
+      ...withBody,
+      ...loginOnly,
+      409: {
+        description: `The caller already holds ${API_KEYS_PER_USER} keys`,
+        example: tooManyApiKeys(),
+      },
+      422: {
+        description: 'Invalid name (see errors)',
+        example: new ValidationError([{ field: 'name', message: 'must not be empty' }]),
+      },
+    },
+  }),
+  listApiKeys: route({
+    method: 'GET',
+    path: '/api-keys',
+    handler: 'api-keys',
+    auth: true,
+    loginOnly: true,
+    tag: 'accounts',
+    summary: "The caller's API keys (never the keys themselves)",
+    description:
+      'Each key with its id, name, when it was made and when it was last used (to the minute). Needs an access token from POST /token.',
+    responses: {
+      200: { description: 'The keys, newest first', schema: apiKeyListSchema },
+      ...handled,
+      ...loginOnly,
+    },
+  }),
+  deleteApiKey: route({
+    method: 'DELETE',
+    path: '/api-keys/{id}',
+    handler: 'api-keys',
+    auth: true,
+    loginOnly: true,
+    tag: 'accounts',
+    summary: 'Delete an API key: it stops working at once',
+    description:
+      'A request with the key a moment later gets 401, on every instance of the service. Needs an access token from POST /token.',
+    params: { id: apiKeyIdSchema },
+    responses: {
+      204: { description: 'Deleted' },
+      ...handled,
+      ...loginOnly,
+      404: { description: 'No such key of yours', example: unknownApiKey() },
+    },
+  }),
+} as const satisfies Record<string, RouteDef>;

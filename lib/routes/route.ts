@@ -1,0 +1,118 @@
+// What a route is, and what every area of the route table shares: the route's type, route(), the
+// problems every route answers, the handlers' names. Each area's module (accounts.ts,
+// summaries.ts, ...) holds its own routes, so that a function bundles only its own; index.ts
+// assembles the whole table for those that need all of it (the OpenAPI document, the local host,
+// the CDK stack). Only plain objects are made here at import, so a bundle drops what it does not
+// use (video.ts holds the problems with examples, which are errors made at import).
+// Request schemas validate the bodies and are documented in their input form; response schemas
+// are documented in their output form (lib/openapi.ts).
+import type { HttpError } from '../errors';
+import type * as z from '../schema';
+
+/** The API's version, as the OpenAPI document and the MCP server tell it. */
+export const API_VERSION = '0.1.0';
+
+/** Names of the Lambda handlers: each is `functions/<name>.ts` exporting `handler`. */
+export type HandlerName =
+  | 'health'
+  | 'register'
+  | 'token'
+  | 'summarize'
+  | 'summaries'
+  | 'api-keys'
+  | 'ask'
+  | 'mcp'
+  | 'docs';
+
+export type ContentType = 'application/json' | 'application/x-www-form-urlencoded';
+
+/** Response headers a route sets itself (the ones every response of a status carries, such as
+ * X-Request-Id or a 429's Retry-After, are added by lib/openapi.ts). */
+export type RouteHeader = 'Location' | 'Content-Location' | 'Retry-After' | 'Preference-Applied';
+
+export interface ResponseDef {
+  description: string;
+  /** The JSON body; problems (4xx/5xx) always have the Problem schema; none: no body (204). */
+  schema?: z.ZodMiniType;
+  /** Media types of a body that is not JSON (HTML, scripts, styles), documented as text. */
+  contentTypes?: readonly string[];
+  /** Headers this response carries: always, or only in some cases. */
+  headers?: Partial<Record<RouteHeader, 'always' | 'sometimes'>>;
+  /**
+   * A problem's example in the document: the error this route answers most often with this
+   * status (by default, lib/openapi.ts gives the status's usual one).
+   */
+  example?: HttpError;
+}
+
+/** A request header a route reads (documented; its handler parses it). */
+export interface HeaderDef {
+  description: string;
+  examples: readonly string[];
+}
+
+export interface RouteDef<
+  B extends z.ZodMiniType = z.ZodMiniType,
+  Q extends z.ZodMiniType = z.ZodMiniType,
+> {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** API Gateway path syntax: `/docs/{file}`. */
+  path: string;
+  handler: HandlerName;
+  /** Needs `Authorization: Bearer <token>`: an access token from POST /token or an API key. */
+  auth: boolean;
+  /**
+   * Needs an access token: an API key is refused with 403 login-token-required (the routes that
+   * manage API keys). Only on routes with `auth: true`.
+   */
+  loginOnly?: boolean;
+  summary: string;
+  description: string;
+  tag: 'service' | 'accounts' | 'summaries' | 'questions' | 'agents' | 'docs' | 'page';
+  body?: { schema: B; contentTypes: readonly ContentType[] };
+  /** Schemas of path parameters (plain strings when absent). */
+  params?: Record<string, z.ZodMiniType>;
+  /** The query string's parameters, one object schema (validated: 422 when they fail). */
+  query?: Q;
+  /** Request headers the route reads, by name. */
+  headers?: Record<string, HeaderDef>;
+  responses: Record<number, ResponseDef>;
+  /**
+   * Problems also carry RFC 6749's `error` and `error_description` (an OAuth2 token endpoint's
+   * error shape), which Swagger UI's Authorize dialog shows.
+   */
+  oauth2Errors?: boolean;
+}
+
+/** A route, keeping its body and query schemas and whether it needs a token in its type. */
+export const route = <
+  B extends z.ZodMiniType,
+  const A extends boolean,
+  Q extends z.ZodMiniType = z.ZodMiniType,
+>(
+  def: Omit<RouteDef<B, Q>, 'auth'> & { auth: A },
+): RouteDef<B, Q> & { auth: A } => def;
+
+// Problems every route can answer, whatever its handler: a wrong method on its path (with
+// Allow), and a body over the limit (413 is checked before anything else, even on GETs).
+export const anyRoute = {
+  405: { description: 'The path does not take this method; Allow lists the ones it does' },
+  413: { description: 'Body larger than the limit' },
+} satisfies Record<number, ResponseDef>;
+
+// ...and every route served through the shared HTTP layer (lib/http/handler.ts).
+export const handled = {
+  ...anyRoute,
+  500: { description: 'Unexpected error (the log has it under request_id)' },
+  503: {
+    description: 'A dependency is unavailable or the server is misconfigured; see Retry-After',
+  },
+} satisfies Record<number, ResponseDef>;
+
+// ...and every route with a body.
+export const withBody = {
+  ...handled,
+  400: { description: 'Malformed body (not JSON or a form, not an object, empty)' },
+  415: { description: 'Unsupported Content-Type' },
+  422: { description: 'Invalid fields (see errors)' },
+} satisfies Record<number, ResponseDef>;
