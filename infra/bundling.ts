@@ -10,8 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
+import { askResponseSchema } from '../lib/ask/schemas';
 import type { HandlerName, RouteDef } from '../lib/routes/route';
+import { schemaVersion } from '../lib/schema-version';
 import { SHIPPED_PACKAGES } from '../lib/shipped';
+import { summarizeResponseSchema } from '../lib/summaries/schemas';
 import { type FunctionName, WORKER } from './profiles';
 import { webBuildOptions, webFiles } from './web-build';
 
@@ -70,6 +73,17 @@ export const BUNDLE = {
     'ajv-formats': './lib/mcp/ajv-left-out.ts',
   },
 } as const;
+
+/**
+ * Values built into every Lambda bundle (esbuild's `define`): the versions of the stored answers'
+ * shapes, computed here from the very schemas being bundled (lib/schema-version.ts says why).
+ */
+export function bundleDefines(): Record<string, string> {
+  return {
+    __SUMMARY_SHAPE_VERSION__: JSON.stringify(schemaVersion(summarizeResponseSchema)),
+    __ASK_SHAPE_VERSION__: JSON.stringify(schemaVersion(askResponseSchema)),
+  };
+}
 
 /** swagger-ui-dist's files that lib/docs.ts serves; they sit beside the docs handler. */
 export const DOCS_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui.css'] as const;
@@ -156,6 +170,7 @@ export function esbuildOptions(handler: string, dir: string): BuildOptions {
     banner: { js: BUNDLE.banner },
     external: [...BUNDLE.externalModules],
     alias: { ...BUNDLE.alias },
+    define: bundleDefines(),
     metafile: true,
     logLevel: 'warning',
     absWorkingDir: PROJECT_ROOT,

@@ -8,11 +8,11 @@
 import { createHash } from 'node:crypto';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
+import { schemaVersion } from '../schema-version';
 import { type Catalog, resolveModel, usageMetadata } from '../summaries/catalog';
 import type { ChatModel } from '../summaries/llm/summarizer';
 import type { Cache } from '../summaries/store/cache';
 import { givesUnitBack, type Quota } from '../summaries/store/quota';
-import { schemaVersion } from '../summaries/store/records';
 import { transcriptMetadata, type VideoRequest } from '../summaries/videos';
 import type { User } from '../users/store';
 import type { Video } from '../youtube/types';
@@ -52,7 +52,9 @@ export interface AskService {
 }
 
 // Derived from the response schema, as a summary's key is: change the answer's shape and older
-// answers are no longer found (they expire by their TTL).
+// answers are no longer found (they expire by their TTL). Built into a Lambda bundle
+// (infra/bundling.ts), otherwise computed on first use.
+declare const __ASK_SHAPE_VERSION__: string | undefined;
 let shape: string | undefined;
 
 /** The key of a cached answer: the hash of the normalised question bounds its length. */
@@ -62,7 +64,10 @@ export function answerKey(key: {
   model: string;
   question: string;
 }): string {
-  shape ??= schemaVersion(askResponseSchema);
+  shape ??=
+    typeof __ASK_SHAPE_VERSION__ === 'string'
+      ? __ASK_SHAPE_VERSION__
+      : schemaVersion(askResponseSchema);
   const question = createHash('sha256')
     .update(normaliseQuestion(key.question))
     .digest('base64url')

@@ -16,8 +16,11 @@ import {
   PROJECT_ROOT,
 } from '../../infra/bundling';
 import { apiGatewayEvent } from '../../infra/local/event';
+import { askResponseSchema } from '../../lib/ask/schemas';
 import { routeList } from '../../lib/routes';
+import { schemaVersion } from '../../lib/schema-version';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
+import { shapeVersion } from '../../lib/summaries/store/records';
 import { type BundleSize, bundleFunctions } from '../../scripts/bundle';
 
 // Outside the repository, so that nothing resolves from the project's node_modules.
@@ -113,6 +116,26 @@ describe('the Lambda bundles', () => {
     expect(script).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/javascript/) });
     expect(script?.body.length).toBeGreaterThan(5_000);
     expect(style).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/css/) });
+  });
+
+  it('build in the versions of the stored answers’ shapes, and leave zod’s JSON Schema converter to those that describe schemas', () => {
+    /** Whether a function's bundle or one of its chunks holds `text` (a boolean: a failure
+     * does not print megabytes of bundle). */
+    const holds = (handler: string, text: string) =>
+      readdirSync(join(outdir, handler), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.mjs') && !file.includes('node_modules'))
+        .some((file) => readFileSync(join(outdir, handler, file), 'utf8').includes(text));
+    // A string of the converter's own (the dialect it writes in every document).
+    const converter = 'json-schema.org/draft/2020-12/schema';
+
+    for (const handler of ['summarize', 'summaries', 'worker']) {
+      expect(holds(handler, `"${shapeVersion()}"`), `${handler}: version`).toBe(true);
+      expect(holds(handler, converter), `${handler}: converter`).toBe(false);
+    }
+    expect(holds('ask', `"${schemaVersion(askResponseSchema)}"`), 'ask: version').toBe(true);
+    expect(holds('ask', converter), 'ask: converter').toBe(false);
+    // The OpenAPI document and the MCP tools' schemas are JSON Schema: those keep it.
+    expect(holds('docs', converter), 'docs: converter').toBe(true);
   });
 
   it('keeps /health under 5 KB and free of the AWS SDK', () => {

@@ -4,7 +4,6 @@
 // call that finished, so a retried or resumed run continues where the last one stopped), and
 // its outcome (the summary, or the problem) with how long new requests may reuse it. Jobs
 // (jobs.ts) are users' handles on a record: two users asking for the same summary share it.
-import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
@@ -17,7 +16,7 @@ import {
 import { cancellationCodes, expressionNames, storeError } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { HttpError } from '../../errors';
-import * as z from '../../schema';
+import { schemaVersion } from '../../schema-version';
 import { type JobStage, type SummarizeResponse, summarizeResponseSchema } from '../schemas';
 import type { CallResult } from '../types';
 import { pack, unpack } from './codec';
@@ -90,23 +89,22 @@ export class LeaseLostError extends Error {
   override name = 'LeaseLostError';
 }
 
-/** A short hash of a response schema's JSON Schema: changes whenever the schema does. */
-export function schemaVersion(schema: z.ZodMiniType): string {
-  return createHash('sha256')
-    .update(JSON.stringify(z.toJSONSchema(schema, { io: 'output' })))
-    .digest('base64url')
-    .slice(0, 10);
-}
+// Set by the Lambda bundles (infra/bundling.ts): shapeVersion() as computed when they were built.
+declare const __SUMMARY_SHAPE_VERSION__: string | undefined;
 
 /**
  * The version part of every summary key, derived from the response schema itself: change the
  * shape of a summary and older records are no longer found (they expire by their TTL) instead
- * of being served in a shape the contract no longer describes. Computed once, on first use.
+ * of being served in a shape the contract no longer describes. Built into a Lambda bundle,
+ * otherwise computed once, on first use (lib/schema-version.ts).
  */
 export const shapeVersion = (() => {
   let version: string | undefined;
   return () => {
-    version ??= schemaVersion(summarizeResponseSchema);
+    version ??=
+      typeof __SUMMARY_SHAPE_VERSION__ === 'string'
+        ? __SUMMARY_SHAPE_VERSION__
+        : schemaVersion(summarizeResponseSchema);
     return version;
   };
 })();

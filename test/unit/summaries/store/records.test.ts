@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import * as z from '../../../../lib/schema';
 import { summarizeResponseSchema } from '../../../../lib/summaries/schemas';
+import { schemaVersion } from '../../../../lib/schema-version';
 import {
   reusable,
   type SummaryRecord,
-  schemaVersion,
   shapeVersion,
   summaryKey,
 } from '../../../../lib/summaries/store/records';
