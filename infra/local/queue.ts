@@ -1,7 +1,8 @@
 // The local host's job queue: what SQS and Lambda's event source mapping do for the deployed
 // stack, in-process. POST /summarize sends runs to it through the same JobQueue interface as to
 // SQS; it calls the same worker handler (functions/worker.ts) with the same SQS events, a few at
-// a time (JOB_CONCURRENCY), delivers a message again when the worker reports it failed or
+// a time (JOB_CONCURRENCY in each lane, laneOf: the offline model's summaries never wait behind
+// slow model jobs), delivers a message again when the worker reports it failed or
 // crashes, after the same backoff the deployed worker asks SQS for (redeliverySeconds), and gives
 // up on it after MAX_RECEIVES deliveries (SQS's dead-letter queue). Hand-written: no SQS emulator
 // runs without a download, and the local host needs nothing but the delivery loop.
@@ -9,15 +10,25 @@ import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { MAX_RECEIVES, redeliverySeconds, type WorkMessage } from '../../lib/summaries/delivery';
 import type { JobQueue } from '../../lib/summaries/queue';
+import { modelOfKey } from '../../lib/summaries/store/records';
 import { lambdaContext, sqsEvent } from './event';
 import { concurrentInvokeStore } from './server';
 
 export type QueueWorker = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
+/**
+ * Which lane a message waits in: each lane runs `concurrency` messages at once, so a summary the
+ * offline model makes in a moment never queues behind slow model jobs (a laptop's local model
+ * may take many minutes a job).
+ */
+export function laneOf(message: WorkMessage): 'offline' | 'models' {
+  return modelOfKey(message.key) === 'extractive' ? 'offline' : 'models';
+}
+
 export interface LocalQueueOptions {
   /** The worker handler, loaded on the first message. */
   worker: () => Promise<QueueWorker>;
-  /** Messages worked on at once. */
+  /** Messages worked on at once, in each lane (laneOf). */
   concurrency: number;
   /** What the worker's context says is left: the job's budget and the worker's margin. */
   timeoutMs: number;
@@ -51,7 +62,7 @@ interface Entry {
 
 /** A queue that runs `options.worker` in this process. */
 export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
-  const pending: Entry[] = [];
+  const lanes = new Map<string, { pending: Entry[]; running: number }>();
   const running = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
   const forcedIds = new Set<string>();
@@ -98,20 +109,27 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
   }
 
   function pump() {
-    while (!closed && running.size < options.concurrency && pending.length > 0) {
-      const entry = pending.shift() as Entry;
-      const delivery = deliver(entry).finally(() => {
-        running.delete(delivery);
-        forcedIds.delete(entry.id);
-        pump();
-      });
-      running.add(delivery);
+    for (const lane of lanes.values()) {
+      while (!closed && lane.running < options.concurrency && lane.pending.length > 0) {
+        const entry = lane.pending.shift() as Entry;
+        lane.running++;
+        const delivery = deliver(entry).finally(() => {
+          lane.running--;
+          running.delete(delivery);
+          forcedIds.delete(entry.id);
+          pump();
+        });
+        running.add(delivery);
+      }
     }
   }
 
   function enqueue(entry: Entry) {
     if (closed) return;
-    pending.push(entry);
+    const name = laneOf(entry.message);
+    const lane = lanes.get(name) ?? { pending: [], running: 0 };
+    lanes.set(name, lane);
+    lane.pending.push(entry);
     pump();
   }
 
@@ -149,7 +167,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
       closed = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      pending.length = 0;
+      for (const lane of lanes.values()) lane.pending.length = 0;
       await Promise.allSettled([...running]);
     },
   };

@@ -116,6 +116,13 @@ export function summaryKey(work: Work): string {
   return `SUMMARY#${shapeVersion()}#${work.videoId}#${track}#${work.model}#${work.length}#${written}`;
 }
 
+/** The model a summary key was made for (summaryKey's fifth part: no part before it holds a
+ * `#`), or undefined for a key of another shape. */
+export function modelOfKey(key: string): string | undefined {
+  const parts = key.split('#');
+  return parts[0] === 'SUMMARY' && parts.length === 7 ? parts[4] : undefined;
+}
+
 /** How a record may be used by a new request at `now` (epoch ms). */
 export function reusable(
   record: SummaryRecord | undefined,

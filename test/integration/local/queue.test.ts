@@ -6,6 +6,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { createLocalQueue, type QueueWorker } from '../../../infra/local/queue';
 import { MAX_RECEIVES, redeliverySeconds } from '../../../lib/summaries/delivery';
+import { modelOfKey, summaryKey } from '../../../lib/summaries/store/records';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
@@ -69,4 +70,41 @@ it('waits out the run’s lease before delivering a message whose worker crashed
   expect(deliveries).toHaveLength(2);
   expect(gapsOf(deliveries)).toEqual([1_000 * redeliverySeconds(1, 300)]);
   expect(redeliverySeconds(1, 300)).toBeGreaterThan(300);
+});
+
+it('runs an offline summary at once while slow model jobs fill every place of their lane', async () => {
+  const keyFor = (model: string, length: number) =>
+    summaryKey({ videoId: 'py5byOOHZM8', model, length });
+  const started: string[] = [];
+  const finish: (() => void)[] = [];
+  const worker: QueueWorker = async (event: SQSEvent) => {
+    const message = JSON.parse(event.Records[0]?.body ?? '{}') as { key: string };
+    started.push(message.key);
+    // Model jobs hold their place until the test lets them go; the offline one ends at once.
+    if (modelOfKey(message.key) !== 'extractive') {
+      await new Promise<void>((resolve) => finish.push(resolve));
+    }
+    return { batchItemFailures: [] };
+  };
+  const queue = createLocalQueue({
+    worker: async () => worker,
+    concurrency: 1,
+    timeoutMs: 60_000,
+    leaseSeconds: 30,
+    log: () => undefined,
+  });
+  const slow = [keyFor('llama3.2', 100), keyFor('llama3.2', 200)];
+  const offline = keyFor('extractive', 100);
+
+  for (const key of [...slow, offline]) await queue.send({ key, request_id: `req-${key}` });
+  await vi.advanceTimersByTimeAsync(0);
+  const whileBusy = [...started];
+  for (const release of finish) release();
+  await vi.advanceTimersByTimeAsync(0);
+  for (const release of finish) release();
+  await queue.close();
+
+  // One model job at a time (concurrency 1), and the offline summary beside it, not behind.
+  expect(whileBusy).toEqual([slow[0], offline]);
+  expect(started).toEqual([slow[0], offline, slow[1]]);
 });

@@ -3,9 +3,10 @@
 // easy to forget, and no test could catch it).
 import { describe, expect, it } from 'vitest';
 import * as z from '../../../../lib/schema';
-import { summarizeResponseSchema } from '../../../../lib/summaries/schemas';
 import { schemaVersion } from '../../../../lib/schema-version';
+import { summarizeResponseSchema } from '../../../../lib/summaries/schemas';
 import {
+  modelOfKey,
   reusable,
   type SummaryRecord,
   shapeVersion,
@@ -27,6 +28,14 @@ describe('the summary key', () => {
     expect(schemaVersion(added)).not.toBe(shapeVersion());
     expect(schemaVersion(retyped)).not.toBe(shapeVersion());
     expect(schemaVersion(added)).not.toBe(schemaVersion(retyped));
+  });
+
+  it('names its model where the local queue reads it (modelOfKey), whatever the model is called', () => {
+    for (const model of ['extractive', 'qwen2.5:7b-instruct', 'us.amazon.nova-micro-v1:0']) {
+      const key = summaryKey({ ...work, model, language: 'pt-BR', summaryLanguage: 'en' });
+      expect(modelOfKey(key)).toBe(model);
+    }
+    expect(modelOfKey('ASK#abc#py5byOOHZM8#*#extractive#q')).toBeUndefined();
   });
 
   it('tells languages apart, ignoring their case', () => {
