@@ -67,13 +67,18 @@ describe('checkCitations', () => {
     expect(new Set(citations.map((c) => c.start_seconds)).size).toBe(citations.length);
   });
 
-  it('reads a hostile answer in linear time: 100,000 "[" and a long unpunctuated run', () => {
-    const hostile = `${'['.repeat(100_000)}${' word'.repeat(50_000)} [1:56]`;
+  // A model's answer is untrusted. Whether the patterns that read it are linear is checked by
+  // test/unit/regex-safety.test.ts; these read hostile shapes and check what comes out.
+  it('reads a hostile answer: 100,000 "[" and a long unpunctuated run, its mark borne out by nothing', () => {
+    const text = `${'['.repeat(100_000)}${' word'.repeat(50_000)}`;
 
-    const startedAt = performance.now();
-    check(hostile);
+    expect(check(`${text} [1:56]`)).toEqual({ answer: text, citations: [] });
+  });
 
-    expect(performance.now() - startedAt).toBeLessThan(1_000);
+  it('drops a mark with the spaces before it, after a long run of spaces in the sentence', () => {
+    const checked = check(`Bananas grow${' '.repeat(100_000)}x [1:56].`);
+
+    expect(checked).toEqual({ answer: `Bananas grow${' '.repeat(100_000)}x.`, citations: [] });
   });
 });
 
