@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCitations, MAX_CITATIONS } from '../../../lib/ask/citations';
 import { isNotInVideo } from '../../../lib/ask/prompt';
+import { countedString } from '../../support/counted-string';
 import { loadSharedTranscript } from '../../support/transcripts';
 
 const transcript = loadSharedTranscript();
@@ -67,16 +68,26 @@ describe('checkCitations', () => {
     expect(new Set(citations.map((c) => c.start_seconds)).size).toBe(citations.length);
   });
 
-  // A model's answer is untrusted. Whether the patterns that read it are linear is checked by
-  // test/unit/regex-safety.test.ts; these read hostile shapes and check what comes out.
-  it('reads a hostile answer: 100,000 "[" and a long unpunctuated run, its mark borne out by nothing', () => {
+  // A model's answer is untrusted: these read hostile shapes, check what comes out and count
+  // the characters of the answer read (the marks are found by a hand-written scan; the patterns
+  // are checked by test/unit/regex-safety.test.ts). About three times the answer's length here.
+  const readHostile = (answer: string) => {
+    const limit = 4 * answer.length;
+    const { text, read } = countedString(answer, limit);
+    const checked = check(text);
+    expect(read()).toBeLessThanOrEqual(limit);
+    return checked;
+  };
+
+  it('reads a hostile answer in linear time: 100,000 "[" and a long unpunctuated run', () => {
     const text = `${'['.repeat(100_000)}${' word'.repeat(50_000)}`;
 
-    expect(check(`${text} [1:56]`)).toEqual({ answer: text, citations: [] });
+    // Its one mark is borne out by nothing, and dropped.
+    expect(readHostile(`${text} [1:56]`)).toEqual({ answer: text, citations: [] });
   });
 
-  it('drops a mark with the spaces before it, after a long run of spaces in the sentence', () => {
-    const checked = check(`Bananas grow${' '.repeat(100_000)}x [1:56].`);
+  it('drops a mark with the spaces before it, after a long run of spaces in its sentence', () => {
+    const checked = readHostile(`Bananas grow${' '.repeat(100_000)}x [1:56].`);
 
     expect(checked).toEqual({ answer: `Bananas grow${' '.repeat(100_000)}x.`, citations: [] });
   });
