@@ -9,6 +9,7 @@ import { createAnchor, keyPointUrl } from '../summaries/key-points';
 import { formatTimestamp, parseTimestamp } from '../summaries/llm/prompt';
 import { cutText } from '../summaries/llm/summarizer';
 import { keysOf } from '../summaries/terms';
+import { trimEndOf } from '../text';
 import type { Transcript } from '../youtube/types';
 import type { Citation } from './schemas';
 
@@ -162,7 +163,7 @@ export function checkCitations(
     // A dropped mark takes the space before it along, so no gap is left before the full stop.
     const head = answer.slice(last, mark.start);
     if (kept.length === 0) {
-      text += head.replace(/[ \t]+$/u, '');
+      text += trimEndOf(head, ' \t');
     } else {
       const times = kept.map((index) => formatTimestamp(transcript.segments[index]?.offsetMs ?? 0));
       text += `${head}[${times.join(', ')}]`;

@@ -4,6 +4,7 @@
 
 import { runInSlices, runToEnd, type Steps } from '../../cooperative';
 import { UnprocessableError } from '../../errors';
+import { trimEndOf } from '../../text';
 import { countWords } from '../../words';
 import type { Transcript, TranscriptSegment } from '../../youtube/types';
 import { type KeyPoint, keyPointCount } from '../key-points';
@@ -56,9 +57,7 @@ function finishSentence(text: string): string {
   const trimmed = text.trim().replace(/^[,;:\-–—\s]+/u, '');
   if (!trimmed) return '';
   const capitalised = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return SENTENCE_END.test(capitalised)
-    ? capitalised
-    : `${capitalised.replace(/[,;:\-–—]+$/u, '')}.`;
+  return SENTENCE_END.test(capitalised) ? capitalised : `${trimEndOf(capitalised, ',;:-–—')}.`;
 }
 
 // Splits word lists longer than `max` near their middle, preferring a clause boundary.
@@ -300,10 +299,7 @@ function trimSentence(sentence: string, words: number, least: number): string {
       break;
     }
   }
-  const kept = list
-    .slice(0, cut)
-    .join(' ')
-    .replace(/[,;:.!?…]+$/u, '');
+  const kept = trimEndOf(list.slice(0, cut).join(' '), ',;:.!?…');
   return `${kept}…`;
 }
 

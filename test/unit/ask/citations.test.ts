@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCitations, MAX_CITATIONS } from '../../../lib/ask/citations';
 import { isNotInVideo } from '../../../lib/ask/prompt';
+import { countedString } from '../../support/counted-string';
 import { loadSharedTranscript } from '../../support/transcripts';
 
 const transcript = loadSharedTranscript();
@@ -67,13 +68,28 @@ describe('checkCitations', () => {
     expect(new Set(citations.map((c) => c.start_seconds)).size).toBe(citations.length);
   });
 
+  // A model's answer is untrusted: these read hostile shapes, check what comes out and count
+  // the characters of the answer read (the marks are found by a hand-written scan; the patterns
+  // are checked by test/unit/regex-safety.test.ts). About three times the answer's length here.
+  const readHostile = (answer: string) => {
+    const limit = 4 * answer.length;
+    const { text, read } = countedString(answer, limit);
+    const checked = check(text);
+    expect(read()).toBeLessThanOrEqual(limit);
+    return checked;
+  };
+
   it('reads a hostile answer in linear time: 100,000 "[" and a long unpunctuated run', () => {
-    const hostile = `${'['.repeat(100_000)}${' word'.repeat(50_000)} [1:56]`;
+    const text = `${'['.repeat(100_000)}${' word'.repeat(50_000)}`;
 
-    const startedAt = performance.now();
-    check(hostile);
+    // Its one mark is borne out by nothing, and dropped.
+    expect(readHostile(`${text} [1:56]`)).toEqual({ answer: text, citations: [] });
+  });
 
-    expect(performance.now() - startedAt).toBeLessThan(1_000);
+  it('drops a mark with the spaces before it, after a long run of spaces in its sentence', () => {
+    const checked = readHostile(`Bananas grow${' '.repeat(100_000)}x [1:56].`);
+
+    expect(checked).toEqual({ answer: `Bananas grow${' '.repeat(100_000)}x.`, citations: [] });
   });
 });
 

@@ -78,39 +78,50 @@ describe('parseAnswer', () => {
 
 // Model answers and video descriptions are untrusted: a line of 100,000 spaces (or another shape
 // that makes a backtracking pattern retry every split of a run) must not hold the event loop.
-// Each parse here takes at most ~50 ms cold (JIT and all) and a few ms warm; the patterns this
-// replaced took 10-45 s per shape, and hours for some. A bound of 500 ms per parse separates the
-// two by an order of magnitude either way, even on a loaded machine; a ratio of two timings
-// (100k vs 10k) would be dominated by noise at a few milliseconds.
-describe('reading untrusted text in linear time', () => {
+// The patterns issue 19 replaced took 10-45 s per shape, and hours for some. That
+// they are linear is checked without a stopwatch: the patterns by test/unit/regex-safety.test.ts,
+// the timed-line scanner by counting what it reads (timed-line.test.ts). Here: what each reads as.
+describe('reading untrusted text', () => {
   const run = (chars: string) => chars.repeat(Math.ceil(100_000 / chars.length)).slice(0, 100_000);
-  const shapes: [string, string][] = [
-    ['a line of spaces between two lines', `Text.\n${run(' ')}\nMore.`],
-    ['a line of tabs before a word', `Text.\n${run('\t')}word`],
-    ['a key point with spaces inside its text', `Text.\n[1:20] x${run(' ')}y`],
-    ['a time followed by spaces only', `Text.\n0:00${run(' ')}\nEnd.`],
-    ['a bullet followed by spaces', `Text.\n-${run(' ')}x`],
-    ['a heading split by spaces', `Text.\nKEY${run(' ')}POINTS`],
-    ['a summary label split by spaces', `Summary${run(' ')}:x`],
-    ['a summary heading followed by spaces and stars', `Summary${run(' *')}x`],
-    ['a key point heading followed by spaces', `Text.\nKEY POINTS${run(' ')}x`],
-    ['a line of stars', run('*')],
-    ['a run of digits and colons', `Text.\n${run('1:')}`],
-    ['many short timed lines', run('0:00 a\n')],
+  const all = (text: string) => ({ summary: text, keyPoints: [] });
+  const shapes: [string, string, ReturnType<typeof parseAnswer>][] = [
+    ['a line of spaces between two lines', `Text.\n${run(' ')}\nMore.`, all('Text. More.')],
+    ['a line of tabs before a word', `Text.\n${run('\t')}word`, all('Text. word')],
+    [
+      'a key point with spaces inside its text',
+      `Text.\n[1:20] x${run(' ')}y`,
+      { summary: 'Text.', keyPoints: [{ text: `x${run(' ')}y`, atMs: 80_000 }] },
+    ],
+    ['a time followed by spaces only', `Text.\n0:00${run(' ')}\nEnd.`, all('Text. 0:00 End.')],
+    ['a bullet followed by spaces', `Text.\n-${run(' ')}x`, all('Text. - x')],
+    ['a heading split by spaces', `Text.\nKEY${run(' ')}POINTS`, all('Text.')],
+    ['a summary label split by spaces', `Summary${run(' ')}:x`, all('x')],
+    [
+      'a summary heading followed by spaces and stars',
+      `Summary${run(' *')}x`,
+      all(`Summary${run(' *')}x`),
+    ],
+    [
+      'a key point heading followed by spaces',
+      `Text.\nKEY POINTS${run(' ')}x`,
+      all('Text. KEY POINTS x'),
+    ],
+    ['a line of stars', run('*'), all(run('*'))],
+    ['a run of digits and colons', `Text.\n${run('1:')}`, all(`Text. ${run('1:')}`)],
+    // Its last line is a time without text, so the lines before it are no key points either.
+    ['many short timed lines', run('0:00 a\n'), all(run('0:00 a\n').replaceAll('\n', ' ').trim())],
   ];
 
-  it.each(shapes)('reads %s (100,000 characters) within 500 ms', (_name, text) => {
-    const windows = text.replaceAll('\n', '\r\n');
-    const parses = [() => parseAnswer(text), () => chaptersOf(text), () => chaptersOf(windows)];
+  it.each(shapes)(
+    'reads %s (100,000 characters), and finds no chapters in it',
+    (_, text, parsed) => {
+      const windows = text.replaceAll('\n', '\r\n');
 
-    const took = parses.map((parse) => {
-      const started = performance.now();
-      parse();
-      return performance.now() - started;
-    });
-
-    expect(Math.max(...took)).toBeLessThan(500);
-  });
+      expect(parseAnswer(text)).toEqual(parsed);
+      expect(chaptersOf(text)).toEqual([]);
+      expect(chaptersOf(windows)).toEqual([]);
+    },
+  );
 
   it('still reads what these shapes say: a point keeps its text, spaces and all', () => {
     const parsed = parseAnswer(`SUMMARY:\nText.\nKEY POINTS:\n[1:20] x${' '.repeat(5)}y`);
