@@ -78,17 +78,17 @@ function mostAtOnce(calls: { receivedAt: number; answeredAt?: number }[]): numbe
 describe('a long video with a slow local model', () => {
   it('answers Prefer: respond-async with 202 and the job at once, without waiting for the model', async () => {
     env.openai.script(OPENAI_MODEL_NAME, [{ delayMs: LAPTOP_CALL_MS }]);
-    const started = Date.now();
 
     const response = await summarize(
       { video_url: VIDEO, used_model: OPENAI_MODEL_NAME, summary_length: freshLength() },
       { prefer: 'respond-async' },
     );
-    const took = Date.now() - started;
+    const answeredBefore202 = env.openai.requests.filter((call) => call.answeredAt !== undefined);
 
     expect(response.status).toBe(202);
-    // Not a speed target (the bench has those): it did not wait for a single model call.
-    expect(took).toBeLessThan(LAPTOP_CALL_MS);
+    // It did not wait for a single model call (how fast a 202 comes is the bench's "time to 202",
+    // not a timed test's).
+    expect(answeredBefore202).toEqual([]);
     expect(response.headers.get('preference-applied')).toBe('respond-async');
     expect(response.headers.get('location')).toBe(`/summaries/${response.body.id}`);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
