@@ -212,16 +212,27 @@ describe('the local host process with its own DynamoDB Local', () => {
         },
       );
       let said = '';
-      const listening = new Promise<string>((resolve, reject) => {
-        const read = (chunk: Buffer) => {
-          said += chunk;
-          const found = /^listening on (\S+)$/m.exec(said)?.[1];
-          if (found) resolve(found);
-        };
-        own.stdout?.on('data', read);
-        own.stderr?.on('data', read);
-        own.once('exit', () => reject(new Error(`exited before listening:\n${said}`)));
-      });
+      /** Resolves with the first match of `pattern` in what the host says, as soon as it says it. */
+      const saying = (pattern: RegExp) =>
+        new Promise<RegExpExecArray>((resolve, reject) => {
+          const read = () => {
+            const found = pattern.exec(said);
+            if (found) resolve(found);
+          };
+          own.stdout?.on('data', read);
+          own.stderr?.on('data', read);
+          own.once('exit', () => reject(new Error(`exited before saying ${pattern}:\n${said}`)));
+          read();
+        });
+      const collect = (chunk: Buffer) => {
+        said += chunk;
+      };
+      own.stdout?.on('data', collect);
+      own.stderr?.on('data', collect);
+      const listening = saying(/^listening on (\S+)$/m).then((found) => found[1] as string);
+      // Its line may reach this process after the registration's answer (two pipes, no order
+      // between them): waited for, not assumed.
+      const tableCreated = saying(/^table tubesum created at/m);
       try {
         const ownUrl = await listening;
         const health = await fetch(`${ownUrl}/health`);
@@ -233,6 +244,7 @@ describe('the local host process with its own DynamoDB Local', () => {
 
         expect(health.status).toBe(200);
         expect(registration.status).toBe(201);
+        await tableCreated;
         const lines = said.split('\n');
         const listenedAt = lines.findIndex((line) => line.startsWith('listening on'));
         const tableAt = lines.findIndex((line) => /^table tubesum created at/.test(line));
