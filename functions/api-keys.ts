@@ -21,7 +21,8 @@ export function create(config: Config): LambdaHandler {
     [`${apiKeyRoutes.createApiKey.method} ${apiKeyRoutes.createApiKey.path}`]: createHandler(
       apiKeyRoutes.createApiKey,
       config,
-      async ({ user, body }) => json(201, await apiKeys.create(user, body.name)),
+      async ({ user, body }) =>
+        json(201, await apiKeys.create(user, body.name, body.expires_in_days)),
       { authenticate },
     ),
     [`${apiKeyRoutes.listApiKeys.method} ${apiKeyRoutes.listApiKeys.path}`]: createHandler(

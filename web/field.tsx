@@ -88,24 +88,26 @@ export function ActionError({ message }: { message: string | undefined }) {
   );
 }
 
-/** A model of this deployment to choose (the page's settings list them). */
-export function ModelField({
+/** A labelled choice among fixed options (a `<select>`), its hint and its error. */
+export function SelectField({
   id,
   label,
-  models,
+  options,
   value,
   onValue,
   error,
+  hint,
 }: {
   id: string;
   label: string;
-  models: readonly string[];
+  options: readonly { value: string; label: string }[];
   value: string;
   onValue: (value: string) => void;
   error?: string | undefined;
+  hint?: string;
 }) {
   return (
-    <Field id={id} label={label} error={error}>
+    <Field id={id} label={label} error={error} {...(hint ? { hint } : {})}>
       {(describedBy, invalid) => (
         <select
           id={id}
@@ -114,15 +116,30 @@ export function ModelField({
           aria-describedby={describedBy}
           aria-invalid={invalid}
         >
-          {models.map((name) => (
-            <option key={name} value={name}>
-              {name}
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
             </option>
           ))}
         </select>
       )}
     </Field>
   );
+}
+
+/** A model of this deployment to choose (the page's settings list them). */
+export function ModelField({
+  models,
+  ...field
+}: {
+  id: string;
+  label: string;
+  models: readonly string[];
+  value: string;
+  onValue: (value: string) => void;
+  error?: string | undefined;
+}) {
+  return <SelectField {...field} options={models.map((name) => ({ value: name, label: name }))} />;
 }
 
 /** A form's errors by field name (`form` for the form as a whole). */

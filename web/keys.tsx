@@ -1,11 +1,21 @@
 // API keys for scripts and AI agents (the /api-keys routes, which take the page's access token):
-// make one, its key shown this once with the MCP configuration that uses it; list them; delete
-// one after a confirmation. The key lives only in this panel's state: never in storage, and gone
+// make one with a lifetime, its key shown this once with the MCP configuration that uses it;
+// list them, with when each expires (or expired); delete one after a confirmation. The key lives only in this panel's state: never in storage, and gone
 // from the page when the person presses Done, closes the panel or signs out (each unmounts it).
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ApiKey, type ApiKeyList, call, type NewApiKey } from './api';
-import { ActionError, type Errors, TextField, useSubmit } from './field';
-import { claudeCodeCommand, dateTime, mcpEndpoint, mcpJsonConfig, messagesOf } from './format';
+import { ActionError, type Errors, SelectField, TextField, useSubmit } from './field';
+import {
+  claudeCodeCommand,
+  DEFAULT_KEY_LIFETIME,
+  dateTime,
+  KEY_LIFETIMES,
+  keyExpiry,
+  mcpEndpoint,
+  mcpJsonConfig,
+  messagesOf,
+  newKeyBody,
+} from './format';
 
 interface KeysProps {
   token: string;
@@ -19,7 +29,8 @@ export function ApiKeys({ token, onSignedOut }: KeysProps) {
     <section class="card keys" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
       <p class="hint">
-        For scripts and AI agents (MCP): a key works as your sign-in does, until you delete it.
+        For scripts and AI agents (MCP): a key works as your sign-in does, until it expires or you
+        delete it.
       </p>
       <button
         type="button"
@@ -40,6 +51,7 @@ function KeysPanel({ token, onSignedOut }: KeysProps) {
   const [items, setItems] = useState<ApiKey[]>();
   const [made, setMade] = useState<NewApiKey>();
   const [name, setName] = useState('');
+  const [lifetime, setLifetime] = useState<string>(DEFAULT_KEY_LIFETIME);
   const [confirming, setConfirming] = useState<string>();
   const [deleting, setDeleting] = useState(false);
   const [said, setSaid] = useState('');
@@ -62,17 +74,21 @@ function KeysPanel({ token, onSignedOut }: KeysProps) {
 
   const { errors, busy, submit } = useSubmit(
     async () => {
-      const { body } = await call<NewApiKey>('POST', 'api-keys', { token, body: { name } });
+      const { body } = await call<NewApiKey>('POST', 'api-keys', {
+        token,
+        body: newKeyBody(name, lifetime),
+      });
+      // The answer is the key as listed, plus the key: the list gets all of it but the key.
       const { key: _secret, ...listed } = body;
-      setItems((shown) => [{ ...listed, last_used_at: null }, ...(shown ?? [])]);
+      setItems((shown) => [listed, ...(shown ?? [])]);
       setMade(body);
       setName('');
       setSaid('');
       setFocus({ id: 'made-key-title' });
     },
     (problem): Errors => {
-      const field = messagesOf(problem).name;
-      return field ? { name: field } : { form: problem.detail };
+      const fields = messagesOf(problem);
+      return fields.name || fields.expires_in_days ? fields : { form: problem.detail };
     },
     onSignedOut,
   );
@@ -125,6 +141,14 @@ function KeysPanel({ token, onSignedOut }: KeysProps) {
           autocomplete="off"
           required
         />
+        <SelectField
+          id="key-lifetime"
+          label="Expires in"
+          options={KEY_LIFETIMES}
+          value={lifetime}
+          onValue={setLifetime}
+          error={errors.expires_in_days}
+        />
         <button type="submit" disabled={busy}>
           Create key
         </button>
@@ -153,7 +177,8 @@ function KeysPanel({ token, onSignedOut }: KeysProps) {
                 </>
               ) : (
                 'never used'
-              )}
+              )}{' '}
+              · <Expiry at={key.expires_at} />
             </span>
             {confirming === key.id ? (
               <fieldset class="confirm actions">
@@ -195,7 +220,14 @@ function MadeKey({ made, onDone }: { made: NewApiKey; onDone: () => void }) {
       </h3>
       <p>
         Copy it now: it is shown this once, and the service keeps only a hash of it. Keep it like a
-        password.
+        password.{' '}
+        {made.expires_at ? (
+          <>
+            It works until <time dateTime={made.expires_at}>{dateTime(made.expires_at)}</time>.
+          </>
+        ) : (
+          'It never expires: it works until you delete it.'
+        )}
       </p>
       <label for="made-key">Key</label>
       <input id="made-key" readOnly value={made.key} spellcheck={false} />
@@ -220,6 +252,17 @@ function MadeKey({ made, onDone }: { made: NewApiKey; onDone: () => void }) {
         </button>
       </div>
     </div>
+  );
+}
+
+/** When a key expires, or that it has expired (marked, as a problem is), or that it never will. */
+function Expiry({ at }: { at: string | null }) {
+  if (at === null) return <>never expires</>;
+  const expired = keyExpiry(at, Date.now()) === 'expired';
+  return (
+    <span class={expired ? 'expired' : undefined}>
+      {expired ? 'expired' : 'expires'} <time dateTime={at}>{dateTime(at)}</time>
+    </span>
   );
 }
 

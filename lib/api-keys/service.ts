@@ -4,9 +4,10 @@ import type { Logger } from '../logger';
 import { RANDOM_ID_PATTERN, randomId } from '../random-id';
 import type { User } from '../users/store';
 import { unknownApiKey } from './errors';
+import { DAY_MS } from './limits';
 import type { ApiKeyView, CreatedApiKey } from './schemas';
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from './secret';
-import type { ApiKeyStore, KeyHolder, ListedApiKey } from './store';
+import type { ApiKeyStore, KeyHolder, ListedApiKey, StoredApiKey } from './store';
 
 /**
  * How fresh last_used_at is: a use is written at most once per this long per key, so a busy key
@@ -22,6 +23,7 @@ function view(key: ListedApiKey): ApiKeyView {
     name: key.name,
     created_at: iso(key.createdAt),
     last_used_at: key.lastUsedAt === undefined ? null : iso(key.lastUsedAt),
+    expires_at: key.keyExpiresAt === undefined ? null : iso(key.keyExpiresAt),
   };
 }
 
@@ -29,22 +31,26 @@ function view(key: ListedApiKey): ApiKeyView {
 export function createApiKeyService(store: ApiKeyStore, logger: Logger) {
   return {
     /**
-     * A new key for the user, with its secret (the only time it is shown).
+     * A new key for the user, with its secret (the only time it is shown): as listed, plus the
+     * key. It expires `expiresInDays` days from now, or never without them.
      * @throws ConflictError (too-many-api-keys) when they hold API_KEYS_PER_USER already.
      */
-    async create(user: User, name: string): Promise<CreatedApiKey> {
+    async create(user: User, name: string, expiresInDays?: number): Promise<CreatedApiKey> {
       const key = generateApiKey();
-      const id = randomId();
       const createdAt = Date.now();
-      await store.add(user.id, { id, name, hash: hashApiKey(key), createdAt });
+      const stored: StoredApiKey = { id: randomId(), name, hash: hashApiKey(key), createdAt };
+      if (expiresInDays !== undefined) stored.keyExpiresAt = createdAt + expiresInDays * DAY_MS;
+      await store.add(user.id, stored);
       // The id only: never the key, its hash or its name (which the user chose).
-      logger.info('api key created', { api_key_id: id });
-      return { id, name, key, created_at: iso(createdAt) };
+      logger.info('api key created', { api_key_id: stored.id });
+      // As GET /api-keys will list it (never used yet), with the key after its name.
+      const { id, name: named, ...times } = view(stored);
+      return { id, name: named, key, ...times };
     },
 
     /** The user's keys, newest first, without their secrets. */
     async list(user: User): Promise<{ items: ApiKeyView[] }> {
-      return { items: (await store.list(user.id)).map(view) };
+      return { items: (await store.list(user.id, Date.now())).map(view) };
     },
 
     /**
@@ -66,9 +72,9 @@ export type ApiKeyService = ReturnType<typeof createApiKeyService>;
 export type ApiKeyVerifier = (key: string) => Promise<KeyHolder | undefined>;
 
 /**
- * Looks keys up by their hash (a well-formed key only: anything else is not looked up), and
- * records their use at most once per LAST_USED_RESOLUTION_MS. A failure to record a use is
- * logged and never fails the request.
+ * Looks keys up by their hash (a well-formed key only: anything else is not looked up), refuses
+ * an expired one as if it did not exist, and records their use at most once per
+ * LAST_USED_RESOLUTION_MS. A failure to record a use is logged and never fails the request.
  * The verifier throws ServiceUnavailableError when the lookup itself fails.
  */
 export function createApiKeyVerifier(store: ApiKeyStore, logger: Logger): ApiKeyVerifier {
@@ -81,6 +87,11 @@ export function createApiKeyVerifier(store: ApiKeyStore, logger: Logger): ApiKey
     const holder = await store.findByHash(hash);
     if (!holder) return undefined;
     const now = Date.now();
+    // Checked here, on every request: the table's TTL removes the item only weeks later.
+    if (holder.keyExpiresAt !== undefined && holder.keyExpiresAt <= now) {
+      logger.info('api key expired', { api_key_id: holder.keyId });
+      return undefined;
+    }
     const since = now - LAST_USED_RESOLUTION_MS;
     if (holder.lastUsedAt === undefined || holder.lastUsedAt < since) {
       try {

@@ -1,10 +1,16 @@
 // API keys in DynamoDB: two kinds of item, written together in transactions.
-//   APIKEY#<sha256 of the key>   the lookup by key (its owner, its id, when it was last used),
-//                                read on every request a key authenticates
-//   APIKEYS#<user id>            the user's keys: a map of id -> { name, hash, createdAt }, which
-//                                GET /api-keys reads and whose size bounds how many a user holds
+//   APIKEY#<sha256 of the key>   the lookup by key (its owner, its id, when it expires, when it
+//                                was last used), read on every request a key authenticates
+//   APIKEYS#<user id>            the user's keys: a map of id -> { name, hash, createdAt,
+//                                keyExpiresAt }, which GET /api-keys reads and whose size bounds
+//                                how many a user holds
 // The table has only a partition key, so a user's keys live in one item rather than under a
 // sort key; a key item per hash makes the lookup one GetItem, with no index to wait for.
+// A key that expires is kept API_KEY_EXPIRED_RETENTION_DAYS past its expiry, then is gone: the
+// table's TTL deletes its lookup item (some time later: TTL may lag by days, which is why the
+// expiry itself is checked on every request, not left to TTL), the list no longer shows it, and
+// the next key made when the user is at the limit takes its entry out of the map (TTL cannot
+// remove part of an item).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
@@ -14,8 +20,9 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { storeCall, storeError, writeTransaction } from '../aws/dynamodb';
+import { TABLE_TTL_ATTRIBUTE } from '../aws/table';
 import { tooManyApiKeys } from './errors';
-import { API_KEYS_PER_USER } from './limits';
+import { API_KEY_EXPIRED_RETENTION_DAYS, API_KEYS_PER_USER, DAY_MS } from './limits';
 
 /** A key as its owner's list holds it. */
 export interface StoredApiKey {
@@ -25,6 +32,11 @@ export interface StoredApiKey {
   hash: string;
   /** Epoch milliseconds. */
   createdAt: number;
+  /**
+   * Epoch milliseconds from which the key is refused; absent: it never expires. (Not the table's
+   * TTL attribute, `expiresAt` in epoch seconds, which the lookup item carries for its removal.)
+   */
+  keyExpiresAt?: number;
 }
 
 /** A key as listed: what it is called, when it was made and last used (epoch milliseconds). */
@@ -38,10 +50,17 @@ export interface KeyHolder {
   keyId: string;
   /** Epoch milliseconds; absent until the key is first used. */
   lastUsedAt?: number;
+  /** Epoch milliseconds from which the key is refused; absent: it never expires. */
+  keyExpiresAt?: number;
 }
 
 const keyPk = (hash: string) => `APIKEY#${hash}`;
 const listPk = (userId: string) => `APIKEYS#${userId}`;
+
+const RETENTION_MS = API_KEY_EXPIRED_RETENTION_DAYS * DAY_MS;
+/** Whether a key expired so long before `now` that it is no longer kept. */
+const removedBy = (now: number, entry: { keyExpiresAt?: number | undefined }) =>
+  entry.keyExpiresAt !== undefined && entry.keyExpiresAt + RETENTION_MS <= now;
 
 /**
  * The API keys of one table.
@@ -87,10 +106,23 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, table: string) {
       }),
     );
 
+  /**
+   * Removes the entry `id` of the user's list with its lookup item, in one transaction. False
+   * when the entry was gone already (deleted by a request of theirs a moment ago).
+   */
+  const removeEntry = async (userId: string, id: string, hash: string): Promise<boolean> =>
+    (await changeKey(
+      userId,
+      id,
+      { update: 'REMOVE #keys.#id', condition: 'attribute_exists(#keys.#id)' },
+      { Delete: { TableName: table, Key: { pk: keyPk(hash) } } },
+    )) === undefined;
+
   return {
     /**
      * Stores a new key of a user, unless they already hold API_KEYS_PER_USER (checked in the
-     * same transaction, so parallel requests cannot get past it either).
+     * same transaction, so parallel requests cannot get past it either). Keys expired longer
+     * than the retention before `key.createdAt` make room: they are removed, and it is tried again.
      * @throws ConflictError (too-many-api-keys) when they do.
      */
     async add(userId: string, key: StoredApiKey): Promise<void> {
@@ -108,30 +140,51 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, table: string) {
         ),
       );
       const { id, ...entry } = key;
-      const refused = await changeKey(
-        userId,
-        id,
-        {
-          update: 'SET #keys.#id = :entry',
-          condition: 'size(#keys) < :max',
-          values: { ':entry': entry, ':max': API_KEYS_PER_USER },
-        },
-        {
-          Put: {
-            TableName: table,
-            Item: { pk: keyPk(key.hash), userId, keyId: id },
-            ConditionExpression: 'attribute_not_exists(pk)',
+      const lookup: Record<string, unknown> = { pk: keyPk(key.hash), userId, keyId: id };
+      if (key.keyExpiresAt !== undefined) {
+        lookup.keyExpiresAt = key.keyExpiresAt;
+        lookup[TABLE_TTL_ATTRIBUTE] = Math.ceil((key.keyExpiresAt + RETENTION_MS) / 1000);
+      }
+      const put = () =>
+        changeKey(
+          userId,
+          id,
+          {
+            update: 'SET #keys.#id = :entry',
+            condition: 'size(#keys) < :max',
+            values: { ':entry': entry, ':max': API_KEYS_PER_USER },
           },
-        },
-      );
-      if (refused?.[0] === 'ConditionalCheckFailed') throw tooManyApiKeys();
+          {
+            Put: {
+              TableName: table,
+              Item: lookup,
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        );
+      let refused = await put();
+      if (refused?.[0] === 'ConditionalCheckFailed') {
+        // Full: room only if some keys are past their retention (rare, so looked for only now).
+        const stale = Object.entries(await keysOf(userId)).filter(([, held]) =>
+          removedBy(key.createdAt, held),
+        );
+        if (stale.length === 0) throw tooManyApiKeys();
+        for (const [staleId, held] of stale) await removeEntry(userId, staleId, held.hash);
+        refused = await put();
+        if (refused?.[0] === 'ConditionalCheckFailed') throw tooManyApiKeys();
+      }
       // Two keys with one SHA-256 (never, in practice): not a client's fault.
       if (refused) throw new Error(`a new API key's hash is taken: ${refused.join(', ')}`);
     },
 
-    /** A user's keys, newest first, with when each was last used. */
-    async list(userId: string): Promise<ListedApiKey[]> {
-      const entries = Object.entries(await keysOf(userId));
+    /**
+     * A user's keys, newest first, with when each was last used; without the keys that expired
+     * longer than the retention before `now` (epoch milliseconds).
+     */
+    async list(userId: string, now: number): Promise<ListedApiKey[]> {
+      const entries = Object.entries(await keysOf(userId)).filter(
+        ([, entry]) => !removedBy(now, entry),
+      );
       // At most API_KEYS_PER_USER small reads, side by side. Eventually consistent: a use a
       // moment ago may not show yet, which last_used_at's minute of resolution allows anyway.
       const used = await Promise.all(
@@ -152,6 +205,7 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, table: string) {
           const lastUsedAt = used[i]?.Item?.lastUsedAt;
           const listed: ListedApiKey = { id, name: entry.name, createdAt: Number(entry.createdAt) };
           if (typeof lastUsedAt === 'number') listed.lastUsedAt = lastUsedAt;
+          if (entry.keyExpiresAt !== undefined) listed.keyExpiresAt = Number(entry.keyExpiresAt);
           return listed;
         })
         .sort((a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id));
@@ -163,15 +217,7 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, table: string) {
      */
     async remove(userId: string, id: string): Promise<boolean> {
       const entry = (await keysOf(userId))[id];
-      if (!entry) return false;
-      const refused = await changeKey(
-        userId,
-        id,
-        { update: 'REMOVE #keys.#id', condition: 'attribute_exists(#keys.#id)' },
-        { Delete: { TableName: table, Key: { pk: keyPk(entry.hash) } } },
-      );
-      // Deleted by a request of theirs a moment ago.
-      return refused === undefined;
+      return entry ? removeEntry(userId, id, entry.hash) : false;
     },
 
     /**
@@ -187,6 +233,7 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, table: string) {
       if (typeof Item?.userId !== 'string' || typeof Item.keyId !== 'string') return undefined;
       const holder: KeyHolder = { userId: Item.userId, keyId: Item.keyId };
       if (typeof Item.lastUsedAt === 'number') holder.lastUsedAt = Item.lastUsedAt;
+      if (typeof Item.keyExpiresAt === 'number') holder.keyExpiresAt = Item.keyExpiresAt;
       return holder;
     },
 

@@ -1,7 +1,11 @@
 // The API keys area's routes: POST and GET /api-keys, DELETE /api-keys/{id}, for a login token
 // only. Their schemas are lib/api-keys/schemas.ts.
 import { loginTokenRequired, tooManyApiKeys, unknownApiKey } from '../api-keys/errors';
-import { API_KEYS_PER_USER } from '../api-keys/limits';
+import {
+  API_KEY_EXPIRED_RETENTION_DAYS,
+  API_KEY_MAX_LIFETIME_DAYS,
+  API_KEYS_PER_USER,
+} from '../api-keys/limits';
 import {
   apiKeyIdSchema,
   apiKeyListSchema,
@@ -28,7 +32,7 @@ export const apiKeyRoutes = {
     loginOnly: true,
     tag: 'accounts',
     summary: 'Create an API key (the key is shown this once)',
-    description: `An API key works wherever an access token does, as \`Authorization: Bearer <key>\`, until it is deleted; it does not expire. Keep it secret: the service stores only its SHA-256 and cannot show it again. Keys cannot manage keys: these routes need an access token from POST /token. A user holds at most ${API_KEYS_PER_USER} keys.`,
+    description: `An API key works wherever an access token does, as \`Authorization: Bearer <key>\`, until it is deleted or, with \`expires_in_days\` (1-${API_KEY_MAX_LIFETIME_DAYS}), until it expires: from \`expires_at\` on it gets the same 401 as an unknown key. Without \`expires_in_days\` it never expires. Keep it secret: the service stores only its SHA-256 and cannot show it again. Keys cannot manage keys: these routes need an access token from POST /token. A user holds at most ${API_KEYS_PER_USER} keys; expired keys count until they are deleted, or removed ${API_KEY_EXPIRED_RETENTION_DAYS} days after they expired.`,
     body: { schema: createApiKeyBodySchema, contentTypes: ['application/json'] },
     responses: {
       201: { description: 'The new key, with its secret', schema: createdApiKeySchema },
@@ -39,7 +43,7 @@ export const apiKeyRoutes = {
         example: tooManyApiKeys(),
       },
       422: {
-        description: 'Invalid name (see errors)',
+        description: 'Invalid name or expires_in_days (see errors)',
         example: new ValidationError([{ field: 'name', message: 'must not be empty' }]),
       },
     },
@@ -52,8 +56,7 @@ export const apiKeyRoutes = {
     loginOnly: true,
     tag: 'accounts',
     summary: "The caller's API keys (never the keys themselves)",
-    description:
-      'Each key with its id, name, when it was made and when it was last used (to the minute). Needs an access token from POST /token.',
+    description: `Each key with its id, name, when it was made, when it was last used (to the minute) and when it expires (\`expires_at\`, null for never). An expired key is listed, with its \`expires_at\` in the past, until it is deleted or ${API_KEY_EXPIRED_RETENTION_DAYS} days have passed since it expired. Needs an access token from POST /token.`,
     responses: {
       200: { description: 'The keys, newest first', schema: apiKeyListSchema },
       ...handled,

@@ -3,7 +3,8 @@
 // used as a person would, by the accessible names of its fields and buttons: create an account,
 // sign out and in, summarise a long video and watch the progress bar move, read the key points,
 // ask a question about the video and follow its citations, copy the summary as Markdown, make an
-// API key (shown once, working, listed) and delete it, cancel a running summary, reload and open
+// API key that expires in 30 days (shown once, working, listed with its expiry) and delete it,
+// see an expired key listed as expired, cancel a running summary, reload and open
 // a summary from the history, be sent back to Sign in when the token is refused (keeping the
 // pasted link), and do it on a 390 px phone with the keyboard alone. axe-core checks the page in
 // light and dark mode. Nothing may leave the local host, and the page may log no error.
@@ -15,6 +16,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../web/format';
+import { expireApiKey, userIdOf } from '../support/api-keys';
 import {
   launchChromium,
   RESULTS_DIR,
@@ -311,7 +313,7 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
     });
 
     await step(
-      'make an API key: shown once, it works, it is listed, and deleted it stops',
+      'make an API key that expires in 30 days: shown once, it works, it is listed with its expiry, and deleted it stops; an expired key is listed as expired',
       async () => {
         const keys = page.getByRole('region', { name: 'API keys' });
         const toggle = keys.locator('#keys-toggle');
@@ -322,8 +324,19 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         await expectFieldError(page, 'Name', /empty/);
 
         await keys.getByLabel('Name').fill('laptop');
+        // Expires in: 90 days unless the person chooses otherwise; here, 30 days.
+        const lifetime = keys.getByLabel('Expires in');
+        await expect(lifetime.locator('option').allTextContents()).resolves.toEqual([
+          '30 days',
+          '90 days',
+          '1 year',
+          'Never',
+        ]);
+        await expect(lifetime.inputValue()).resolves.toBe('90');
+        await lifetime.selectOption({ label: '30 days' });
         await keys.getByRole('button', { name: 'Create key' }).click();
         await keys.getByRole('heading', { name: 'Your new key “laptop”' }).waitFor();
+        await keys.getByText(/It works until /).waitFor();
         await expect.poll(() => focused(page)).toBe('made-key-title');
         const key = await keys.getByLabel('Key', { exact: true }).inputValue();
         expect(key).toMatch(/^tsk_[A-Za-z0-9_-]{43}$/);
@@ -359,7 +372,10 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
 
         // Listed; closing the panel takes the key off the page, and it is never shown again.
         const item = keys.getByRole('listitem').filter({ hasText: 'laptop' });
-        await expect(item.textContent()).resolves.toMatch(/never used/);
+        await expect(item.textContent()).resolves.toMatch(/never used · expires /);
+        const expiresAt = await item.locator('time').last().getAttribute('datetime');
+        expect(Date.parse(expiresAt ?? '') - Date.now()).toBeGreaterThan(30 * 86_400_000 - 600_000);
+        expect(Date.parse(expiresAt ?? '') - Date.now()).toBeLessThanOrEqual(30 * 86_400_000);
         await keys.getByRole('button', { name: 'Hide API keys' }).click();
         await expect(pageHolds(page, key)).resolves.toBe(false);
         await keys.getByRole('button', { name: 'Show API keys' }).click();
@@ -382,6 +398,34 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         await expect(item.count()).resolves.toBe(0);
         await expect.poll(() => focused(page)).toBe('keys-list-title');
         expect((await env.host.request('GET', '/summaries', { token: key })).status).toBe(401);
+
+        // A key that has expired (made by a script, its day moved into the past) is listed as
+        // expired, and refused.
+        const login = await env.host.request('POST', '/token', {
+          json: { username: user.username, password: user.password },
+        });
+        const token = login.body.access_token;
+        const old = (
+          await env.host.request('POST', '/api-keys', {
+            token,
+            json: { name: 'old script', expires_in_days: 1 },
+          })
+        ).body;
+        await expireApiKey(env.host.db, env.host.config.TABLE_NAME, {
+          userId: userIdOf(token),
+          ...old,
+        });
+        await keys.getByRole('button', { name: 'Hide API keys' }).click();
+        await keys.getByRole('button', { name: 'Show API keys' }).click();
+        const expired = keys.getByRole('listitem').filter({ hasText: 'old script' });
+        await expect(expired.locator('.when').textContent()).resolves.toMatch(
+          /never used · expired /,
+        );
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'light' });
+        expect((await env.host.request('GET', '/summaries', { token: old.key })).status).toBe(401);
         await keys.getByRole('button', { name: 'Hide API keys' }).click();
       },
     );

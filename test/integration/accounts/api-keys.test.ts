@@ -3,7 +3,16 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEYS_PER_USER } from '../../../lib/api-keys/limits';
+import {
+  API_KEY_EXPIRED_RETENTION_DAYS,
+  API_KEYS_PER_USER,
+  DAY_MS,
+} from '../../../lib/api-keys/limits';
+import { generateApiKey, hashApiKey } from '../../../lib/api-keys/secret';
+import { createApiKeyStore } from '../../../lib/api-keys/store';
+import { TABLE_TTL_ATTRIBUTE } from '../../../lib/aws/table';
+import { randomId } from '../../../lib/random-id';
+import { expireApiKey, userIdOf } from '../../support/api-keys';
 import { comparableProblem, startTestHost, type TestHost } from '../../support/host';
 
 let host: TestHost;
@@ -12,16 +21,21 @@ beforeAll(async () => {
 });
 afterAll(() => host?.close());
 
-const createKey = (token: string, name: unknown = 'laptop') =>
-  host.request('POST', '/api-keys', { json: { name }, token });
+const createKey = (token: string, name: unknown = 'laptop', more: Record<string, unknown> = {}) =>
+  host.request('POST', '/api-keys', { json: { name, ...more }, token });
 const listKeys = (token: string) => host.request('GET', '/api-keys', { token });
 const deleteKey = (token: string, id: string) =>
   host.request('DELETE', `/api-keys/${id}`, { token });
 /** A request a key (or token) must be let through to answer 200. */
 const history = (credential: string) => host.request('GET', '/summaries', { token: credential });
 
-const userIdOf = (token: string): string =>
-  JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).sub;
+/** POST /mcp as an MCP client starts (a request a key must be let through to answer 200). */
+const mcp = (credential: string) =>
+  host.request('POST', '/mcp', {
+    token: credential,
+    headers: { accept: 'application/json, text/event-stream' },
+    json: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+  });
 
 async function allItems() {
   const { Items = [] } = await host.db.send(
@@ -48,12 +62,14 @@ describe('an API key', () => {
       name: 'ci runner',
       key: expect.stringMatching(/^tsk_[A-Za-z0-9_-]{43}$/),
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      last_used_at: null,
+      expires_at: null,
     });
     expect(created.headers.get('cache-control')).toBe('no-store');
     expect(listed.status).toBe(200);
-    expect(listed.body).toEqual({
-      items: [{ id, name: 'ci runner', created_at: created.body.created_at, last_used_at: null }],
-    });
+    // The created key is the listed one, plus the key.
+    const { key: _secret, ...asListed } = created.body;
+    expect(listed.body).toEqual({ items: [asListed] });
     expect(listed.text).not.toContain(key);
     expect(used.status).toBe(200);
     expect(deleted.status).toBe(204);
@@ -148,6 +164,177 @@ describe('an API key', () => {
     expect(comparableProblem(await history(key)), 'user deleted').toEqual(reference);
     expect(reference.status).toBe(401);
     expect(reference.challenge).toContain('error="invalid_token"');
+  });
+});
+
+describe('an API key with an expiry', () => {
+  it('expires expires_in_days days after it is made: created and listed with its expires_at', async () => {
+    const { token } = await host.registerAndLogin();
+
+    const created = await createKey(token, 'ci runner', { expires_in_days: 30 });
+    const listed = await listKeys(token);
+
+    expect(created.status).toBe(201);
+    const { key, id, created_at: createdAt, expires_at: expiresAt } = created.body;
+    expect(Date.parse(expiresAt) - Date.parse(createdAt)).toBe(30 * DAY_MS);
+    expect(listed.body.items).toEqual([
+      { id, name: 'ci runner', created_at: createdAt, last_used_at: null, expires_at: expiresAt },
+    ]);
+    expect((await history(key)).status).toBe(200);
+    // What the verifier checks on every request, and when the table's TTL may remove the item.
+    const lookup = await host.db.send(
+      new GetCommand({
+        TableName: host.config.TABLE_NAME,
+        Key: { pk: `APIKEY#${hashApiKey(key)}` },
+      }),
+    );
+    expect(lookup.Item).toMatchObject({
+      keyExpiresAt: Date.parse(expiresAt),
+      [TABLE_TTL_ATTRIBUTE]: Math.ceil(
+        (Date.parse(expiresAt) + API_KEY_EXPIRED_RETENTION_DAYS * DAY_MS) / 1000,
+      ),
+    });
+  });
+
+  it('never expires without expires_in_days, and keeps working', async () => {
+    const { token } = await host.registerAndLogin();
+    const { key, id } = (await createKey(token)).body;
+
+    const lookup = await host.db.send(
+      new GetCommand({
+        TableName: host.config.TABLE_NAME,
+        Key: { pk: `APIKEY#${hashApiKey(key)}` },
+      }),
+    );
+
+    expect((await listKeys(token)).body.items[0]).toMatchObject({ id, expires_at: null });
+    expect(lookup.Item).not.toHaveProperty('keyExpiresAt');
+    expect(lookup.Item).not.toHaveProperty(TABLE_TTL_ATTRIBUTE);
+    expect((await history(key)).status).toBe(200);
+    expect((await mcp(key)).status).toBe(200);
+  });
+
+  it('is refused once expired with the same 401 as an unknown key, on GET /summaries and POST /mcp, and stays listed', async () => {
+    const { token } = await host.registerAndLogin();
+    const made = (await createKey(token, 'old laptop', { expires_in_days: 1 })).body;
+    const before = [await history(made.key), await mcp(made.key)];
+    const unknown = generateApiKey();
+    // A day later: the key's expiry, as the store keeps it, moved to a second ago.
+    const expiredAt = Date.now() - 1_000;
+    await expireApiKey(
+      host.db,
+      host.config.TABLE_NAME,
+      { userId: userIdOf(token), ...made },
+      expiredAt,
+    );
+
+    const summaries = await history(made.key);
+    const viaMcp = await mcp(made.key);
+    const listed = await listKeys(token);
+
+    expect(before.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(summaries.status).toBe(401);
+    expect(comparableProblem(summaries)).toEqual(comparableProblem(await history(unknown)));
+    expect(viaMcp.status).toBe(401);
+    expect(comparableProblem(viaMcp)).toEqual(comparableProblem(await mcp(unknown)));
+    expect(viaMcp.headers.get('www-authenticate')).toContain('Bearer realm="tubesum"');
+    // Listed, its expires_at in the past, until deleted; its use before expiry is still shown.
+    expect(listed.body.items).toEqual([
+      expect.objectContaining({
+        id: made.id,
+        expires_at: new Date(expiredAt).toISOString(),
+        last_used_at: expect.any(String),
+      }),
+    ]);
+    expect((await deleteKey(token, made.id)).status).toBe(204);
+    expect((await listKeys(token)).body.items).toEqual([]);
+  });
+
+  it.each([
+    ['0', 0],
+    ['366', 366],
+    ['1.5', 1.5],
+    ['a string', '30'],
+    ['null', null],
+    ['-1', -1],
+  ])('refuses expires_in_days %s with 422 naming the field and the range', async (_case, days) => {
+    const { token } = await host.registerAndLogin();
+
+    const response = await createKey(token, 'laptop', { expires_in_days: days });
+
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([
+      {
+        field: 'expires_in_days',
+        message:
+          'must be a whole number of days from 1 to 365 (leave it out for a key that never expires)',
+      },
+    ]);
+    expect((await listKeys(token)).body.items).toEqual([]);
+  });
+
+  it('takes 1 and 365 days', async () => {
+    const { token } = await host.registerAndLogin();
+
+    const answers = [
+      await createKey(token, 'a day', { expires_in_days: 1 }),
+      await createKey(token, 'a year', { expires_in_days: 365 }),
+    ];
+
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
+    expect(
+      answers.map(
+        ({ body }) => (Date.parse(body.expires_at) - Date.parse(body.created_at)) / DAY_MS,
+      ),
+    ).toEqual([1, 365]);
+  });
+
+  it(`counts toward the ${API_KEYS_PER_USER} until deleted, or removed ${API_KEY_EXPIRED_RETENTION_DAYS} days after it expired`, async () => {
+    const { token } = await host.registerAndLogin();
+    const userId = userIdOf(token);
+    const now = Date.now();
+    // Made in the past through the store: one expired yesterday, one long enough ago to be gone.
+    const store = createApiKeyStore(host.db, host.config.TABLE_NAME);
+    const past = (name: string, expiredDaysAgo: number) => {
+      const key = generateApiKey();
+      const id = randomId();
+      const keyExpiresAt = now - expiredDaysAgo * DAY_MS;
+      return store
+        .add(userId, {
+          id,
+          name,
+          hash: hashApiKey(key),
+          createdAt: keyExpiresAt - DAY_MS,
+          keyExpiresAt,
+        })
+        .then(() => ({ id, key }));
+    };
+    const recent = await past('expired yesterday', 1);
+    const gone = await past('long expired', API_KEY_EXPIRED_RETENTION_DAYS + 1);
+    for (let i = 2; i < API_KEYS_PER_USER; i++) {
+      expect((await createKey(token, `key ${i}`)).status).toBe(201);
+    }
+
+    const listed = await listKeys(token);
+    const made = await createKey(token, 'in the room the long expired one left');
+    const refused = await createKey(token, 'one too many');
+
+    const names = listed.body.items.map((item: { name: string }) => item.name);
+    expect(names).toHaveLength(API_KEYS_PER_USER - 1);
+    expect(names).toContain('expired yesterday');
+    expect(names).not.toContain('long expired');
+    expect(made.status).toBe(201);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/Expired keys count until you delete them/);
+    // The long expired key is out of the table (entry and lookup item); the other is not.
+    const items = await allItems();
+    const list = items.find((item) => item.pk === `APIKEYS#${userId}`);
+    expect(Object.keys(list?.keys)).not.toContain(gone.id);
+    expect(Object.keys(list?.keys)).toContain(recent.id);
+    const lookups = items.map((item) => item.pk);
+    expect(lookups).not.toContain(`APIKEY#${hashApiKey(gone.key)}`);
+    expect(lookups).toContain(`APIKEY#${hashApiKey(recent.key)}`);
+    expect((await history(recent.key)).status).toBe(401);
   });
 });
 

@@ -86,9 +86,12 @@ export const noPassword: TokenJson = { username: 'alice' };
 // @ts-expect-error a username or an email is required
 export const noIdentifier: TokenForm = { password: 'secret' };
 
-// POST /api-keys takes a name, and nothing else is required.
+// POST /api-keys takes a name, and nothing else is required; a lifetime is a number of days.
 type KeyBody = paths['/api-keys']['post']['requestBody']['content']['application/json'];
 export const named: KeyBody = { name: 'laptop' };
+export const expiring: KeyBody = { name: 'laptop', expires_in_days: 90 };
+// @ts-expect-error expires_in_days is a number, not text
+export const lifetimeAsText: KeyBody = { name: 'laptop', expires_in_days: '90' };
 // @ts-expect-error a key's name is required
 export const unnamed: KeyBody = {};
 
@@ -129,7 +132,10 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
   });
   const problem: components['schemas']['Problem'] | undefined = refused.error;
   // An API key: made with the token, used in its place, listed without its secret, deleted.
-  const created = await client.POST('/api-keys', { body: { name: 'script' }, headers });
+  const created = await client.POST('/api-keys', {
+    body: { name: 'script', expires_in_days: 30 },
+    headers,
+  });
   const newKey: components['schemas']['NewApiKey'] | undefined = created.data;
   const keyHeaders = { Authorization: \`Bearer \${newKey?.key}\` };
   const viaKey = await client.GET('/summaries', { params: { query: { limit: 5 } }, headers: keyHeaders });
@@ -170,7 +176,12 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
     mcpStatus: mcp.response.status,
     mcpId: rpc?.id,
     mcpTools: (rpc?.result?.tools as { name: string }[] | undefined)?.map((tool) => tool.name),
-    listedKeys: listed.map((item) => [item.name, item.last_used_at !== null, 'key' in item]),
+    listedKeys: listed.map((item) => [
+      item.name,
+      item.last_used_at !== null,
+      'key' in item,
+      item.expires_at !== null && item.expires_at === newKey?.expires_at,
+    ]),
     keyDeletedStatus: deleted.response.status,
     afterDeleteStatus: afterDelete.response.status,
     answered: asked.data?.metadata.answered,
@@ -231,7 +242,7 @@ describe('a client generated with openapi-typescript and openapi-fetch', () => {
       mcpStatus: 200,
       mcpId: 7,
       mcpTools: ['summarize_video', 'get_summary', 'get_transcript', 'ask_video'],
-      listedKeys: [['script', true, false]],
+      listedKeys: [['script', true, false, true]],
       keyDeletedStatus: 204,
       afterDeleteStatus: 401,
       answered: true,

@@ -10,6 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_PAGE_CHARACTERS } from '../../../lib/mcp/schemas';
 import { normaliseCaptionText } from '../../../lib/youtube/transcript';
+import { expireApiKey, userIdOf } from '../../support/api-keys';
 import { type Contract, fetchContract } from '../../support/contract';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import {
@@ -442,6 +443,35 @@ describe('the endpoint', () => {
     expect(viaKey.structuredContent).toMatchObject({ id, status: 'done' });
     expect(viaKey.structuredContent.result).toEqual(result.structuredContent);
     expect(keys.body.items[0].last_used_at).not.toBeNull();
+  });
+
+  it('refuses an expired API key with the 401 of an unknown key, and the client cannot connect', async () => {
+    const made = (
+      await env.host.request('POST', '/api-keys', {
+        json: { name: 'expiring agent', expires_in_days: 7 },
+        token: env.token,
+      })
+    ).body;
+    const initialize = (credential: string) =>
+      env.host.request('POST', '/mcp', {
+        json: INITIALIZE,
+        token: credential,
+        headers: { accept: ACCEPT },
+      });
+    const before = await initialize(made.key);
+    await expireApiKey(env.host.db, env.host.config.TABLE_NAME, {
+      userId: userIdOf(env.token),
+      ...made,
+    });
+
+    const expired = await initialize(made.key);
+    const unknown = await initialize(`tsk_${'A'.repeat(43)}`);
+
+    expect(before.status).toBe(200);
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toBe(unknown.headers.get('www-authenticate'));
+    expect(withoutId(expired.body)).toEqual(withoutId(unknown.body));
+    await expect(connect(made.key)).rejects.toMatchObject({ code: 401 });
   });
 
   it('answers GET and DELETE with 405 and Allow: POST (no sessions, no event streams)', async () => {

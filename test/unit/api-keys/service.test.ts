@@ -1,6 +1,8 @@
 // What the key verifier and the key service ask of the store, with a fake one: a use is recorded
-// at most once a minute and never fails a request; malformed keys and ids are never looked up.
+// at most once a minute and never fails a request; malformed keys and ids are never looked up;
+// an expired key is refused as an unknown one.
 import { describe, expect, it, vi } from 'vitest';
+import { DAY_MS } from '../../../lib/api-keys/limits';
 import { generateApiKey, hashApiKey } from '../../../lib/api-keys/secret';
 import {
   createApiKeyService,
@@ -70,6 +72,25 @@ describe('createApiKeyVerifier', () => {
     expect(JSON.stringify(log.warn.mock.calls)).not.toContain(key.slice(4));
   });
 
+  it('refuses a key from its expiry on, as if it did not exist, and records no use', async () => {
+    const expired = fakeStore({ userId: 'u', keyId: 'k', keyExpiresAt: Date.now() - 1 });
+    const log = logger();
+
+    const holder = await createApiKeyVerifier(asStore(expired), log)(generateApiKey());
+
+    expect(holder).toBeUndefined();
+    expect(expired.recordUse).not.toHaveBeenCalled();
+    expect(log.info).toHaveBeenCalledWith('api key expired', { api_key_id: 'k' });
+  });
+
+  it('lets a key in until its expiry', async () => {
+    const live = fakeStore({ userId: 'u', keyId: 'k', keyExpiresAt: Date.now() + 60_000 });
+
+    const holder = await createApiKeyVerifier(asStore(live), logger())(generateApiKey());
+
+    expect(holder?.keyId).toBe('k');
+  });
+
   it('does not look up a credential that is not a well-formed key', async () => {
     const store = fakeStore({ userId: 'user-1', keyId: 'key-1' });
 
@@ -93,6 +114,44 @@ describe('createApiKeyService', () => {
       createdAt: Date.parse(created.created_at),
     });
     expect(JSON.stringify(store.add.mock.calls)).not.toContain(created.key.slice(4));
+  });
+
+  it('answers the key as it will be listed, plus the key: never used, and never expiring', async () => {
+    const created = await createApiKeyService(asStore(fakeStore()), logger()).create(user, 'ci');
+
+    expect(created).toEqual({
+      id: expect.any(String),
+      name: 'ci',
+      key: expect.stringMatching(/^tsk_/),
+      created_at: expect.any(String),
+      last_used_at: null,
+      expires_at: null,
+    });
+  });
+
+  it('stores and answers an expiry expires_in_days after the key is made', async () => {
+    const store = fakeStore();
+
+    const created = await createApiKeyService(asStore(store), logger()).create(user, 'ci', 90);
+
+    const createdAt = Date.parse(created.created_at);
+    expect(store.add).toHaveBeenCalledWith(
+      'user-1',
+      expect.objectContaining({ createdAt, keyExpiresAt: createdAt + 90 * DAY_MS }),
+    );
+    expect(created.expires_at).toBe(new Date(createdAt + 90 * DAY_MS).toISOString());
+  });
+
+  it('lists each key’s expiry, or null for never', async () => {
+    const store = fakeStore();
+    store.list.mockResolvedValue([
+      { id: 'a', name: 'a', createdAt: 0, keyExpiresAt: DAY_MS },
+      { id: 'b', name: 'b', createdAt: 0 },
+    ] as never);
+
+    const { items } = await createApiKeyService(asStore(store), logger()).list(user);
+
+    expect(items.map((item) => item.expires_at)).toEqual(['1970-01-02T00:00:00.000Z', null]);
   });
 
   it('answers a malformed id with 404 without asking the store', async () => {

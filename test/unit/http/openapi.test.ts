@@ -124,6 +124,24 @@ describe('the OpenAPI document says what the service does', () => {
     ).toMatchObject({ properties: { used_model: { enum: ['extractive'] } } });
   });
 
+  it('documents API keys’ lifetime: expires_in_days optional, 1 to 365; expires_at listed and on the new key', () => {
+    const lifetime = schemas.ApiKeyRequest.properties.expires_in_days;
+
+    expect(schemas.ApiKeyRequest.required).toEqual(['name']);
+    expect(lifetime).toMatchObject({ type: 'integer', minimum: 1, maximum: 365 });
+    expect(lifetime.description).toMatch(/never expires/);
+    for (const name of ['ApiKey', 'NewApiKey']) {
+      expect(schemas[name].required, name).toEqual(
+        expect.arrayContaining(['created_at', 'last_used_at', 'expires_at']),
+      );
+      expect(schemas[name].properties.expires_at.type, name).toEqual(['string', 'null']);
+    }
+    // The new key is the listed one, plus the key.
+    expect(Object.keys(schemas.NewApiKey.properties).sort()).toEqual(
+      [...Object.keys(schemas.ApiKey.properties), 'key'].sort(),
+    );
+  });
+
   it('documents POST /ask: a question of 1 to 500 characters, citations of this video, its problems', () => {
     const question = schemas.AskRequest.properties.question;
     const ask = (document.paths as Json)['/ask'].post;
