@@ -6,8 +6,8 @@ import { createHandler, lambdaEntry } from '../lib/http/handler';
 import { json } from '../lib/http/reply';
 import { logger } from '../lib/logger';
 import { accountRoutes } from '../lib/routes/accounts';
-import { createBcryptBudget } from '../lib/users/bcrypt-budget';
 import { maskEmail } from '../lib/users/identity';
+import { bcryptBudgetFrom } from '../lib/users/limits';
 import { registerUser } from '../lib/users/registration';
 import { createUserStore } from '../lib/users/store';
 
@@ -20,10 +20,7 @@ export function create(config: Config) {
     bcryptCost: config.BCRYPT_COST,
     counter,
     maxPerAddressPerHour: config.REGISTER_MAX_PER_IP,
-    budget: createBcryptBudget(counter, {
-      maxPerAddress: config.BCRYPT_MAX_PER_IP,
-      windowSeconds: config.BCRYPT_WINDOW_SECONDS,
-    }),
+    budget: bcryptBudgetFrom(config, counter),
   };
   return createHandler(accountRoutes.register, config, async ({ body, event }) => {
     const sourceIp = event.requestContext.http.sourceIp;

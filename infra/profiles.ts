@@ -96,6 +96,29 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     signsTokens: true,
   },
+  account: {
+    description: "DELETE /account: delete the caller's account, its API keys and its jobs",
+    // One bcrypt compare, as /token (the password confirms the deletion): a full vCPU.
+    memorySize: 1769,
+    // bcrypt (~0.35 s), the secret on a cold start, then a few writes per API key (at most 10)
+    // and one per job, 25 at a time: a history of thousands of jobs is a few seconds. 28 s, below
+    // API Gateway's 30 s, leaves room for a long history on a slow day; a deletion cut off even so
+    // is finished by the same request sent again.
+    timeout: Duration.seconds(28),
+    // The login guard's and the bcrypt budget's counters (UpdateItem, PutItem to start a
+    // window), as /token. The user: GetItem (the authenticator), and one transaction (UpdateItem
+    // of the record, DeleteItem of its username and email) then DeleteItem of the record. The
+    // API keys: GetItem of the list, the transactions that remove each key (UpdateItem of the list,
+    // DeleteItem of the lookup item), DeleteItem of the list. The jobs: Query on the jobs index,
+    // DeleteItem of each; UpdateItem of a record an unfinished job is taken off.
+    table: [
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:Query',
+    ],
+  },
   summarize: {
     description: 'POST /summarize: queue a summary and wait a little for it',
     // Validates, writes a few items, sends one message and polls the table: waiting, not

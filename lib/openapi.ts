@@ -43,7 +43,7 @@ const TAGS: Record<RouteDef['tag'], { name: string; description: string }> = {
   service: { name: 'Service', description: 'Whether the service runs' },
   accounts: {
     name: 'Accounts',
-    description: 'Registration, log-in (bearer tokens) and API keys',
+    description: 'Registration, log-in (bearer tokens), API keys and deleting an account',
   },
   summaries: { name: 'Summaries', description: 'Summaries of YouTube videos' },
   questions: {

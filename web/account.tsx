@@ -1,5 +1,5 @@
 // Signing in and creating an account. A new account is signed in at once.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS } from '../lib/auth/password-limits';
 import { call, type Token } from './api';
 import { ActionError, type Errors, TextField, useSubmit } from './field';
@@ -26,10 +26,16 @@ async function signIn(identifier: string, password: string): Promise<Session> {
 }
 
 export function Account({ onSignedIn, notice }: AccountProps) {
+  // Why the person was signed out (an expired sign-in, a deleted account) takes the focus: the
+  // control they last used is gone from the page, and this is what became of it.
+  useEffect(() => {
+    if (notice) document.getElementById('account-notice')?.focus();
+  }, [notice]);
+
   return (
     <div class="account">
       {notice && (
-        <p class="notice" role="status">
+        <p id="account-notice" class="notice" role="status" tabIndex={-1}>
           {notice}
         </p>
       )}

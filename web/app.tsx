@@ -1,5 +1,5 @@
-// The page: signed out, the account forms; signed in, the workspace. Sign in, sign out and an
-// expired sign-in all pass through here.
+// The page: signed out, the account forms; signed in, the workspace. Sign in, sign out, an
+// expired sign-in and a deleted account all pass through here.
 import { useState } from 'preact/hooks';
 import { Account } from './account';
 import { SignedOutError } from './api';
@@ -50,7 +50,16 @@ export function App({ settings }: { settings: PageSettings }) {
           the moments they are said.
         </p>
         {session ? (
-          <Workspace token={session.token} settings={settings} onSignedOut={refused} />
+          <Workspace
+            token={session.token}
+            settings={settings}
+            onSignedOut={refused}
+            onAccountDeleted={() =>
+              signOut(
+                'Your account has been deleted, with its API keys and its summaries. You are signed out.',
+              )
+            }
+          />
         ) : (
           <Account onSignedIn={signIn} notice={notice} />
         )}

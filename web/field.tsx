@@ -10,10 +10,15 @@ interface FieldProps {
   label: string;
   error?: string | undefined;
   hint?: string;
+  /**
+   * The error is also announced when it appears (`role="alert"`): for a field that keeps the
+   * focus while its form is sent (Enter in it), whose new error a screen reader would not read.
+   */
+  announceError?: boolean;
   children: (describedBy: string | undefined, invalid: boolean) => ComponentChildren;
 }
 
-export function Field({ id, label, error, hint, children }: FieldProps) {
+export function Field({ id, label, error, hint, announceError, children }: FieldProps) {
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : '']
     .filter(Boolean)
     .join(' ');
@@ -27,7 +32,7 @@ export function Field({ id, label, error, hint, children }: FieldProps) {
       )}
       {children(described || undefined, Boolean(error))}
       {error && (
-        <p id={`${id}-error`} class="error">
+        <p id={`${id}-error`} class="error" role={announceError ? 'alert' : undefined}>
           {error}
         </p>
       )}
@@ -55,12 +60,28 @@ interface TextFieldProps extends InputAttributes {
   onValue: (value: string) => void;
   error?: string | undefined;
   hint?: string;
+  announceError?: boolean;
 }
 
 /** A labelled text input (any type but checkbox and radio), its hint and its error. */
-export function TextField({ id, label, value, onValue, error, hint, ...input }: TextFieldProps) {
+export function TextField({
+  id,
+  label,
+  value,
+  onValue,
+  error,
+  hint,
+  announceError,
+  ...input
+}: TextFieldProps) {
   return (
-    <Field id={id} label={label} error={error} {...(hint ? { hint } : {})}>
+    <Field
+      id={id}
+      label={label}
+      error={error}
+      announceError={announceError}
+      {...(hint ? { hint } : {})}
+    >
       {(describedBy, invalid) => {
         // Preact types an input's attributes as a union by `type`, which a `type` that is
         // itself a union cannot match member by member: the attributes are one object here.

@@ -1,11 +1,12 @@
 // The signed-in page: the summary form, the job it starts (its progress, Cancel, then the
-// summary and questions about its video), the history and the API keys. Every call that the API
-// refuses with 401 signs the person out, keeping what they wrote in the form (session.ts keeps
-// the draft).
+// summary and questions about its video), the history, the API keys and deleting the account.
+// Every call that the API refuses with 401 signs the person out, keeping what they wrote in the
+// form (session.ts keeps the draft).
 import { useEffect, useState } from 'preact/hooks';
 import { SUMMARY_LENGTH } from '../lib/summaries/limits';
 import { ApiError, call, type Job, jobIdFrom, type Problem, type Summary } from './api';
 import { Ask } from './ask';
+import { DeleteAccount } from './delete-account';
 import { ActionError, ModelField, TextField } from './field';
 import { fieldOf, messagesOf, progressOf, type SummaryField, watchUrl } from './format';
 import { History } from './history';
@@ -19,6 +20,8 @@ interface WorkspaceProps {
   settings: PageSettings;
   /** A call was refused with 401 (or failed unexpectedly): back to Sign in. */
   onSignedOut: (error: unknown) => void;
+  /** The person deleted their account. */
+  onAccountDeleted: () => void;
 }
 
 /** What is shown under the form: a job (running or ended), or a summary answered at once. */
@@ -45,7 +48,7 @@ function errorsFor(problem: Problem): Errors {
   return { [field]: messagesOf(problem)[field] ?? problem.detail };
 }
 
-export function Workspace({ token, settings, onSignedOut }: WorkspaceProps) {
+export function Workspace({ token, settings, onSignedOut, onAccountDeleted }: WorkspaceProps) {
   const [draft, setDraft] = useState<Draft>(() => {
     const kept = loadDraft();
     return {
@@ -226,6 +229,7 @@ export function Workspace({ token, settings, onSignedOut }: WorkspaceProps) {
       )}
       <History token={token} version={version} onOpen={open} onSignedOut={onSignedOut} />
       <ApiKeys token={token} onSignedOut={onSignedOut} />
+      <DeleteAccount token={token} onDeleted={onAccountDeleted} onSignedOut={onSignedOut} />
     </>
   );
 }

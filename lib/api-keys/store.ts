@@ -179,11 +179,12 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, table: string) {
 
     /**
      * A user's keys, newest first, with when each was last used; without the keys that expired
-     * longer than the retention before `now` (epoch milliseconds).
+     * longer than the retention before `now` (epoch milliseconds). Without `now`, every key the
+     * user's list still holds, those too (what deleting the account must remove).
      */
-    async list(userId: string, now: number): Promise<ListedApiKey[]> {
+    async list(userId: string, now?: number): Promise<ListedApiKey[]> {
       const entries = Object.entries(await keysOf(userId)).filter(
-        ([, entry]) => !removedBy(now, entry),
+        ([, entry]) => now === undefined || !removedBy(now, entry),
       );
       // At most API_KEYS_PER_USER small reads, side by side. Eventually consistent: a use a
       // moment ago may not show yet, which last_used_at's minute of resolution allows anyway.

@@ -15,6 +15,7 @@ import { type Config, ConfigError, loadConfig } from '../config';
 import {
   BadRequestError,
   type FieldError,
+  ForbiddenError,
   HttpError,
   misconfigured,
   PayloadTooLargeError,
@@ -219,14 +220,26 @@ function validateQuery(route: RouteDef): Middleware {
   };
 }
 
-/** The caller, and on login-only routes (key management) a 403 for an API key. */
+/**
+ * What a login-only route answers a request with an API key: the 403 its table entry documents
+ * (login-token-required, with a detail about that route), made anew, so that the document shows
+ * exactly what is answered; the API keys' own problem for a route that documents none.
+ */
+function apiKeyRefusal(route: RouteDef): HttpError {
+  const documented = route.responses[403]?.example;
+  return documented
+    ? new ForbiddenError(documented.type, documented.message)
+    : loginTokenRequired();
+}
+
+/** The caller, and on login-only routes (key management, deletion) a 403 for an API key. */
 function authentication(authenticate: Authenticator, route: RouteDef): Middleware {
   return {
     before: async (request) => {
       const principal = await authenticate(request.event.headers?.authorization);
       request.context.user = principal.user;
       request.context.apiKeyId = principal.apiKeyId;
-      if (principal.apiKeyId !== undefined && route.loginOnly) throw loginTokenRequired();
+      if (principal.apiKeyId !== undefined && route.loginOnly) throw apiKeyRefusal(route);
     },
   };
 }

@@ -1,8 +1,10 @@
 // The accounts area's routes: GET /health (beside them: it needs no account, and its function
-// imports none of this), POST /register and POST /token, with the schemas of their bodies.
+// imports none of this), POST /register, POST /token and DELETE /account, with the schemas of
+// their bodies.
 import { newPasswordSchema } from '../auth/password-policy';
 import { ConflictError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../errors';
 import * as z from '../schema';
+import { deletionNeedsLoginToken } from '../users/errors';
 import { emailSchema, usernameSchema } from '../users/identity';
 import { anyRoute, type RouteDef, route, withBody } from './route';
 
@@ -50,6 +52,20 @@ export const tokenResponseSchema = z
       .check(z.positive(), z.meta({ description: 'Seconds until the token expires' })),
   })
   .check(z.meta({ id: 'TokenResponse' }));
+
+// The password that confirms a deletion: checked as POST /token checks one (bounded alike; bcrypt
+// never sees more than 72 bytes, and a longer password is simply wrong).
+export const deleteAccountBodySchema = z
+  .object({
+    password: z
+      .string()
+      .check(
+        z.minLength(1),
+        z.maxLength(1_024),
+        z.meta({ description: "The account's current password, to confirm the deletion" }),
+      ),
+  })
+  .check(z.meta({ id: 'DeleteAccountRequest' }));
 
 export const accountRoutes = {
   health: route({
@@ -130,6 +146,43 @@ export const accountRoutes = {
       429: {
         description:
           'Too many failed logins for this account (from this address or from everywhere), or too many password checks from this address; see Retry-After',
+        example: new TooManyRequestsError(
+          900,
+          'Too many failed logins for this account; try again later.',
+          'too-many-login-attempts',
+        ),
+      },
+    },
+  }),
+  // `/account`, not `/users/{id}` nor `/me`: the caller's own account, the one the token names,
+  // as a resource of its own. There is no id to send, so none to guess or to get wrong (no
+  // object-level authorization to check), and the name says what goes.
+  deleteAccount: route({
+    method: 'DELETE',
+    path: '/account',
+    handler: 'account',
+    auth: true,
+    loginOnly: true,
+    tag: 'accounts',
+    summary: "Delete the caller's account and everything it owns",
+    description:
+      "Needs an access token from POST /token (not an API key) and the account's password in the body. Deletes the account (its username and email can be registered again at once), every API key of it (they stop working at once) and its summary jobs (the history); summaries themselves are shared and belong to no one. Tokens already issued are refused from then on. The password is checked as POST /token checks one, and counts against the same limits: a wrong password is a failed login (403 wrong-password), and repeated ones are refused with 429. A deletion interrupted by a failure (503) finishes when the same request is sent again with the same token.",
+    body: { schema: deleteAccountBodySchema, contentTypes: ['application/json'] },
+    responses: {
+      204: { description: 'Deleted: the account and its data are gone' },
+      ...withBody,
+      403: {
+        description:
+          'An API key instead of an access token (login-token-required), or the wrong password (wrong-password); nothing was deleted',
+        example: deletionNeedsLoginToken(),
+      },
+      422: {
+        description: 'No password (see errors)',
+        example: new ValidationError([{ field: 'password', message: 'is required' }]),
+      },
+      429: {
+        description:
+          'Too many failed logins for this account (this confirmation counts as one), or too many password checks from this address; see Retry-After',
         example: new TooManyRequestsError(
           900,
           'Too many failed logins for this account; try again later.',

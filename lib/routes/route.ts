@@ -17,6 +17,7 @@ export type HandlerName =
   | 'health'
   | 'register'
   | 'token'
+  | 'account'
   | 'summarize'
   | 'summaries'
   | 'api-keys'
@@ -63,7 +64,8 @@ export interface RouteDef<
   auth: boolean;
   /**
    * Needs an access token: an API key is refused with 403 login-token-required (the routes that
-   * manage API keys). Only on routes with `auth: true`.
+   * manage API keys, and DELETE /account), the problem the route documents as its 403 example.
+   * Only on routes with `auth: true`.
    */
   loginOnly?: boolean;
   summary: string;

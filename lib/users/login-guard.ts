@@ -30,6 +30,11 @@ export interface LoginGuardSettings {
 export interface LoginAttempt {
   /** The password was right: the attempt is given back, and the address remembered. */
   succeeded(): Promise<void>;
+  /**
+   * The password was right, and no log-in follows (it confirmed an account's deletion): the
+   * attempt is given back; the address is not remembered for an account about to go.
+   */
+  confirmed(): Promise<void>;
   /** No password was checked (another limit refused it): the attempt is given back. */
   abandoned(): Promise<void>;
 }
@@ -84,6 +89,9 @@ export function createLoginGuard(
       return {
         succeeded: async () => {
           await Promise.all([giveBack(), known.remember(accountHash, client)]);
+        },
+        confirmed: async () => {
+          await giveBack();
         },
         abandoned: async () => {
           await giveBack();

@@ -6,19 +6,55 @@ import { UnauthorizedError } from '../errors';
 import type { Logger } from '../logger';
 import type { BcryptBudget } from './bcrypt-budget';
 import { loginKey } from './identity';
-import type { LoginGuard } from './login-guard';
+import type { LoginAttempt, LoginGuard } from './login-guard';
 import type { UserStore } from './store';
 
-export interface LoginDependencies {
-  users: UserStore;
+/** What a password check needs: the limits it counts against, and the current bcrypt cost. */
+export interface PasswordCheckDependencies {
   guard: LoginGuard;
   /** bcrypt runs per source address (BCRYPT_MAX_PER_IP). */
   budget: BcryptBudget;
-  /** The settings tokens are signed with (tokenSettingsFrom). */
-  tokenSettings: () => Promise<TokenSettings>;
   /** BCRYPT_COST: unknown users are compared against a hash of this cost. */
   bcryptCost: number;
+}
+
+export interface LoginDependencies extends PasswordCheckDependencies {
+  users: UserStore;
+  /** The settings tokens are signed with (tokenSettingsFrom). */
+  tokenSettings: () => Promise<TokenSettings>;
   logger: Logger;
+}
+
+/** The login guard's account of a user: their username and their email count together. */
+export const userAccount = (userId: string) => `user:${userId}`;
+
+/**
+ * Checks a password within the login limits: an attempt on `account` from the address is
+ * reserved before anything is checked, then one bcrypt run of the address's budget, then exactly
+ * one bcrypt compare against `hash` (for no user, a hash of the current cost that nothing
+ * matches). bcrypt never sees more than 72 bytes: an over-long password is compared as "" and
+ * then refused. Returns the attempt, still reserved, when the password is right (the caller
+ * gives it back as fits what follows), or undefined when it is wrong (the attempt stays counted).
+ * @throws TooManyRequestsError when the account is locked or the address's budget is used up.
+ */
+export async function checkPassword(
+  deps: PasswordCheckDependencies,
+  input: { account: string; hash: string | undefined; password: string; sourceIp: string },
+): Promise<LoginAttempt | undefined> {
+  const { password } = input;
+  const attempt = await deps.guard.begin(input.account, input.sourceIp);
+  // After the lock-out (a locked-out guess costs no budget), before bcrypt. A refused check is
+  // no failed guess: its attempt is given back.
+  try {
+    await deps.budget.spend(input.sourceIp);
+  } catch (error) {
+    await attempt.abandoned();
+    throw error;
+  }
+  const candidate = fitsBcrypt(password) ? password : '';
+  const matches = await verifyPassword(candidate, input.hash ?? dummyHash(deps.bcryptCost));
+  // A failed attempt stays counted.
+  return matches && candidate === password ? attempt : undefined;
 }
 
 /**
@@ -30,28 +66,21 @@ export async function logIn(
   deps: LoginDependencies,
   input: { identifier: string; password: string; sourceIp: string },
 ): Promise<IssuedToken> {
-  const { guard, bcryptCost } = deps;
+  const { bcryptCost } = deps;
   const { identifier, password } = input;
   const user = await deps.users.findByLogin(identifier);
   // The user's username and email are one account; an unknown identifier is its own.
-  const account = user ? `user:${user.id}` : `login:${loginKey(identifier).key}`;
-  const attempt = await guard.begin(account, input.sourceIp);
-  // After the lock-out (a locked-out guess costs no budget), before bcrypt. A refused check is
-  // no failed guess: its attempt is given back.
-  try {
-    await deps.budget.spend(input.sourceIp);
-  } catch (error) {
-    await attempt.abandoned();
-    throw error;
-  }
+  const account = user ? userAccount(user.id) : `login:${loginKey(identifier).key}`;
   // Exactly one bcrypt compare on every path, at the current cost for unknown users, so
-  // neither the answer nor its timing tells whether the account exists. bcrypt never sees
-  // more than 72 bytes: an over-long password is compared as "" and then refused.
-  const candidate = fitsBcrypt(password) ? password : '';
-  const matches = await verifyPassword(candidate, user?.passwordHash ?? dummyHash(bcryptCost));
-  // A failed attempt stays counted; a successful one is given back.
-  if (!user || !matches || candidate !== password)
-    throw new UnauthorizedError('invalid_credentials');
+  // neither the answer nor its timing tells whether the account exists.
+  const attempt = await checkPassword(deps, {
+    account,
+    hash: user?.passwordHash,
+    password,
+    sourceIp: input.sourceIp,
+  });
+  if (!user || !attempt) throw new UnauthorizedError('invalid_credentials');
+  // A successful attempt is given back.
   await attempt.succeeded();
   if (hashCost(user.passwordHash) !== bcryptCost) {
     // BCRYPT_COST changed since this hash was made: move it to the current cost while we have

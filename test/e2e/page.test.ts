@@ -6,8 +6,9 @@
 // API key that expires in 30 days (shown once, working, listed with its expiry) and delete it,
 // see an expired key listed as expired, cancel a running summary, reload and open
 // a summary from the history, be sent back to Sign in when the token is refused (keeping the
-// pasted link), and do it on a 390 px phone with the keyboard alone. axe-core checks the page in
-// light and dark mode. Nothing may leave the local host, and the page may log no error.
+// pasted link), and do it on a 390 px phone with the keyboard alone; then delete an account,
+// which asks for its password first. axe-core checks the page in light and dark mode. Nothing
+// may leave the local host, and the page may log no error.
 
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -92,7 +93,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 /** Waits until the field labelled `label` is invalid and tells why, in words matching `pattern`. */
 async function expectFieldError(page: Page, label: string, pattern: RegExp): Promise<void> {
-  const field = page.getByLabel(label);
+  // Exactly: a form named by a sentence about its password is not its Password field.
+  const field = page.getByLabel(label, { exact: true });
   const told = async () => {
     if ((await field.getAttribute('aria-invalid')) !== 'true') return '';
     const ids = (await field.getAttribute('aria-describedby')) ?? '';
@@ -565,19 +567,111 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
     });
   });
 
+  it('deletes the account, behind a confirmation that asks for the password, with the keyboard', async () => {
+    const desktop = await open({ viewport: { width: 1280, height: 900 } });
+    const { page } = desktop;
+    const step = <T>(name: string, run: () => Promise<T>) =>
+      watchedStep(desktop, FAILURE_SCREENSHOT, name, run);
+    // An account of its own, with an API key made outside the page.
+    const { user: leaving, token } = await env.host.registerAndLogin();
+    const key = (await env.host.request('POST', '/api-keys', { json: { name: 'ci' }, token })).body
+      .key as string;
+    const region = page.getByRole('region', { name: 'Delete account' });
+    const password = region.getByLabel('Password', { exact: true });
+
+    await step('sign in', async () => {
+      await page.goto(`${origin}/`);
+      const signIn = form(page, 'Sign in');
+      await signIn.getByLabel('Username or email').fill(leaving.username);
+      await signIn.getByLabel('Password').fill(leaving.password);
+      await signIn.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    });
+
+    await step(
+      'Delete account asks for the password, which takes the focus; Keep keeps it',
+      async () => {
+        await page.locator('#delete-account-start').focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => focused(page)).toBe('delete-account-password');
+        await expect(
+          region.getByRole('form', { name: /^Delete your account\?/ }).count(),
+        ).resolves.toBe(1);
+        expect(await seriousViolations(page)).toEqual([]);
+        await region.getByRole('button', { name: 'Keep my account' }).click();
+        await expect.poll(() => focused(page)).toBe('delete-account-start');
+        await expect(password.count()).resolves.toBe(0);
+      },
+    );
+
+    await step(
+      'a wrong password is told by the field, which keeps the focus; nothing is deleted',
+      async () => {
+        await page.keyboard.press('Enter');
+        await expect.poll(() => focused(page)).toBe('delete-account-password');
+        await page.keyboard.type('not-the-password');
+        await page.keyboard.press('Enter');
+        await expectFieldError(page, 'Password', /not the password of this account/);
+        // Announced too: Enter in the field left the focus where it was.
+        await expect(
+          region.getByRole('alert').filter({ hasText: 'not the password' }).count(),
+        ).resolves.toBe(1);
+        await expect.poll(() => focused(page)).toBe('delete-account-password');
+        // Still signed in, and the account still works.
+        await expect(page.getByRole('button', { name: 'Sign out' }).count()).resolves.toBe(1);
+        expect((await env.host.request('GET', '/summaries', { token: key })).status).toBe(200);
+        expect(await seriousViolations(page)).toEqual([]);
+      },
+    );
+
+    await step(
+      'the right password deletes it: signed out, told so, and nothing works any more',
+      async () => {
+        await password.fill(leaving.password);
+        const [deleted] = await Promise.all([
+          page.waitForResponse((response) => response.url().endsWith('/account')),
+          page.keyboard.press('Enter'),
+        ]);
+        expect(deleted.status()).toBe(204);
+        const notice = page
+          .getByRole('status')
+          .filter({ hasText: 'Your account has been deleted' });
+        await notice.waitFor();
+        await expect.poll(() => focused(page)).toBe('account-notice');
+        await form(page, 'Sign in').waitFor();
+        await expect(
+          page.evaluate("sessionStorage.getItem('tubesum.session')"),
+        ).resolves.toBeNull();
+        expect(await seriousViolations(page)).toEqual([]);
+
+        expect((await env.host.request('GET', '/summaries', { token })).status).toBe(401);
+        expect((await env.host.request('GET', '/summaries', { token: key })).status).toBe(401);
+        const login = await env.host.request('POST', '/token', {
+          json: { username: leaving.username, password: leaving.password },
+        });
+        expect(login.status).toBe(401);
+        // The name is free again.
+        const again = await env.host.request('POST', '/register', { json: leaving });
+        expect(again.status).toBe(201);
+      },
+    );
+  });
+
   it('left no request off the host and logged no error in the page', () => {
     const seen = contexts.map((watched) => ({
       foreign: [...watched.foreign],
       pageErrors: watched.pageErrors,
       // The browser logs every 4xx answer to fetch ("Failed to load resource"): those are the
-      // refusals the flow asked for (wrong password, the link that is not YouTube, the refused
+      // refusals the flow asked for (wrong passwords, the link that is not YouTube, the refused
       // token), not errors of the page.
       consoleErrors: watched.consoleErrors.filter(
         (text) =>
-          !/^Failed to load resource: the server responded with a status of (401|422)/.test(text),
+          !/^Failed to load resource: the server responded with a status of (401|403|422)/.test(
+            text,
+          ),
       ),
     }));
     expect(seen).toEqual(contexts.map(() => ({ foreign: [], pageErrors: [], consoleErrors: [] })));
-    expect(contexts.length).toBe(2);
+    expect(contexts.length).toBe(3);
   });
 });

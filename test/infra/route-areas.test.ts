@@ -22,6 +22,7 @@ const AREA_OF: Record<FunctionName, string | undefined> = {
   health: undefined,
   register: 'accounts',
   token: 'accounts',
+  account: 'accounts',
   summarize: 'summaries',
   summaries: 'summaries',
   ask: 'ask',

@@ -72,6 +72,8 @@ describe('functions', () => {
   it('gives the bcrypt-bound functions a full vCPU and /health the smallest size', () => {
     expect(functionResource(base, 'register').Properties.MemorySize).toBeGreaterThanOrEqual(1769);
     expect(functionResource(base, 'token').Properties.MemorySize).toBeGreaterThanOrEqual(1769);
+    // DELETE /account checks the password with one bcrypt compare, as /token does.
+    expect(functionResource(base, 'account').Properties.MemorySize).toBeGreaterThanOrEqual(1769);
     expect(functionResource(base, 'health').Properties.MemorySize).toBe(128);
   });
 
@@ -261,6 +263,18 @@ describe('bundling', () => {
 });
 
 describe('API', () => {
+  it('sends DELETE /account to a function of its own', () => {
+    const route = Object.values(base.resources).find(
+      (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'DELETE /account',
+    );
+    const integration = base.resources[route?.Properties.Target['Fn::Join'][1][1].Ref];
+
+    expect(routes.deleteAccount.handler).toBe('account');
+    expect(integration?.Properties.IntegrationUri).toEqual({
+      'Fn::GetAtt': [logicalId(base, fnOf(base, 'account').function), 'Arn'],
+    });
+  });
+
   it('deploys exactly the routes of the route table, HEAD beside each GET, plus $default', () => {
     const keys = Object.values(base.resources)
       .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
@@ -605,6 +619,51 @@ describe('least privilege', () => {
     expect(environment(base, 'mcp').JOB_QUEUE_URL).toEqual({
       Ref: logicalId(base, base.stack.jobQueue),
     });
+  });
+
+  it('lets the account function delete what it deletes, and query only the jobs index', () => {
+    const table = logicalId(base, base.stack.table);
+    const dynamo = statements(base, 'account').filter((st) =>
+      actionsOf([st]).some((a) => a.startsWith('dynamodb:')),
+    );
+
+    // The login counters (update, put to start a window), the user (get, the transaction that
+    // marks it and frees its names, its deletion), each API key (get the list, remove a key in a
+    // transaction, delete the list), each job (delete; update a run it is taken off), and the
+    // user's jobs found through the index: never a Scan, never a Query of the table itself.
+    expect(dynamo).toEqual([
+      {
+        Action: [
+          'dynamodb:DeleteItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+        ],
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [table, 'Arn'] },
+      },
+      {
+        Action: 'dynamodb:Query',
+        Effect: 'Allow',
+        Resource: {
+          'Fn::Join': ['', [{ 'Fn::GetAtt': [table, 'Arn'] }, `/index/${JOBS_INDEX.name}`]],
+        },
+      },
+    ]);
+    // It verifies tokens (the secret), and touches no queue, no model and no third party.
+    expect([...new Set(actionsOf(statements(base, 'account')))].sort()).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'secretsmanager:GetSecretValue',
+    ]);
+    expect(environment(base, 'account')).toHaveProperty('JWT_SECRET_ARN');
+    expect(environment(base, 'account')).not.toHaveProperty('JOB_QUEUE_URL');
+    expect(functionResource(base, 'account').Properties.Timeout).toBeLessThan(30);
   });
 
   it('limits the API keys function to item operations on the table, no Query', () => {

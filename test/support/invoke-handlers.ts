@@ -33,6 +33,7 @@ const health = (await import('../../functions/health')).handler as unknown as Ha
 const docs = (await import('../../functions/docs')).handler as unknown as Handler;
 const summaries = (await import('../../functions/summaries')).handler as unknown as Handler;
 const apiKeys = (await import('../../functions/api-keys')).handler as unknown as Handler;
+const account = (await import('../../functions/account')).handler as unknown as Handler;
 const ask = (await import('../../functions/ask')).handler as unknown as Handler;
 const mcp = (await import('../../functions/mcp')).handler as unknown as Handler;
 
@@ -53,6 +54,7 @@ await invoke('configured', summaries, 'GET', '/summaries', 'GET /summaries');
 await invoke('head-summaries', summaries, 'HEAD', '/summaries', 'HEAD /summaries');
 // Every function with protected routes: no token, the 401 problem (before any table read).
 await invoke('api-keys', apiKeys, 'GET', '/api-keys', 'GET /api-keys');
+await invoke('account', account, 'DELETE', '/account', 'DELETE /account');
 // The function of POST /ask, as deployed: a protected route, refused without a token.
 await invoke('ask', ask, 'POST', '/ask', 'POST /ask');
 // The stack sets JOB_QUEUE_URL beside the function; nothing is sent before the 401.

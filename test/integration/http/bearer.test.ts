@@ -52,6 +52,8 @@ const probes: Record<string, { path: string; query?: string; json?: unknown; sta
   // Nothing to refuse: the caller's (empty or not) list.
   'GET /api-keys': { path: '/api-keys', status: 200 },
   'DELETE /api-keys/{id}': { path: '/api-keys/AAAAAAAAAAAAAAAAAAAAAA', status: 404 },
+  // No password: refused before it is checked, so nothing is deleted.
+  'DELETE /account': { path: '/account', json: {}, status: 422 },
   // A JSON-RPC request without the Accept header MCP asks for: the SDK's 406, past the token.
   'POST /mcp': { path: '/mcp', json: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, status: 406 },
 };

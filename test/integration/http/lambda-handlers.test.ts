@@ -53,6 +53,7 @@ it.each([
   ['misconfigured', 503],
   ['configured', 401],
   ['api-keys', 401],
+  ['account', 401],
   ['ask', 401],
   ['mcp', 401],
   ['crash', 500],

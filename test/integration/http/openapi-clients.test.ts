@@ -95,6 +95,12 @@ export const lifetimeAsText: KeyBody = { name: 'laptop', expires_in_days: '90' }
 // @ts-expect-error a key's name is required
 export const unnamed: KeyBody = {};
 
+// DELETE /account takes the password that confirms it.
+type DeletionBody = paths['/account']['delete']['requestBody']['content']['application/json'];
+export const confirmed: DeletionBody = { password: 'secret' };
+// @ts-expect-error the password is required
+export const unconfirmed: DeletionBody = {};
+
 export interface User { username: string; email: string; password: string }
 type Job = components['schemas']['SummaryJob'];
 
@@ -158,6 +164,10 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
     headers,
   });
   const citation: components['schemas']['Citation'] | undefined = asked.data?.citations[0];
+  // Last, the account goes: a wrong password first, then the right one; the token then fails.
+  const kept = await client.DELETE('/account', { body: { password: 'not it' }, headers });
+  const gone = await client.DELETE('/account', { body: { password: user.password }, headers });
+  const afterGone = await client.GET('/summaries', { headers });
   return {
     registered: registered.data?.username,
     tokenType: login.data?.token_type,
@@ -186,6 +196,9 @@ export async function run(baseUrl: string, user: User, videoUrl: string) {
     afterDeleteStatus: afterDelete.response.status,
     answered: asked.data?.metadata.answered,
     citationUrl: citation?.url,
+    wrongPassword: kept.error?.type,
+    accountDeletedStatus: gone.response.status,
+    afterAccountDeletedStatus: afterGone.response.status,
   };
 }
 `;
@@ -247,6 +260,9 @@ describe('a client generated with openapi-typescript and openapi-fetch', () => {
       afterDeleteStatus: 401,
       answered: true,
       citationUrl: `https://www.youtube.com/watch?v=${FAKE_VIDEO_IDS.normal}&t=0s`,
+      wrongPassword: 'urn:tubesum:problem:wrong-password',
+      accountDeletedStatus: 204,
+      afterAccountDeletedStatus: 401,
     });
   });
 });

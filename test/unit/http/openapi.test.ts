@@ -31,7 +31,7 @@ describe('the OpenAPI document', () => {
 
   const paths = document.paths as Record<string, Record<string, unknown>>;
 
-  it('requires a bearer token exactly on the protected routes, and takes API keys but where keys are managed', () => {
+  it('requires a bearer token exactly on the protected routes, and takes API keys but where keys are managed or the account deleted', () => {
     const schemesOf = (route: (typeof routeList)[number]) => {
       const item = paths[route.path] as Record<string, { security?: object[] }>;
       return (item[route.method.toLowerCase()]?.security ?? []).flatMap(Object.keys);
@@ -46,6 +46,7 @@ describe('the OpenAPI document', () => {
       expect(schemesOf(route), `${route.method} ${route.path}`).toEqual(expected);
     }
     expect(routeList.filter((route) => route.loginOnly).map((route) => route.path)).toEqual([
+      '/account',
       '/api-keys',
       '/api-keys',
       '/api-keys/{id}',
@@ -179,6 +180,32 @@ describe('the OpenAPI document says what the service does', () => {
     expect(ask.responses['422'].content['application/problem+json'].example.errors).toEqual([
       { field: 'question', message: 'must not be empty' },
     ]);
+  });
+
+  it('documents DELETE /account: a login token and the password, 204, and why it refuses', () => {
+    const remove = (document.paths as Json)['/account'].delete;
+    const example = (status: number) =>
+      remove.responses[String(status)].content['application/problem+json'].example;
+
+    expect(remove.tags).toEqual(['Accounts']);
+    expect(remove.security).toEqual([{ oauth2: [] }, { bearerAuth: [] }]);
+    expect(remove.requestBody.required).toBe(true);
+    expect(schemas.DeleteAccountRequest).toMatchObject({
+      type: 'object',
+      required: ['password'],
+      properties: { password: { type: 'string', minLength: 1, maxLength: 1024 } },
+    });
+    expect(Object.keys(remove.responses).sort()).toEqual(
+      ['204', '400', '401', '403', '405', '413', '415', '422', '429', '500', '503'].sort(),
+    );
+    expect(remove.responses['204']).not.toHaveProperty('content');
+    // An API key is refused with the keys' problem type, and a detail about this route.
+    expect(example(403)).toMatchObject({
+      type: 'urn:tubesum:problem:login-token-required',
+      detail: expect.stringContaining('Deleting an account needs an access token'),
+    });
+    expect(remove.responses['403'].description).toContain('wrong-password');
+    expect(example(429).type).toBe('urn:tubesum:problem:too-many-login-attempts');
   });
 
   it('leaves summary_length optional, stating its default in words (no `default` keyword)', () => {

@@ -1,0 +1,31 @@
+// DELETE /account: delete the caller's account and what it owns, with a login token and the
+// account's password; 204.
+import { createDocumentClient } from '../lib/aws/dynamodb';
+import type { Config } from '../lib/config';
+import { createHandler, lambdaEntry } from '../lib/http/handler';
+import { noContent } from '../lib/http/reply';
+import { logger } from '../lib/logger';
+import { accountRoutes } from '../lib/routes/accounts';
+import { deleteAccount } from '../lib/users/deletion';
+import { accountDeletionFrom } from '../lib/users/wiring';
+
+/** The function's handler, built from a Config (the local host and tests pass their own). */
+export function create(config: Config) {
+  const db = createDocumentClient(config);
+  const { deletion, authenticate } = accountDeletionFrom(config, db, logger);
+  return createHandler(
+    accountRoutes.deleteAccount,
+    config,
+    async ({ user, body, event }) => {
+      await deleteAccount(deletion, {
+        user,
+        password: body.password,
+        sourceIp: event.requestContext.http.sourceIp,
+      });
+      return noContent();
+    },
+    { authenticate },
+  );
+}
+
+export const handler = lambdaEntry(create);

@@ -1,0 +1,63 @@
+// The account deletion of a Config (DELETE /account), and the authenticator of its route: the
+// user, API key, job and record stores over the Config's table, and the login limits that
+// POST /token counts against.
+import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createApiKeyVerifier } from '../api-keys/service';
+import { createApiKeyStore } from '../api-keys/store';
+import { type Authenticator, createBearerAuthenticator } from '../auth/bearer';
+import { tokenSettingsFrom } from '../auth/settings';
+import { storeCall } from '../aws/dynamodb';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { createJobStore } from '../summaries/store/jobs';
+import { createRecordStore } from '../summaries/store/records';
+import type { DeletionDependencies } from './deletion';
+import { passwordCheckFrom } from './limits';
+import { createUserStore } from './store';
+
+/**
+ * What deleteAccount() needs, over `db`, and the authenticator of DELETE /account: the one
+ * authenticator that also finds a user whose deletion has begun, so that a deletion interrupted
+ * half-way is finished by the same request sent again (every other function's misses them).
+ */
+export function accountDeletionFrom(
+  config: Config,
+  db: DynamoDBDocumentClient,
+  logger: Logger,
+): { deletion: DeletionDependencies; authenticate: Authenticator } {
+  const table = config.TABLE_NAME;
+  const users = createUserStore(db, table);
+  const keys = createApiKeyStore(db, table);
+  const jobs = createJobStore(db, table);
+  const records = createRecordStore(db, table, { leaseMs: config.JOB_LEASE_SECONDS * 1000 });
+  const deletion: DeletionDependencies = {
+    users,
+    apiKeys: {
+      list: (userId) => keys.list(userId),
+      remove: (userId, id) => keys.remove(userId, id),
+      // The user's list of keys, `APIKEYS#<user id>` (lib/api-keys/store.ts), empty by now: the
+      // key store has no function that deletes it yet. Deleted here, unconditionally: a key
+      // added to it in the meantime (by a request let in before the deletion began) is refused
+      // anyway, as its user is not found.
+      removeList: async (userId) => {
+        await storeCall(() =>
+          db.send(new DeleteCommand({ TableName: table, Key: { pk: `APIKEYS#${userId}` } })),
+        );
+      },
+    },
+    jobs: {
+      list: (userId, page) => jobs.list(userId, page),
+      remove: (id) => jobs.remove(id),
+      detach: (key, jobId) => records.detach(key, jobId),
+    },
+    // The very limits POST /token counts against: a wrong password here is a failed login.
+    ...passwordCheckFrom(config, db),
+    logger,
+  };
+  const authenticate = createBearerAuthenticator({
+    tokenSettings: tokenSettingsFrom(config),
+    findUser: (id) => users.getForDeletion(id),
+    verifyApiKey: createApiKeyVerifier(keys, logger),
+  });
+  return { deletion, authenticate };
+}
