@@ -176,10 +176,11 @@ describe('POST /token timing', () => {
     const ratio = median(unknownTimes) / median(knownTimes);
     const grownRatio = median(grownTimes) / median(knownTimes);
 
-    // Generous bounds: without the dummy compare the unknown path is ~10x faster.
-    expect(ratio).toBeGreaterThan(0.6);
-    expect(ratio).toBeLessThan(1.6);
-    expect(grownRatio).toBeGreaterThan(0.6);
-    expect(grownRatio).toBeLessThan(1.6);
+    // Generous bounds: without the dummy compare the unknown path is ~10x faster (a ratio near
+    // 0.1), which these still catch; 0.6-1.6 failed now and then on a loaded machine (1.64).
+    expect(ratio).toBeGreaterThan(0.4);
+    expect(ratio).toBeLessThan(2.5);
+    expect(grownRatio).toBeGreaterThan(0.4);
+    expect(grownRatio).toBeLessThan(2.5);
   });
 });
