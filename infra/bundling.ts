@@ -74,15 +74,19 @@ export const BUNDLE = {
   },
 } as const;
 
+let defines: Record<string, string> | undefined;
+
 /**
  * Values built into every Lambda bundle (esbuild's `define`): the versions of the stored answers'
  * shapes, computed here from the very schemas being bundled (lib/schema-version.ts says why).
  */
 export function bundleDefines(): Record<string, string> {
-  return {
+  // Computed once: a synth builds every function with the same schemas.
+  defines ??= {
     __SUMMARY_SHAPE_VERSION__: JSON.stringify(schemaVersion(summarizeResponseSchema)),
     __ASK_SHAPE_VERSION__: JSON.stringify(schemaVersion(askResponseSchema)),
   };
+  return defines;
 }
 
 /** swagger-ui-dist's files that lib/docs.ts serves; they sit beside the docs handler. */

@@ -12,7 +12,7 @@ import type { User } from '../users/store';
 import { parseVideoId } from '../youtube/url';
 import { type Catalog, resolveModel } from './catalog';
 import { plannerFor, SummaryLengthError } from './llm/plan';
-import { answerFor, outcomeFor, progressOf } from './outcome';
+import { answerFor, outcomeFor, progressOf, summaryInterrupted } from './outcome';
 import type { JobQueue } from './queue';
 import type { JobStatus, SummarizeRequest, SummarizeResponse } from './schemas';
 import { type Job, type JobProgress, type JobStore, newJobId } from './store/jobs';
@@ -149,11 +149,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
       : {
           status: 'failed' as const,
           problem: storedProblem(
-            new HttpError(503, 'summary-interrupted', 'Service unavailable', {
-              detail: 'The work on this summary was lost; ask for it again.',
-              headers: { 'Retry-After': '1' },
-              expose: true,
-            }),
+            summaryInterrupted('The work on this summary was lost; ask for it again.', 1),
           ),
           progress: { stage: 'queued' as const, parts_done: 0, parts_total: 0 },
         };

@@ -13,7 +13,7 @@ import type { Video } from '../youtube/types';
 import { type Catalog, type CatalogEntry, resolveModel, usageMetadata } from './catalog';
 import { MAX_RECEIVES, type WorkMessage } from './delivery';
 import { keyPointUrl } from './key-points';
-import { outcomeFor } from './outcome';
+import { outcomeFor, summaryInterrupted } from './outcome';
 import type { SummarizeResponse } from './schemas';
 import type { Cache } from './store/cache';
 import type { JobStore } from './store/jobs';
@@ -164,11 +164,10 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
    * the failure was written.
    */
   async function failInterrupted(key: string, owner: string, record: SummaryRecord) {
-    const interrupted = new HttpError(503, 'summary-interrupted', 'Service unavailable', {
-      detail: `The summary could not be made: the store was unavailable on each of its ${MAX_RECEIVES} attempts. Ask for it again.`,
-      headers: { 'Retry-After': '60' },
-      expose: true,
-    });
+    const interrupted = summaryInterrupted(
+      `The summary could not be made: the store was unavailable on each of its ${MAX_RECEIVES} attempts. Ask for it again.`,
+      60,
+    );
     try {
       await fail(key, owner, interrupted, record);
       logger.error('summary run failed: the store was unavailable on its last delivery', {
