@@ -13,6 +13,7 @@
 // remove part of an item).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   TransactWriteCommand,
@@ -219,6 +220,17 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, table: string) {
     async remove(userId: string, id: string): Promise<boolean> {
       const entry = (await keysOf(userId))[id];
       return entry ? removeEntry(userId, id, entry.hash) : false;
+    },
+
+    /**
+     * Deletes a user's list of keys, unconditionally (deleting an account, once every key is
+     * removed: a key added meanwhile by a request let in before the deletion began is refused
+     * anyway, as its user is not found).
+     */
+    async removeList(userId: string): Promise<void> {
+      await storeCall(() =>
+        db.send(new DeleteCommand({ TableName: table, Key: { pk: listPk(userId) } })),
+      );
     },
 
     /**

@@ -1,12 +1,11 @@
 // The account deletion of a Config (DELETE /account), and the authenticator of its route: the
 // user, API key, job and record stores over the Config's table, and the login limits that
 // POST /token counts against.
-import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createApiKeyVerifier } from '../api-keys/service';
 import { createApiKeyStore } from '../api-keys/store';
 import { type Authenticator, createBearerAuthenticator } from '../auth/bearer';
 import { tokenSettingsFrom } from '../auth/settings';
-import { storeCall } from '../aws/dynamodb';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createJobStore } from '../summaries/store/jobs';
@@ -35,15 +34,7 @@ export function accountDeletionFrom(
     apiKeys: {
       list: (userId) => keys.list(userId),
       remove: (userId, id) => keys.remove(userId, id),
-      // The user's list of keys, `APIKEYS#<user id>` (lib/api-keys/store.ts), empty by now: the
-      // key store has no function that deletes it yet. Deleted here, unconditionally: a key
-      // added to it in the meantime (by a request let in before the deletion began) is refused
-      // anyway, as its user is not found.
-      removeList: async (userId) => {
-        await storeCall(() =>
-          db.send(new DeleteCommand({ TableName: table, Key: { pk: `APIKEYS#${userId}` } })),
-        );
-      },
+      removeList: (userId) => keys.removeList(userId),
     },
     jobs: {
       list: (userId, page) => jobs.list(userId, page),
