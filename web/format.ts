@@ -4,6 +4,7 @@
 // an MCP client is pointed at this deployment with an API key.
 // test/unit/web/format.test.ts checks them.
 import type { Job, Problem, Summary } from './api';
+import { markdownLink, markdownParagraphs, markdownText } from './markdown';
 
 /** 81.2 -> "1:21"; 3725 -> "1:02:05" (as YouTube writes times). */
 export function clock(seconds: number): string {
@@ -70,29 +71,28 @@ export function excerpt(text: string, maxChars: number): string {
   return `${kept.replace(/[\s,;:]+$/, '')}…`;
 }
 
-/** The summary and its key points (with their links) as Markdown, to paste into notes. */
+/**
+ * The summary and its key points (with their links) as Markdown, to paste into notes. Every text
+ * in it is escaped and links go to YouTube only (markdown.ts).
+ */
 export function summaryMarkdown(summary: Summary): string {
   const { metadata } = summary;
-  const url = watchUrl(metadata.video_id);
   const lines = [
-    `# [${escapeMarkdown(metadata.title)}](${url})`,
+    `# ${markdownLink(metadata.title, watchUrl(metadata.video_id))}`,
     '',
-    `${escapeMarkdown(metadata.channel_title)} · summary of ${summary.word_count} words`,
+    `${markdownText(metadata.channel_title)} · summary of ${summary.word_count} words`,
     '',
-    summary.summary.trim(),
+    markdownParagraphs(paragraphsOf(summary.summary)),
   ];
   if (summary.key_points && summary.key_points.length > 0) {
     lines.push('', '## Key points', '');
     for (const point of summary.key_points) {
-      lines.push(`- [${clock(point.start_seconds)}](${point.url}) ${point.text}`);
+      lines.push(
+        `- ${markdownLink(clock(point.start_seconds), point.url)} ${markdownText(point.text)}`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** Brackets and the like in a title would break the Markdown link around it. */
-function escapeMarkdown(text: string): string {
-  return text.replace(/([\\[\]()*_`#])/g, '\\$1');
 }
 
 /** The fields of the summary form a problem can be about. */
