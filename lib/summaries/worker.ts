@@ -277,6 +277,10 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         signal,
         deadlineAt: endsAt,
       });
+      // The jobs that wait show the title from now on, instead of the link they were given.
+      if (record.title !== video.metadata.title) {
+        await records.keepTitle(key, owner, video.metadata.title).catch(asStopped);
+      }
       const summarizer = await deps.summarizer(model);
       // The offline model makes its one part in milliseconds: no progress to show on the way.
       const result = await summarizer.summarize({
