@@ -2,34 +2,18 @@
 // an uploader or a model wrote is rendered by marked, a GFM parser that passes raw HTML through
 // and links bare URLs (as GitHub and many notes apps do), and must come out as the very text it
 // was, with no link but YouTube's, no HTML of its own, no heading, list, code or emphasis.
-import { Marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../../web/api';
 import { clock, paragraphsOf, summaryMarkdown } from '../../../web/format';
 import { markdownLink, markdownParagraphs, markdownText } from '../../../web/markdown';
-
-const gfm = new Marked({ gfm: true, async: false });
-const render = (markdown: string) => gfm.parse(markdown) as string;
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
-
-/** The text a reader sees in rendered HTML: tags dropped, entities decoded. */
-const visible = (html: string) =>
-  html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+|#39);/gi, (entity, name: string) => {
-      if (name in ENTITIES) return ENTITIES[name] as string;
-      if (name.startsWith('#x')) return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
-      if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
-      return entity;
-    });
-
-/** The elements the HTML opens, by name. */
-const tagsOf = (html: string) => [...html.matchAll(/<([a-z][a-z0-9-]*)/gi)].map((m) => m[1]);
-
-/** Every href and src in the HTML. */
-const targetsOf = (html: string) =>
-  [...html.matchAll(/\b(?:href|src)="([^"]*)"/gi)].map((m) => m[1] as string);
+import {
+  contentsOf,
+  oneLine,
+  renderMarkdown as render,
+  tagsOf,
+  targetsOf,
+  visibleText as visible,
+} from '../../support/markdown';
 
 /** What uploaders and injected models write to get out of their text. */
 const HOSTILE = [
@@ -63,9 +47,6 @@ const HOSTILE = [
   'Tom & Jerry (2024) 100% [live] at 1:21!',
 ];
 
-/** A text as markdownText promises to show it: one line, trimmed. */
-const oneLine = (text: string) => text.replace(/[\n\v\f\r\u0085\u2028\u2029]+/g, ' ').trim();
-
 describe('markdownText', () => {
   it.each(HOSTILE)('renders %j as that very text, in one paragraph', (text) => {
     const html = render(markdownText(text));
@@ -90,7 +71,7 @@ describe('markdownParagraphs', () => {
   it('keeps paragraphs and renders each hostile line as its text', () => {
     const text = HOSTILE.join('\n\n');
     const html = render(markdownParagraphs(paragraphsOf(text)));
-    const paragraphs = [...html.matchAll(/<p>([\s\S]*?)<\/p>/g)].map((m) => m[1] as string);
+    const paragraphs = contentsOf(html, 'p');
     expect(new Set(tagsOf(html))).toEqual(new Set(['p']));
     expect(paragraphs.map((p) => visible(p).split('\n').join(' '))).toEqual(
       paragraphsOf(text).map((paragraph) =>
@@ -182,11 +163,10 @@ describe('summaryMarkdown with hostile texts', () => {
 
   it('shows the title, channel and key points as they were written', () => {
     const html = render(summaryMarkdown(summary));
-    const h1 = /<h1>([\s\S]*?)<\/h1>/.exec(html)?.[1] ?? '';
-    expect(visible(h1)).toBe(oneLine(hostile(0)));
+    expect(contentsOf(html, 'h1').map(visible)).toEqual([oneLine(hostile(0))]);
     const byline = /<\/h1>\s*<p>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '';
     expect(visible(byline)).toBe(`${oneLine(hostile(8))} · summary of 120 words`);
-    const items = [...html.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => visible(m[1] as string));
+    const items = contentsOf(html, 'li').map(visible);
     expect(items).toEqual(HOSTILE.map((text, i) => `${clock(60 + i)} ${oneLine(text)}`));
   });
 });
