@@ -695,6 +695,9 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         // A length no summary has yet: a new job.
         await summarize.getByLabel('Length (words)').fill('225');
         await summarize.getByLabel('Model').selectOption(OPENAI_MODEL_NAME);
+        // From the top of the page, as after signing in: the job's card comes below the form,
+        // out of sight on a phone unless the page brings it into view.
+        await page.evaluate('window.scrollTo(0, 0)');
         await summarize.getByLabel('Video URL').focus();
         await page.keyboard.press('Enter');
         const bar = page.getByRole('progressbar');
