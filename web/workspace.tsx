@@ -246,13 +246,22 @@ function JobView({ job, onCancel }: { job: Job; onCancel: () => void }) {
   const card = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const running = !ended(job);
+  const title = jobTitle(job);
 
-  // A job shown takes the focus, as a summary does, and comes into view with its bar and Cancel
-  // (on a phone they were below the form, out of sight).
+  // A job shown takes the focus, as a summary does.
   useEffect(() => {
     heading.current?.focus({ preventScroll: true });
-    card.current?.scrollIntoView({ block: 'nearest' });
   }, [job.id]);
+
+  // While it has the focus, it is in view with its bar and Cancel (on a phone they came below
+  // the form, out of sight); the title, once known, may wrap onto more lines than the id did.
+  useEffect(() => {
+    const box = card.current?.getBoundingClientRect();
+    const out = box !== undefined && (box.top < 0 || box.bottom > window.innerHeight);
+    if (out && document.activeElement === heading.current) {
+      card.current?.scrollIntoView({ block: 'center' });
+    }
+  }, [job.id, title]);
 
   // Cancel goes once pressed (or when the job ends): the focus it had stays with the job.
   useEffect(() => {
@@ -263,7 +272,7 @@ function JobView({ job, onCancel }: { job: Job; onCancel: () => void }) {
   return (
     <section class="card job" aria-labelledby="job-title" ref={card}>
       <h2 id="job-title" tabIndex={-1} ref={heading}>
-        {jobTitle(job)}
+        {title}
       </h2>
       {running && (
         <>

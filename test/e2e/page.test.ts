@@ -702,18 +702,20 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         await page.keyboard.press('Enter');
         const bar = page.getByRole('progressbar');
         await bar.waitFor();
-        await expect.poll(() => focused(page)).toBe('job-title');
-        await expect(inView(page, bar)).resolves.toBe(true);
-        await expect(inView(page, page.getByRole('button', { name: 'Cancel' }))).resolves.toBe(
-          true,
-        );
-        // Named by the video: its id at first, its title once the job has fetched it.
+        await expect.poll(() => focused(page), { timeout: UI_TIMEOUT }).toBe('job-title');
+        const cancel = page.getByRole('button', { name: 'Cancel' });
+        await expect.poll(() => inView(page, bar), { timeout: UI_TIMEOUT }).toBe(true);
+        await expect.poll(() => inView(page, cancel), { timeout: UI_TIMEOUT }).toBe(true);
+        // Named by the video: its id at first, its title once the job has fetched it (longer,
+        // it wraps: the bar and Cancel stay in view).
         const title = page.locator('#job-title');
         await expect(title.textContent()).resolves.toMatch(
           new RegExp(`^(Video ID ${VIDEO_ID}|${VIDEO_TITLE})$`),
         );
-        await expect.poll(() => title.textContent()).toBe(VIDEO_TITLE);
+        await expect.poll(() => title.textContent(), { timeout: UI_TIMEOUT }).toBe(VIDEO_TITLE);
         await expect(bar.count()).resolves.toBe(1);
+        await expect.poll(() => inView(page, bar), { timeout: UI_TIMEOUT }).toBe(true);
+        await expect.poll(() => inView(page, cancel), { timeout: UI_TIMEOUT }).toBe(true);
         await expect(scrollsSideways(page)).resolves.toBe(false);
         expect(await seriousViolations(page)).toEqual([]);
         await page.emulateMedia({ colorScheme: 'dark' });
@@ -739,15 +741,15 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         });
         try {
           await page.keyboard.press('Tab');
-          await expect.poll(() => focused(page)).toBe('job-cancel');
+          await expect.poll(() => focused(page), { timeout: UI_TIMEOUT }).toBe('job-cancel');
           const [deleted] = await Promise.all([
             page.waitForResponse((response) => response.request().method() === 'DELETE'),
             page.keyboard.press('Enter'),
           ]);
           expect(deleted.status()).toBe(200);
           await page.getByText(/^Cancelled/).waitFor();
-          await expect.poll(() => focused(page)).toBe('job-title');
-          await expect.poll(() => cancelled.count()).toBe(before + 1);
+          await expect.poll(() => focused(page), { timeout: UI_TIMEOUT }).toBe('job-title');
+          await expect.poll(() => cancelled.count(), { timeout: UI_TIMEOUT }).toBe(before + 1);
           await expect(history.getByText('in progress').count()).resolves.toBe(0);
           expect(await seriousViolations(page)).toEqual([]);
         } finally {
