@@ -226,7 +226,7 @@ export const jobRequestSchema = z
   })
   .check(z.meta({ id: 'SummaryJobRequest' }));
 
-/** The video a job summarises: its id at once, its title once the run has read it. */
+/** The video a job summarises: its id at once, its title once the run has fetched the video. */
 export const jobVideoSchema = z
   .object({
     video_id: z
@@ -235,7 +235,7 @@ export const jobVideoSchema = z
     title: z.nullable(z.string()).check(
       z.meta({
         description:
-          "The video's title: null until the run has fetched the video (the transcript stage), and for a job that ended before",
+          "The video's title, from the summarizing stage on (the run has fetched the video); null before, and for a job that ended before",
       }),
     ),
   })

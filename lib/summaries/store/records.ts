@@ -505,29 +505,27 @@ export function createRecordStore(
       return record.state === 'working' ? 'ok' : 'cancelled';
     },
 
-    /** Where the run stands. @throws LeaseLostError */
+    /**
+     * Where the run stands, and the video's title once fetched (its jobs show it while they
+     * wait; in the same write, so knowing it costs the run nothing). @throws LeaseLostError
+     */
     async progress(
       key: string,
       owner: string,
-      progress: { stage: JobStage; partsTotal: number; partsDone: number },
+      progress: { stage: JobStage; partsTotal: number; partsDone: number; title?: string },
     ): Promise<void> {
+      const title = progress.title === undefined ? {} : { ':title': progress.title };
       await owned(key, owner, {
         UpdateExpression:
-          'SET #stage = :stage, #partsTotal = :total, #partsDone = :done, #updatedAt = :now',
+          'SET #stage = :stage, #partsTotal = :total, #partsDone = :done, #updatedAt = :now' +
+          (progress.title === undefined ? '' : ', #title = :title'),
         ExpressionAttributeValues: {
           ':stage': progress.stage,
           ':total': progress.partsTotal,
           ':done': progress.partsDone,
           ':now': Date.now(),
+          ...title,
         },
-      });
-    },
-
-    /** Keeps the video's title, which the run's jobs show until the summary is done. @throws LeaseLostError */
-    async keepTitle(key: string, owner: string, title: string): Promise<void> {
-      await owned(key, owner, {
-        UpdateExpression: 'SET #title = :title',
-        ExpressionAttributeValues: { ':title': title },
       });
     },
 
