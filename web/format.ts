@@ -4,6 +4,7 @@
 // an MCP client is pointed at this deployment with an API key.
 // test/unit/web/format.test.ts checks them.
 import type { Job, Problem, Summary } from './api';
+import { markdownLink, markdownParagraphs, markdownText } from './markdown';
 
 /** 81.2 -> "1:21"; 3725 -> "1:02:05" (as YouTube writes times). */
 export function clock(seconds: number): string {
@@ -37,7 +38,14 @@ export function progressOf(job: Pick<Job, 'status' | 'progress'>): {
     case 'transcript':
       return { percent: 5, words: 'Fetching the transcript…' };
     case 'combining':
-      return { percent: 90, words: 'Combining the parts into one summary…' };
+      // One long model call with nothing to count: the step is named, and the bar's stripes move.
+      return {
+        percent: 90,
+        words:
+          total > 1
+            ? `Combining ${total} part summaries into one…`
+            : 'Combining the parts into one…',
+      };
     default: {
       // Summarising: parts, then one combining call (10% to 90% for the parts).
       if (total <= 1) return { percent: 10, words: 'Summarizing…' };
@@ -47,6 +55,34 @@ export function progressOf(job: Pick<Job, 'status' | 'progress'>): {
       };
     }
   }
+}
+
+/**
+ * What a job is called: its video's title once the server knows it (the run has fetched the
+ * video), until then the video's id, which wraps on a phone as a link would not.
+ */
+export function jobTitle(job: Pick<Job, 'video' | 'result'>): string {
+  return job.result?.metadata.title ?? job.video.title ?? `Video ID ${job.video.video_id}`;
+}
+
+/**
+ * The history as listed, with the job the page follows as it last read it (cancelled a moment
+ * ago, done, or so new that the list, read from an index a moment behind, misses it): the
+ * history never says less than the page knows. Newest first, as the list is.
+ */
+export function listedWith<T extends Pick<Job, 'id' | 'created_at'>>(
+  items: readonly T[],
+  job: T | undefined,
+): T[] {
+  if (!job) return [...items];
+  if (items.some((item) => item.id === job.id)) {
+    return items.map((item) => (item.id === job.id ? job : item));
+  }
+  // Older than every job listed: on a page not shown.
+  const oldest = items.at(-1);
+  if (oldest && job.created_at < oldest.created_at) return [...items];
+  const at = items.findIndex((item) => item.created_at < job.created_at);
+  return at === -1 ? [...items, job] : [...items.slice(0, at), job, ...items.slice(at)];
 }
 
 /** The video on YouTube, from its id. */
@@ -70,29 +106,28 @@ export function excerpt(text: string, maxChars: number): string {
   return `${kept.replace(/[\s,;:]+$/, '')}…`;
 }
 
-/** The summary and its key points (with their links) as Markdown, to paste into notes. */
+/**
+ * The summary and its key points (with their links) as Markdown, to paste into notes. Every text
+ * in it is escaped and links go to YouTube only (markdown.ts).
+ */
 export function summaryMarkdown(summary: Summary): string {
   const { metadata } = summary;
-  const url = watchUrl(metadata.video_id);
   const lines = [
-    `# [${escapeMarkdown(metadata.title)}](${url})`,
+    `# ${markdownLink(metadata.title, watchUrl(metadata.video_id))}`,
     '',
-    `${escapeMarkdown(metadata.channel_title)} · summary of ${summary.word_count} words`,
+    `${markdownText(metadata.channel_title)} · summary of ${summary.word_count} words`,
     '',
-    summary.summary.trim(),
+    markdownParagraphs(paragraphsOf(summary.summary)),
   ];
   if (summary.key_points && summary.key_points.length > 0) {
     lines.push('', '## Key points', '');
     for (const point of summary.key_points) {
-      lines.push(`- [${clock(point.start_seconds)}](${point.url}) ${point.text}`);
+      lines.push(
+        `- ${markdownLink(clock(point.start_seconds), point.url)} ${markdownText(point.text)}`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** Brackets and the like in a title would break the Markdown link around it. */
-function escapeMarkdown(text: string): string {
-  return text.replace(/([\\[\]()*_`#])/g, '\\$1');
 }
 
 /** The fields of the summary form a problem can be about. */

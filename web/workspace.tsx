@@ -2,13 +2,13 @@
 // summary and questions about its video), the history, the API keys and deleting the account.
 // Every call that the API refuses with 401 signs the person out, keeping what they wrote in the
 // form (session.ts keeps the draft).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { SUMMARY_LENGTH } from '../lib/summaries/limits';
 import { ApiError, call, type Job, jobIdFrom, type Problem, type Summary } from './api';
 import { Ask } from './ask';
 import { DeleteAccount } from './delete-account';
 import { ActionError, ModelField, TextField } from './field';
-import { fieldOf, messagesOf, progressOf, type SummaryField, watchUrl } from './format';
+import { fieldOf, jobTitle, messagesOf, progressOf, type SummaryField, watchUrl } from './format';
 import { History } from './history';
 import { ApiKeys } from './keys';
 import { type Draft, loadDraft, saveDraft } from './session';
@@ -227,7 +227,13 @@ export function Workspace({ token, settings, onSignedOut, onAccountDeleted }: Wo
           onSignedOut={onSignedOut}
         />
       )}
-      <History token={token} version={version} onOpen={open} onSignedOut={onSignedOut} />
+      <History
+        token={token}
+        version={version}
+        current={shown?.job}
+        onOpen={open}
+        onSignedOut={onSignedOut}
+      />
       <ApiKeys token={token} onSignedOut={onSignedOut} />
       <DeleteAccount token={token} onDeleted={onAccountDeleted} onSignedOut={onSignedOut} />
     </>
@@ -237,10 +243,38 @@ export function Workspace({ token, settings, onSignedOut, onAccountDeleted }: Wo
 /** A job under way (its progress, and Cancel), or how it ended without a summary. */
 function JobView({ job, onCancel }: { job: Job; onCancel: () => void }) {
   const { percent, words } = progressOf(job);
+  const card = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const running = !ended(job);
+  const title = jobTitle(job);
+
+  // A job shown takes the focus, as a summary does.
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
+  }, [job.id]);
+
+  // While it has the focus, it is in view with its bar and Cancel (on a phone they came below
+  // the form, out of sight); the title, once known, may wrap onto more lines than the id did.
+  useEffect(() => {
+    const box = card.current?.getBoundingClientRect();
+    const out = box !== undefined && (box.top < 0 || box.bottom > window.innerHeight);
+    if (out && document.activeElement === heading.current) {
+      card.current?.scrollIntoView({ block: 'center' });
+    }
+  }, [job.id, title]);
+
+  // Cancel goes once pressed (or when the job ends): the focus it had stays with the job.
+  useEffect(() => {
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (!running && lost) heading.current?.focus();
+  }, [running]);
+
   return (
-    <section class="card job" aria-labelledby="job-title">
-      <h2 id="job-title">{job.request.video_url}</h2>
-      {!ended(job) && (
+    <section class="card job" aria-labelledby="job-title" ref={card}>
+      <h2 id="job-title" tabIndex={-1} ref={heading}>
+        {title}
+      </h2>
+      {running && (
         <>
           <div
             class="progress"
@@ -254,7 +288,7 @@ function JobView({ job, onCancel }: { job: Job; onCancel: () => void }) {
             <div class="progress-done" style={{ width: `${percent}%` }} />
           </div>
           <p aria-live="polite">{words}</p>
-          <button type="button" onClick={onCancel}>
+          <button type="button" id="job-cancel" onClick={onCancel}>
             Cancel
           </button>
         </>

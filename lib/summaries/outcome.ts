@@ -60,7 +60,12 @@ export function outcomeFor(
     };
   }
   if (record.state === 'failed' && record.problem) {
-    return { status: 'failed', problem: record.problem, progress: progressOf(record) };
+    return {
+      status: 'failed',
+      problem: record.problem,
+      progress: progressOf(record),
+      ...(record.title === undefined ? {} : { title: record.title }),
+    };
   }
   return undefined;
 }

@@ -226,12 +226,28 @@ export const jobRequestSchema = z
   })
   .check(z.meta({ id: 'SummaryJobRequest' }));
 
+/** The video a job summarises: its id at once, its title once the run has fetched the video. */
+export const jobVideoSchema = z
+  .object({
+    video_id: z
+      .string()
+      .check(z.meta({ description: 'The YouTube video id', examples: ['py5byOOHZM8'] })),
+    title: z.nullable(z.string()).check(
+      z.meta({
+        description:
+          "The video's title, from the summarizing stage on (the run has fetched the video); null before, and for a job that ended before",
+      }),
+    ),
+  })
+  .check(z.meta({ id: 'SummaryJobVideo' }));
+
 export const jobSchema = z
   .object({
     id: z.string(),
     status: z.enum(JOB_STATUSES),
     progress: jobProgressSchema,
     request: jobRequestSchema,
+    video: jobVideoSchema,
     result: z
       .nullable(summarizeResponseSchema)
       .check(

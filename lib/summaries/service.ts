@@ -24,6 +24,7 @@ import {
   type SummaryRecord,
   storedProblem,
   summaryKey,
+  videoIdOfKey,
   type Work,
 } from './store/records';
 
@@ -33,6 +34,7 @@ export interface JobView {
   status: JobStatus;
   progress: JobProgress;
   request: Job['request'];
+  video: { video_id: string; title: string | null };
   result: SummarizeResponse | null;
   error: Problem | null;
   created_at: string;
@@ -123,6 +125,10 @@ function viewOf(job: Job, record: SummaryRecord | undefined): JobView {
     status,
     progress,
     request: job.request,
+    video: {
+      video_id: videoIdOfKey(job.key) ?? '',
+      title: job.result?.metadata.title ?? record?.title ?? job.title ?? null,
+    },
     result: job.result ?? null,
     error: problemOf(job),
     created_at: new Date(job.createdAt).toISOString(),
@@ -321,6 +327,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
       const cancelled = await jobs.cancel(
         job.id,
         progress ?? { stage: 'queued', parts_done: 0, parts_total: 0 },
+        record?.title,
       );
       if (!cancelled) {
         // It finished (or was cancelled) a moment ago: a finished job is removed.

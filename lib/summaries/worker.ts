@@ -240,6 +240,9 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
       throw error;
     };
     const checkpoints = record.checkpoints ?? new Map();
+    // The video's title once fetched: written with the run's progress, so that the jobs that
+    // wait show it instead of the link they were given.
+    let title: string | undefined;
     const job: JobHooks = {
       recall: (callKey) => checkpoints.get(callKey),
       remember: async (callKey, result, part) => {
@@ -247,7 +250,9 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         if (kept === 'too-large') logger.warn('summary record full: no more checkpoints', fields);
       },
       progress: async (stage, partsTotal, partsDone) => {
-        await records.progress(key, owner, { stage, partsTotal, partsDone }).catch(asStopped);
+        await records
+          .progress(key, owner, { stage, partsTotal, partsDone, ...(title ? { title } : {}) })
+          .catch(asStopped);
         logger.info('summary progress', {
           ...fields,
           stage,
@@ -277,6 +282,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         signal,
         deadlineAt: endsAt,
       });
+      title = video.metadata.title;
       const summarizer = await deps.summarizer(model);
       // The offline model makes its one part in milliseconds: no progress to show on the way.
       const result = await summarizer.summarize({

@@ -27,6 +27,14 @@ import {
   step as watchedStep,
 } from '../support/browser';
 import { FAKE_VIDEO_IDS } from '../support/fake-youtube';
+import {
+  contentsOf,
+  oneLine,
+  renderMarkdown,
+  tagsOf,
+  targetsOf,
+  visibleText,
+} from '../support/markdown';
 import { OPENAI_MODEL_NAME, type SummarizeEnv, startSummarizeEnv } from '../support/summarize-env';
 import { buildLongTranscript, plainWords, toCaptionXml } from '../support/transcripts';
 
@@ -41,6 +49,10 @@ const VIDEO_TITLE = 'Surface Go Review - It’s Awesome';
 const QUESTION = 'How do kernel convolutions find edges, like the Sobel operator?';
 /** A laptop's model: every call takes this long, one at a time. */
 const CALL_MS = 1_000;
+/** The call that combines the four parts' summaries: long enough to be seen (a 3-hour talk's took 12 s). */
+const COMBINE_MS = 4_000;
+/** What an uploader can put in a title: a link, HTML and, after a line break, a heading. */
+const HOSTILE_TITLE = 'Evil](javascript:alert(1)) <img src=x onerror=alert(1)>\n# Owned';
 /** Long enough for a cold bcrypt hash and a slow summary on a loaded two-core machine. */
 const UI_TIMEOUT = 45_000;
 /** An hour of talk: the captions the fake YouTube serves for the video. */
@@ -116,6 +128,47 @@ async function tabTo(page: Page, id: string): Promise<void> {
 /** The id of the element that has the focus. */
 const focused = (page: Page) =>
   page.evaluate('document.activeElement && document.activeElement.id');
+
+/** Whether an element is wholly within the window, nothing of it scrolled out of sight. */
+async function inView(page: Page, locator: ReturnType<Page['locator']>): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const window = page.viewportSize();
+  return (
+    box !== null &&
+    window !== null &&
+    box.y >= 0 &&
+    box.x >= 0 &&
+    box.y + box.height <= window.height &&
+    box.x + box.width <= window.width
+  );
+}
+
+/** The newest summary of the video in the history (cancelled jobs are named by its title too). */
+const doneEntry = (page: Page) =>
+  page
+    .getByRole('region', { name: 'Your summaries' })
+    .getByRole('listitem')
+    .filter({ hasText: 'done ·' })
+    .getByRole('button', { name: VIDEO_TITLE })
+    .first();
+
+/** The history's list (GET /summaries), not one job (GET /summaries/{id}). */
+const HISTORY_LIST = (url: URL) => url.pathname.endsWith('/summaries');
+
+/** The progress bar as it is now (in one read, so all three are of the same moment). */
+const barNow = (page: Page): Promise<{ now: number; text: string; moving: boolean } | null> =>
+  page.evaluate<{ now: number; text: string; moving: boolean } | null>(
+    `(() => {
+      const bar = document.querySelector('[role=progressbar]');
+      if (!bar) return null;
+      return {
+        now: Number(bar.getAttribute('aria-valuenow')),
+        text: bar.getAttribute('aria-valuetext') ?? '',
+        // Its stripes moving.
+        moving: bar.getAnimations().some((animation) => animation.playState === 'running'),
+      };
+    })()`,
+  );
 
 /** Whether `secret` is anywhere in the page: its markup, its fields' values, its storage. */
 const pageHolds = (page: Page, secret: string) =>
@@ -216,26 +269,45 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
     });
 
     const progress: number[] = [];
-    await step('summarise with the slow model: the progress bar moves part by part', async () => {
-      await page.getByLabel('Video URL').fill(VIDEO_URL);
-      await page.getByLabel('Length (words)').fill('150');
-      await page.getByLabel('Model').selectOption(OPENAI_MODEL_NAME);
-      await page.getByRole('button', { name: 'Summarize' }).click();
-      const bar = page.getByRole('progressbar');
-      await bar.waitFor();
-      // Read the bar until the summary replaces it.
-      const summary = page.getByRole('heading', { name: VIDEO_TITLE, level: 2 });
-      while (!(await summary.isVisible())) {
-        const now = await bar.getAttribute('aria-valuenow', { timeout: 1_000 }).catch(() => null);
-        if (now !== null && progress.at(-1) !== Number(now)) progress.push(Number(now));
-        await page.waitForTimeout(150);
-      }
-      // It rose through the parts, never went back, and stayed within 0-100.
-      expect(progress.length, JSON.stringify(progress)).toBeGreaterThanOrEqual(3);
-      expect([...progress].sort((a, b) => a - b)).toEqual(progress);
-      expect(Math.min(...progress)).toBeGreaterThanOrEqual(0);
-      expect(Math.max(...progress)).toBeLessThanOrEqual(100);
-    });
+    await step(
+      'summarise with the slow model: the bar moves part by part, and the combining step is named and moving',
+      async () => {
+        // Four parts, then a long combining call, then laptop-speed calls again.
+        const parts = Array.from({ length: 4 }, () => ({ delayMs: CALL_MS }));
+        env.openai.script(OPENAI_MODEL_NAME, [
+          ...parts,
+          { delayMs: COMBINE_MS },
+          { delayMs: CALL_MS },
+        ]);
+        await page.getByLabel('Video URL').fill(VIDEO_URL);
+        await page.getByLabel('Length (words)').fill('150');
+        await page.getByLabel('Model').selectOption(OPENAI_MODEL_NAME);
+        await page.getByRole('button', { name: 'Summarize' }).click();
+        const bar = page.getByRole('progressbar');
+        await bar.waitFor();
+        // Read the bar until the summary (not the job's card, named by the video's title too
+        // once known) replaces it.
+        const summary = page.getByRole('article', { name: VIDEO_TITLE });
+        const combining: { text: string; moving: boolean }[] = [];
+        while (!(await summary.isVisible())) {
+          const seen = await barNow(page);
+          if (seen && progress.at(-1) !== seen.now) progress.push(seen.now);
+          if (seen?.text.startsWith('Combining')) combining.push(seen);
+          await page.waitForTimeout(150);
+        }
+        // It rose through the parts, never went back, and stayed within 0-100.
+        expect(progress.length, JSON.stringify(progress)).toBeGreaterThanOrEqual(3);
+        expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+        expect(Math.min(...progress)).toBeGreaterThanOrEqual(0);
+        expect(Math.max(...progress)).toBeLessThanOrEqual(100);
+        // The combining step says what it does, in words, and its bar is not frozen.
+        expect(combining.length).toBeGreaterThan(0);
+        expect(new Set(combining.map((seen) => seen.text))).toEqual(
+          new Set(['Combining 4 part summaries into one…']),
+        );
+        expect(combining.every((seen) => seen.moving)).toBe(true);
+      },
+    );
 
     await step('read the summary, its channel and word count, and its key points', async () => {
       const article = page.getByRole('article', { name: VIDEO_TITLE });
@@ -313,6 +385,56 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       expect(markdown).toContain('## Key points');
       expect(markdown).toContain(`](${firstLink})`);
     });
+
+    await step(
+      'a hostile title, summary and key points are shown and copied as text: no link but YouTube’s',
+      async () => {
+        // As if an uploader and an injected model had written them: the history's summary is
+        // given a title with a link, HTML and a line break, and so on.
+        const hostile = {
+          title: HOSTILE_TITLE,
+          channel: '<script>alert(2)</script>\n- a list',
+          summary:
+            'See [this](javascript:alert(3)) now.\n\n# Heading\n<img src=x onerror=alert(4)>',
+          point: '![pixel](https://evil.example/p.png) `code` www.evil.example',
+        };
+        await page.route(HISTORY_LIST, async (route) => {
+          const response = await route.fetch();
+          const body = await response.json();
+          const done = body.items.find((job: { result: unknown }) => job.result);
+          done.result.metadata.title = hostile.title;
+          done.result.metadata.channel_title = hostile.channel;
+          done.result.summary = hostile.summary;
+          done.result.key_points[0].text = hostile.point;
+          done.result.key_points[1].url = 'javascript:alert(5)';
+          await route.fulfill({ response, json: body });
+        });
+        await page.reload();
+        const history = page.getByRole('region', { name: 'Your summaries' });
+        await history.getByRole('button', { name: oneLine(HOSTILE_TITLE) }).click();
+        const article = page.getByRole('article', { name: oneLine(HOSTILE_TITLE) });
+        await article.waitFor();
+        // Text on the page: no image, no script made of it.
+        await expect(article.locator('img, script').count()).resolves.toBe(0);
+        await article.getByRole('button', { name: 'Copy as Markdown' }).click();
+        await article.getByText('Copied as Markdown.').waitFor();
+        const markdown = String(await page.evaluate('navigator.clipboard.readText()'));
+        await page.unroute(HISTORY_LIST);
+
+        // Pasted where Markdown becomes HTML: one heading and one list of its own, the title as
+        // written, and links to the video only.
+        const html = renderMarkdown(markdown);
+        const tags = tagsOf(html);
+        expect(new Set(tags), html).toEqual(new Set(['h1', 'a', 'p', 'h2', 'ul', 'li']));
+        expect(tags.filter((tag) => tag === 'h1' || tag === 'h2')).toEqual(['h1', 'h2']);
+        expect(contentsOf(html, 'h1').map(visibleText)).toEqual([oneLine(HOSTILE_TITLE)]);
+        expect(visibleText(html)).toContain(oneLine(hostile.channel));
+        expect(visibleText(html)).toContain(hostile.point);
+        for (const target of targetsOf(html)) {
+          expect(target).toMatch(new RegExp(`^https://www\\.youtube\\.com/watch\\?v=${VIDEO_ID}`));
+        }
+      },
+    );
 
     await step(
       'make an API key that expires in 30 days: shown once, it works, it is listed with its expiry, and deleted it stops; an expired key is listed as expired',
@@ -450,8 +572,8 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       await page.reload();
       const history = page.getByRole('region', { name: 'Your summaries' });
       await history.getByText('cancelled').first().waitFor();
-      await history.getByRole('button', { name: VIDEO_TITLE }).first().click();
-      await page.getByRole('heading', { name: VIDEO_TITLE, level: 2 }).waitFor();
+      await doneEntry(page).click();
+      await page.getByRole('article', { name: VIDEO_TITLE }).waitFor();
       await expect(
         page.getByRole('article', { name: VIDEO_TITLE }).getByRole('link').count(),
       ).resolves.toBeGreaterThan(0);
@@ -517,10 +639,7 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
     });
 
     await step('open a summary from the history with the keyboard; it fits the phone', async () => {
-      const entry = page
-        .getByRole('region', { name: 'Your summaries' })
-        .getByRole('button', { name: VIDEO_TITLE })
-        .first();
+      const entry = doneEntry(page);
       await entry.waitFor();
       await entry.focus();
       await page.keyboard.press('Enter');
@@ -565,6 +684,81 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       await page.getByText('Deleted “phone”: it no longer works.').waitFor();
       expect((await env.host.request('GET', '/summaries', { token: key })).status).toBe(401);
     });
+
+    await step(
+      'a summary that becomes a job takes the focus and shows its bar and Cancel on the phone',
+      async () => {
+        // Slower than the steps before Cancel can take on a loaded machine: it is cancelled.
+        env.openai.script(OPENAI_MODEL_NAME, [{ delayMs: 10 * CALL_MS }]);
+        const summarize = form(page, 'Summarize a video');
+        await summarize.getByLabel('Video URL').fill(VIDEO_URL);
+        // A length no summary has yet: a new job.
+        await summarize.getByLabel('Length (words)').fill('225');
+        await summarize.getByLabel('Model').selectOption(OPENAI_MODEL_NAME);
+        // From the top of the page, as after signing in: the job's card comes below the form,
+        // out of sight on a phone unless the page brings it into view.
+        await page.evaluate('window.scrollTo(0, 0)');
+        await summarize.getByLabel('Video URL').focus();
+        await page.keyboard.press('Enter');
+        const bar = page.getByRole('progressbar');
+        await bar.waitFor();
+        await expect.poll(() => focused(page), { timeout: UI_TIMEOUT }).toBe('job-title');
+        const cancel = page.getByRole('button', { name: 'Cancel' });
+        await expect.poll(() => inView(page, bar), { timeout: UI_TIMEOUT }).toBe(true);
+        await expect.poll(() => inView(page, cancel), { timeout: UI_TIMEOUT }).toBe(true);
+        // Named by the video: its id at first, its title once the job has fetched it (longer,
+        // it wraps: the bar and Cancel stay in view).
+        const title = page.locator('#job-title');
+        await expect(title.textContent()).resolves.toMatch(
+          new RegExp(`^(Video ID ${VIDEO_ID}|${VIDEO_TITLE})$`),
+        );
+        await expect.poll(() => title.textContent(), { timeout: UI_TIMEOUT }).toBe(VIDEO_TITLE);
+        await expect(bar.count()).resolves.toBe(1);
+        await expect.poll(() => inView(page, bar), { timeout: UI_TIMEOUT }).toBe(true);
+        await expect.poll(() => inView(page, cancel), { timeout: UI_TIMEOUT }).toBe(true);
+        await expect(scrollsSideways(page)).resolves.toBe(false);
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'light' });
+      },
+    );
+
+    await step(
+      'cancel it with the keyboard: the job keeps the focus, and the history says so at once',
+      async () => {
+        const history = page.getByRole('region', { name: 'Your summaries' });
+        const cancelled = history.getByRole('listitem').filter({ hasText: 'cancelled ·' });
+        const before = await cancelled.count();
+        // The history's next list is held: what it shows now is the page's own knowledge.
+        let release = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        await page.route(HISTORY_LIST, async (route) => {
+          await held;
+          await route.continue();
+        });
+        try {
+          await page.keyboard.press('Tab');
+          await expect.poll(() => focused(page), { timeout: UI_TIMEOUT }).toBe('job-cancel');
+          const [deleted] = await Promise.all([
+            page.waitForResponse((response) => response.request().method() === 'DELETE'),
+            page.keyboard.press('Enter'),
+          ]);
+          expect(deleted.status()).toBe(200);
+          await page.getByText(/^Cancelled/).waitFor();
+          await expect.poll(() => focused(page), { timeout: UI_TIMEOUT }).toBe('job-title');
+          await expect.poll(() => cancelled.count(), { timeout: UI_TIMEOUT }).toBe(before + 1);
+          await expect(history.getByText('in progress').count()).resolves.toBe(0);
+          expect(await seriousViolations(page)).toEqual([]);
+        } finally {
+          release();
+          // Once the held list has gone on its way.
+          await page.unrouteAll({ behavior: 'wait' });
+        }
+      },
+    );
   });
 
   it('deletes the account, behind a confirmation that asks for the password, with the keyboard', async () => {

@@ -25,6 +25,7 @@ const UNTRUSTED_READERS = [
   'lib/summaries/extractive/ranking.ts', // captions' words
   'lib/summaries/terms.ts', // answers, captions and questions as search terms
   'lib/words.ts', // every text whose words are counted
+  'web/markdown.ts', // titles, summaries and key points written as Markdown
 ];
 
 interface Pattern {

@@ -57,17 +57,23 @@ export interface Job {
   result?: SummarizeResponse;
   /** When failed. */
   problem?: StoredProblem;
+  /** The video's title as its run last knew it, kept when the job failed or was cancelled. */
+  title?: string;
 }
 
-/** What settles a pending job. */
+/** What settles a pending job (with the video's title when the run got that far). */
 export type JobOutcome =
   | { status: 'done'; result: SummarizeResponse; progress: JobProgress }
-  | { status: 'failed'; problem: StoredProblem; progress: JobProgress };
+  | { status: 'failed'; problem: StoredProblem; progress: JobProgress; title?: string };
 
 const jobPk = (id: string) => `JOB#${id}`;
 const ownerKey = (userId: string) => `JOBS#${userId}`;
 const sortKey = (job: Pick<Job, 'id' | 'createdAt'>) =>
   `${new Date(job.createdAt).toISOString()}#${job.id}`;
+
+/** The update of a settled job's title, when the run knew it. */
+const titleSet = (title: string | undefined) => (title === undefined ? '' : ', #title = :title');
+const titleValue = (title: string | undefined) => (title === undefined ? {} : { ':title': title });
 
 /** A new job id: 128 random bits, URL-safe. */
 export const newJobId = randomId;
@@ -86,6 +92,7 @@ interface Item {
   result?: Uint8Array;
   shape?: string;
   problem?: StoredProblem;
+  title?: string;
 }
 
 /**
@@ -106,6 +113,7 @@ function fromItem(item: Item): Job {
   };
   if (item.progress !== undefined) job.progress = item.progress;
   if (item.problem !== undefined) job.problem = item.problem;
+  if (item.title !== undefined) job.title = item.title;
   if (item.result !== undefined) {
     const result =
       item.shape === shapeVersion() ? unpack<SummarizeResponse>(item.result) : undefined;
@@ -227,18 +235,24 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
               ':shape': shapeVersion(),
             },
           )
-        : whilePending(id, '#status = :failed, #progress = :progress, #problem = :problem', {
-            ':failed': 'failed',
-            ':progress': outcome.progress,
-            ':problem': outcome.problem,
-          });
+        : whilePending(
+            id,
+            `#status = :failed, #progress = :progress, #problem = :problem${titleSet(outcome.title)}`,
+            {
+              ':failed': 'failed',
+              ':progress': outcome.progress,
+              ':problem': outcome.problem,
+              ...titleValue(outcome.title),
+            },
+          );
     },
 
-    /** Marks a pending job cancelled; false when it was not pending. */
-    async cancel(id: string, progress: JobProgress): Promise<boolean> {
-      return whilePending(id, '#status = :cancelled, #progress = :progress', {
+    /** Marks a pending job cancelled (keeping the video's title if known); false when it was not pending. */
+    async cancel(id: string, progress: JobProgress, title?: string): Promise<boolean> {
+      return whilePending(id, `#status = :cancelled, #progress = :progress${titleSet(title)}`, {
         ':cancelled': 'cancelled',
         ':progress': progress,
+        ...titleValue(title),
       });
     },
 

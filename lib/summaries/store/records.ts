@@ -78,6 +78,8 @@ export interface SummaryRecord {
   requestId: string;
   chargedTo?: Charge;
   problem?: StoredProblem;
+  /** The video's title, once a run has fetched the video (its jobs show it while they wait). */
+  title?: string;
   /** The summary, once done. */
   value?: SummarizeResponse;
   /** Finished calls of this and earlier runs, by call key (only when read for a run). */
@@ -116,12 +118,17 @@ export function summaryKey(work: Work): string {
   return `SUMMARY#${shapeVersion()}#${work.videoId}#${track}#${work.model}#${work.length}#${written}`;
 }
 
-/** The model a summary key was made for (summaryKey's fifth part: no part before it holds a
- * `#`), or undefined for a key of another shape. */
-export function modelOfKey(key: string): string | undefined {
+/** summaryKey's parts (no part before the model holds a `#`), or undefined for another key. */
+function partsOfKey(key: string): string[] | undefined {
   const parts = key.split('#');
-  return parts[0] === 'SUMMARY' && parts.length === 7 ? parts[4] : undefined;
+  return parts[0] === 'SUMMARY' && parts.length === 7 ? parts : undefined;
 }
+
+/** The model a summary key was made for, or undefined for a key of another shape. */
+export const modelOfKey = (key: string): string | undefined => partsOfKey(key)?.[4];
+
+/** The video a summary key was made for, or undefined for a key of another shape. */
+export const videoIdOfKey = (key: string): string | undefined => partsOfKey(key)?.[2];
 
 /** How a record may be used by a new request at `now` (epoch ms). */
 export function reusable(
@@ -153,7 +160,7 @@ const attributeNames = (...expressions: (string | undefined)[]) =>
 /** What a record read without its checkpoints holds. */
 const SUMMARY_ATTRIBUTES =
   'pk, #state, #work, #stage, #partsDone, #partsTotal, #jobs, #owner, #leaseUntil, #crashes, ' +
-  '#reuseUntil, #expires, #createdAt, #updatedAt, #requestId, #chargedTo, #problem, #value';
+  '#reuseUntil, #expires, #createdAt, #updatedAt, #requestId, #chargedTo, #problem, #title, #value';
 
 const nowSeconds = (now = Date.now()) => Math.floor(now / 1000);
 
@@ -175,6 +182,7 @@ interface Item {
   requestId?: string;
   chargedTo?: Charge;
   problem?: StoredProblem;
+  title?: string;
   value?: Uint8Array;
   checkpoints?: Record<string, Uint8Array>;
 }
@@ -199,6 +207,7 @@ function fromItem(item: Item): SummaryRecord {
   if (item.leaseUntil !== undefined) record.leaseUntil = Number(item.leaseUntil);
   if (item.chargedTo !== undefined) record.chargedTo = item.chargedTo;
   if (item.problem !== undefined) record.problem = item.problem;
+  if (item.title !== undefined) record.title = item.title;
   if (item.value !== undefined) {
     const value = unpack<SummarizeResponse>(item.value);
     if (value !== undefined) record.value = value;
@@ -496,20 +505,26 @@ export function createRecordStore(
       return record.state === 'working' ? 'ok' : 'cancelled';
     },
 
-    /** Where the run stands. @throws LeaseLostError */
+    /**
+     * Where the run stands, and the video's title once fetched (its jobs show it while they
+     * wait; in the same write, so knowing it costs the run nothing). @throws LeaseLostError
+     */
     async progress(
       key: string,
       owner: string,
-      progress: { stage: JobStage; partsTotal: number; partsDone: number },
+      progress: { stage: JobStage; partsTotal: number; partsDone: number; title?: string },
     ): Promise<void> {
+      const title = progress.title === undefined ? {} : { ':title': progress.title };
       await owned(key, owner, {
         UpdateExpression:
-          'SET #stage = :stage, #partsTotal = :total, #partsDone = :done, #updatedAt = :now',
+          'SET #stage = :stage, #partsTotal = :total, #partsDone = :done, #updatedAt = :now' +
+          (progress.title === undefined ? '' : ', #title = :title'),
         ExpressionAttributeValues: {
           ':stage': progress.stage,
           ':total': progress.partsTotal,
           ':done': progress.partsDone,
           ':now': Date.now(),
+          ...title,
         },
       });
     },

@@ -39,6 +39,8 @@ beforeEach(() => {
 });
 
 const VIDEO = `https://www.youtube.com/watch?v=${FAKE_VIDEO_IDS.normal}`;
+/** The video's title, as the fake YouTube's watch page gives it. */
+const TITLE = 'Surface Go Review - It’s Awesome';
 let lengthSeed = 300;
 /** A summary_length no other test used, so no record answers it. */
 const freshLength = () => lengthSeed++;
@@ -94,6 +96,8 @@ describe('a long video with a slow local model', () => {
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(response.body).toMatchObject({
       status: expect.stringMatching(/^(queued|running)$/),
+      // The video at once; its title once the run has fetched the video (it may have already).
+      video: { video_id: FAKE_VIDEO_IDS.normal, title: expect.toBeOneOf([null, TITLE]) },
       result: null,
       error: null,
       request: {
@@ -127,6 +131,14 @@ describe('a long video with a slow local model', () => {
     expect(stages).toContain('combining');
     expect(stages.at(-1)).toBe('done');
     expect(last.body.status).toBe('done');
+    // The video's title as soon as the run has fetched the video: before its summary is made.
+    const making = (seen as { video: unknown; progress: { stage: string } }[]).filter((job) =>
+      ['summarizing', 'combining'].includes(job.progress.stage),
+    );
+    expect(making.length).toBeGreaterThan(0);
+    for (const job of making) {
+      expect(job.video).toEqual({ video_id: FAKE_VIDEO_IDS.normal, title: TITLE });
+    }
     // The result is exactly what POST /summarize answers with 200: asked again, it is.
     const direct = await summarize({
       video_url: VIDEO,
@@ -201,6 +213,9 @@ describe('cancelling', () => {
     expect(cancelled.body.status).toBe('cancelled');
     expect(env.openai.requests).toHaveLength(callsAtCancel);
     expect(afterwards.body.status).toBe('cancelled');
+    // The title its run had read stays with the cancelled job.
+    expect(cancelled.body.video).toEqual({ video_id: FAKE_VIDEO_IDS.normal, title: TITLE });
+    expect(afterwards.body.video).toEqual(cancelled.body.video);
     expect(afterwards.body.result).toBeNull();
     expect(afterwards.headers.get('retry-after')).toBeNull();
   });
@@ -295,6 +310,8 @@ describe('failures', () => {
       title: direct.body.title,
     });
     expect(last.body.error.type).toBe('urn:tubesum:problem:model-access-denied');
+    // It failed after fetching the video: the job keeps its title.
+    expect(last.body.video).toEqual({ video_id: FAKE_VIDEO_IDS.normal, title: TITLE });
     expect(last.body.error.request_id).toBe(queued.headers.get('x-request-id'));
   });
 

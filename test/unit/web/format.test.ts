@@ -12,8 +12,10 @@ import {
   dateTime,
   excerpt,
   fieldOf,
+  jobTitle,
   KEY_LIFETIMES,
   keyExpiry,
+  listedWith,
   mcpEndpoint,
   mcpJsonConfig,
   newKeyBody,
@@ -67,6 +69,50 @@ describe('progressOf', () => {
 
   it('does not divide by an unknown number of parts', () => {
     expect(progressOf(job('running', 'summarizing', 0, 0)).percent).toBe(10);
+  });
+
+  it('names the combining step with the number of part summaries it combines', () => {
+    expect(progressOf(job('running', 'combining', 35, 35)).words).toBe(
+      'Combining 35 part summaries into one…',
+    );
+  });
+});
+
+describe('jobTitle', () => {
+  const video = (title: string | null) => ({ video: { video_id: 'py5byOOHZM8', title } });
+
+  it('names a job by its video’s title once known, else by the video’s id', () => {
+    expect(jobTitle({ ...video('A talk'), result: null })).toBe('A talk');
+    expect(jobTitle({ ...video(null), result: null })).toBe('Video ID py5byOOHZM8');
+    const result = { metadata: { title: 'The summary’s title' } } as Summary;
+    expect(jobTitle({ ...video(null), result })).toBe('The summary’s title');
+  });
+});
+
+describe('listedWith', () => {
+  const item = (id: string, day: number, status = 'running') => ({
+    id,
+    status,
+    created_at: `2026-11-${String(day).padStart(2, '0')}T10:00:00.000Z`,
+  });
+  const listed = [item('c', 3), item('b', 2), item('a', 1)];
+
+  it('shows the job the page follows as the page last read it', () => {
+    expect(listedWith(listed, item('b', 2, 'cancelled'))).toEqual([
+      item('c', 3),
+      item('b', 2, 'cancelled'),
+      item('a', 1),
+    ]);
+  });
+
+  it('adds a new job the list does not hold yet, in its place', () => {
+    expect(listedWith(listed, item('d', 4)).map((job) => job.id)).toEqual(['d', 'c', 'b', 'a']);
+    expect(listedWith([], item('d', 4)).map((job) => job.id)).toEqual(['d']);
+  });
+
+  it('leaves out a job older than every one listed (on a page not shown)', () => {
+    expect(listedWith(listed.slice(0, 2), item('a', 1))).toEqual(listed.slice(0, 2));
+    expect(listedWith(listed, undefined)).toEqual(listed);
   });
 });
 

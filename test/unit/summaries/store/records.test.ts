@@ -11,6 +11,7 @@ import {
   type SummaryRecord,
   shapeVersion,
   summaryKey,
+  videoIdOfKey,
 } from '../../../../lib/summaries/store/records';
 
 const work = { videoId: 'py5byOOHZM8', model: 'extractive', length: 200 };
@@ -36,6 +37,12 @@ describe('the summary key', () => {
       expect(modelOfKey(key)).toBe(model);
     }
     expect(modelOfKey('ASK#abc#py5byOOHZM8#*#extractive#q')).toBeUndefined();
+  });
+
+  it('names its video where a job shows it (videoIdOfKey)', () => {
+    const key = summaryKey({ ...work, videoId: 'a-b_c1234XY', model: 'qwen2.5:7b-instruct' });
+    expect(videoIdOfKey(key)).toBe('a-b_c1234XY');
+    expect(videoIdOfKey('ASK#abc#py5byOOHZM8#*#extractive#q')).toBeUndefined();
   });
 
   it('tells languages apart, ignoring their case', () => {
