@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { UnprocessableError } from '../errors';
 import type { BedrockModel, OpenAiModel } from '../summaries/catalog';
+import { modelProblems } from '../summaries/llm/failures';
 import {
   estimateTokens,
   MIN_DATA_TOKENS,
@@ -13,7 +14,7 @@ import {
   roomForData,
 } from '../summaries/llm/plan';
 import { formatTimestamp, stampedUnits } from '../summaries/llm/prompt';
-import { type ChatModel, cutText, modelProblems } from '../summaries/llm/summarizer';
+import { type ChatModel, cutText } from '../summaries/llm/summarizer';
 import type { Video } from '../youtube/types';
 import { checkCitations, makeCitation } from './citations';
 import { answeringPassages, type PassageMatch, passagesOf, searchPassages } from './passages';

@@ -4,12 +4,7 @@
 // ever cut off to make it fit. Key points come back with the summary and are checked against
 // the transcript (key-points.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  BadGatewayError,
-  GatewayTimeoutError,
-  ServiceUnavailableError,
-  UnprocessableError,
-} from '../../errors';
+import { UnprocessableError } from '../../errors';
 import type { Transcript } from '../../youtube/types';
 import {
   anchorKeyPoints,
@@ -19,6 +14,7 @@ import {
   parseAnswer,
 } from '../key-points';
 import type { CallResult, JobHooks, SummarizeInput, Summarizer, SummaryResult } from '../types';
+import { modelProblems } from './failures';
 import {
   estimateTokens,
   MIN_DATA_TOKENS,
@@ -38,38 +34,6 @@ import {
 } from './prompt';
 
 export type { ModelLimits } from './plan';
-
-/**
- * What a client is told when a model call fails, whichever provider served it: the same problem
- * types and words for Bedrock and OpenAI-compatible servers (each says more in its own log).
- */
-export const modelProblems = {
-  noSummary: () => new BadGatewayError('model-error', 'The model returned no text.'),
-  timeout: (cause: unknown) =>
-    new GatewayTimeoutError(
-      'model-timeout',
-      'The model did not answer in time; try again later, or with a faster model.',
-      { cause },
-    ),
-  throttled: (retryAfterSeconds: number, cause: unknown) =>
-    new ServiceUnavailableError(
-      'model-throttled',
-      'The model is receiving too many requests; try again shortly.',
-      retryAfterSeconds,
-      { cause },
-    ),
-  unavailable: (retryAfterSeconds: number, cause: unknown) =>
-    new ServiceUnavailableError(
-      'model-unavailable',
-      'The model is temporarily unavailable; try again shortly.',
-      retryAfterSeconds,
-      { cause },
-    ),
-  failed: (cause: unknown) =>
-    new BadGatewayError('model-error', 'The model could not produce an answer.', { cause }),
-  tooLong: () =>
-    new BadGatewayError('model-error', 'The model answered far more than it was asked for.'),
-};
 
 /** One call to a model. */
 export interface ChatRequest {
