@@ -185,7 +185,8 @@ function renderPart(summary: string, keyPoints: readonly KeyPoint[]): string {
 export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
   const { chat, limits } = options;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
-  const { partWordsMax, clampWords, pointsFor, dataBudget, ...planner } = plannerFor(limits);
+  const { partWordsMax, clampWords, pointsFor, dataBudget, metadataChars, ...planner } =
+    plannerFor(limits);
 
   /**
    * What identifies a call across runs of one summary: its step, what it asks for, and its
@@ -247,7 +248,12 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     run.callsMade++;
     await job?.beforeCall();
     const tag = `data-${randomBytes(6).toString('hex')}`;
-    const stepContext = { ...context, keyPoints: pointsFor(step, context) };
+    // The description and chapters get what the model's context leaves beside this data.
+    const stepContext = {
+      ...context,
+      keyPoints: pointsFor(step, context),
+      metadataChars: metadataChars(step, context, body),
+    };
     const maxTokens = maxTokensFor(step.words, limits, stepContext.keyPoints);
     const answer = await chat.complete(
       {
