@@ -13,7 +13,7 @@ import type { Construct } from 'constructs';
 import { ConfigError, loadConfig } from '../lib/config';
 import { routeList } from '../lib/routes';
 import type { HandlerName, RouteDef } from '../lib/routes/route';
-import { type Catalog, catalogFromConfig } from '../lib/summaries/catalog';
+import { type Catalog, catalogOf } from '../lib/summaries/catalog';
 import { bedrockModelIds } from './bedrock';
 import { handlerNames } from './bundling';
 import { ServiceAlarms } from './constructs/alarms';
@@ -181,12 +181,17 @@ export class TubesumStack extends Stack {
 }
 
 /**
- * The catalog a function's summary settings make, validated as its cold start would.
+ * The catalog a function's summary settings make, validated as its cold start would, and
+ * stricter: a model its cold start would leave out (a window too small) refuses the synth, the
+ * earliest an operator can hear of it.
  * @throws SettingsError naming the variable and the context keys that set it.
  */
 function validCatalog(environment: Record<string, string>): Catalog {
   try {
-    return catalogFromConfig(loadConfig(environment));
+    const catalog = catalogOf(loadConfig(environment));
+    const [leftOut] = catalog.leftOut.values();
+    if (leftOut !== undefined) throw new ConfigError(`invalid configuration: ${leftOut}`);
+    return catalog;
   } catch (error) {
     if (error instanceof ConfigError) {
       const names = Object.entries(SUMMARY_CONTEXT)

@@ -63,7 +63,8 @@ function generatedSecret(dataDir: string): string {
  * Boots everything `npm start` serves and resolves once it listens, which it does at once:
  * DynamoDB Local starts (and the table is created) in parallel with loading the handlers, and
  * only the requests whose handlers need the database wait for it.
- * @throws ConfigError for a weak JWT_SECRET; JavaMissingError without Java.
+ * @throws ConfigError for a weak JWT_SECRET or an invalid model setting; JavaMissingError
+ *   without Java.
  */
 export async function startLocalHost(
   settings: Config,
@@ -99,6 +100,9 @@ export async function startLocalHost(
   // GET / as a 500 (the rest of the API works without it).
   const web = import('../web-build').then((module) => module.buildWeb());
   web.catch((error) => log(`error: the page at / did not build: ${String(error)}`));
+  // Whether Bedrock's models can be called here, looked for while the rest starts.
+  const credentials = import('./models').then((module) => module.awsCredentialsFound());
+  credentials.catch(() => undefined);
   try {
     // Loaded while the JVM starts (on the other core), not before: the route table's schemas,
     // jose and the server take ~0.1 s (the SDK, more, loads with the table and the handlers).
@@ -116,6 +120,8 @@ export async function startLocalHost(
     }
     config = withSettings(config, added);
     if (config.JWT_SECRET !== undefined) assertStrongSecret(config.JWT_SECRET, 'JWT_SECRET');
+    // The models served, said once; a bad model setting stops the start here, naming it.
+    config = (await import('./models')).localModels(config, await credentials, log);
     const database = prepareTable(config, dynamo, shutdown.signal, log);
     // Once up, requests stop asking (no timer per request). A database that never comes up is
     // answered per request below, and must not crash the host.

@@ -5,15 +5,18 @@
 import { randomBytes } from 'node:crypto';
 import { UnprocessableError } from '../errors';
 import type { BedrockModel, OpenAiModel } from '../summaries/catalog';
+import { modelProblems } from '../summaries/llm/failures';
 import {
   estimateTokens,
   MIN_DATA_TOKENS,
   maxTokensFor,
+  metadataCharsWithin,
   PLANNING_TAG,
   roomForData,
+  transcriptRoom,
 } from '../summaries/llm/plan';
 import { formatTimestamp, stampedUnits } from '../summaries/llm/prompt';
-import { type ChatModel, cutText, modelProblems } from '../summaries/llm/summarizer';
+import { type ChatModel, cutText } from '../summaries/llm/summarizer';
 import type { Video } from '../youtube/types';
 import { checkCitations, makeCitation } from './citations';
 import { answeringPassages, type PassageMatch, passagesOf, searchPassages } from './passages';
@@ -115,13 +118,20 @@ export async function answerWithModel(
   const { question, videoId, video } = input;
   const { transcript, metadata } = video;
   const maxTokens = maxTokensFor(2 * ANSWER_WORDS, model);
-  const roomFor = (whole: boolean) =>
+  // What a call leaves without the description and chapters, which keep some of it beside the
+  // transcript and get what the transcript leaves (as a summary's do: llm/plan.ts).
+  const bareRoom = (whole: boolean) =>
     roomForData(
       model,
       maxTokens,
       askSystemPrompt(PLANNING_TAG, whole),
-      askUserPrompt(PLANNING_TAG, question, metadata, whole, ''),
+      askUserPrompt(PLANNING_TAG, question, metadata, whole, '', 0),
     );
+  const roomFor = (whole: boolean) => {
+    const full = askUserPrompt(PLANNING_TAG, question, metadata, whole, '');
+    const bare = askUserPrompt(PLANNING_TAG, question, metadata, whole, '', 0);
+    return transcriptRoom(bareRoom(whole), estimateTokens(full) - estimateTokens(bare));
+  };
   const wholeText = stampedUnits(transcript).join(' ');
   let body = wholeText;
   let context: Answer['context'] = 'whole';
@@ -152,7 +162,14 @@ export async function answerWithModel(
   const reply = await chat.complete(
     {
       system: askSystemPrompt(tag, whole),
-      user: askUserPrompt(tag, question, metadata, whole, body),
+      user: askUserPrompt(
+        tag,
+        question,
+        metadata,
+        whole,
+        body,
+        metadataCharsWithin(bareRoom(whole), body),
+      ),
       maxTokens,
       step: 'ask',
     },

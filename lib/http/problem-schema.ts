@@ -19,7 +19,8 @@ export const problemSchema = z
       .check(z.meta({ description: 'Field-level problems (422 validation-error)' })),
     allowed_models: z.optional(z.array(z.string())).check(
       z.meta({
-        description: 'The models this deployment offers (422 for an unknown used_model)',
+        description:
+          'The models this deployment offers (422 for an unknown used_model, 503 server-misconfigured for one it leaves out)',
       }),
     ),
     max_summary_length: z.optional(z.int().check(z.nonnegative())).check(

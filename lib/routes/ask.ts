@@ -24,7 +24,10 @@ export const askRoutes = {
           'Invalid fields (a question empty or over 500 characters, an unknown model, a refused video_url), a video without usable captions, or a model whose context cannot hold a passage of the transcript (context-too-small)',
         example: new ValidationError([{ field: 'question', message: 'must not be empty' }]),
       },
-      503: { description: 'YouTube blocked us, or the model is throttled; see Retry-After' },
+      503: {
+        description:
+          'YouTube blocked us, the model is throttled, or the model named is misconfigured on this server (server-misconfigured, with allowed_models); see Retry-After',
+      },
       504: {
         description: 'YouTube or the model did not answer before the deadline',
         example: new GatewayTimeoutError(

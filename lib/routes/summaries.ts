@@ -57,7 +57,7 @@ export const summaryRoutes = {
       },
       503: {
         description:
-          'YouTube blocked us, the model is throttled, or the job could not be queued; see Retry-After',
+          'YouTube blocked us, the model is throttled, the model named is misconfigured on this server (server-misconfigured, with allowed_models), or the job could not be queued; see Retry-After',
       },
       504: { description: 'YouTube or the model did not answer in time' },
     },

@@ -4,10 +4,9 @@
 // OPENAI_MODELS, and restrict the offer with ALLOWED_MODELS.
 
 import { type Config, ConfigError } from '../config';
-import { ValidationError } from '../errors';
-import * as z from '../schema';
-import { plannerFor } from './llm/plan';
-import { SUMMARY_LENGTH } from './schemas';
+import { ServiceUnavailableError, ValidationError } from '../errors';
+import { logger } from '../logger';
+import { parseExtraEntries, parseOpenAiModels, withWindowsChecked } from './catalog-settings';
 
 /** A model served by Bedrock through the Converse API. */
 export interface BedrockModel {
@@ -65,6 +64,11 @@ export interface Catalog {
   readonly models: ReadonlyMap<string, CatalogEntry>;
   /** The offered names, in catalog order (what a 422 lists). */
   readonly names: readonly string[];
+  /**
+   * Models the configuration names but that are left out, by name: the line telling the operator
+   * why (a window too small for any summary). A request for one answers 503 server-misconfigured.
+   */
+  readonly leftOut: ReadonlyMap<string, string>;
 }
 
 const EXTRACTIVE: ExtractiveModel = {
@@ -146,65 +150,6 @@ export const BUILT_IN_MODELS: readonly BedrockModel[] = [
   },
 ];
 
-const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-
-/** One operator-supplied entry in MODEL_CATALOG_JSON (camelCase, like BedrockModel). */
-const extraEntrySchema = z
-  .strictObject({
-    name: z
-      .string()
-      .check(z.regex(NAME, 'lowercase letters, digits, ".", "_" or "-" (at most 64)')),
-    label: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-    modelId: z
-      .string()
-      .check(
-        z.minLength(1),
-        z.maxLength(2048),
-        z.regex(/^[A-Za-z0-9:._/-]+$/, 'a Bedrock model id, inference profile id or ARN'),
-      ),
-    contextTokens: z.int().check(z.minimum(1_000), z.maximum(10_000_000)),
-    maxOutputTokens: z.int().check(z.minimum(16), z.maximum(1_000_000)),
-    inputPricePer1k: z._default(z.number().check(z.minimum(0)), 0),
-    outputPricePer1k: z._default(z.number().check(z.minimum(0)), 0),
-    temperature: z._default(z.boolean(), true),
-    requestFields: z.optional(z.record(z.string(), z.unknown())),
-    reasoningReserveTokens: z._default(z.int().check(z.minimum(0)), 0),
-  })
-  .check(
-    z.refine((entry) => entry.name !== 'extractive', {
-      message: '"extractive" is the offline summarizer and cannot be redefined',
-      path: ['name'],
-    }),
-    z.refine((entry) => entry.maxOutputTokens < entry.contextTokens, {
-      message: 'must be smaller than contextTokens',
-      path: ['maxOutputTokens'],
-    }),
-  );
-
-const extraCatalogSchema = z.array(extraEntrySchema).check(z.maxLength(100));
-
-function parseExtraEntries(extraJson: string): BedrockModel[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(extraJson);
-  } catch (error) {
-    throw new ConfigError(
-      `invalid configuration: MODEL_CATALOG_JSON is not valid JSON (${(error as Error).message})`,
-    );
-  }
-  const parsed = extraCatalogSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ConfigError(
-      `invalid configuration: MODEL_CATALOG_JSON\n${z.prettifyError(parsed.error)}`,
-    );
-  }
-  return parsed.data.map((entry) => ({
-    ...entry,
-    kind: 'bedrock' as const,
-    label: entry.label ?? entry.name,
-  }));
-}
-
 export interface BuildCatalogOptions {
   /** Names to offer; empty or absent offers the whole catalog. */
   allowed?: readonly string[];
@@ -214,43 +159,11 @@ export interface BuildCatalogOptions {
   openai?: { models: readonly string[]; contextTokens: number };
 }
 
-// Model names as servers write them: "llama3.2", "qwen2.5:14b", "meta-llama/Llama-3.1-8B-Instruct".
-const OPENAI_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$/;
-
-/** The OPENAI_MODELS entries, each NAME or NAME@CONTEXT_TOKENS. */
-function parseOpenAiModels(items: readonly string[], contextTokens: number): OpenAiModel[] {
-  return items.map((item) => {
-    const at = item.lastIndexOf('@');
-    const modelId = at < 0 ? item : item.slice(0, at);
-    const context = at < 0 ? contextTokens : Number(item.slice(at + 1));
-    if (!OPENAI_NAME.test(modelId)) {
-      throw new ConfigError(
-        `invalid configuration: OPENAI_MODELS: "${item}" is not a model name (letters, digits, ".", "_", ":", "/", "-"; at most 64)`,
-      );
-    }
-    if (!Number.isInteger(context) || context < 1_024 || context > 10_000_000) {
-      throw new ConfigError(
-        `invalid configuration: OPENAI_MODELS: "${item}" must end in @ and a context size of 1024 to 10000000 tokens`,
-      );
-    }
-    return {
-      kind: 'openai',
-      name: modelId.toLowerCase(),
-      label: modelId,
-      modelId,
-      contextTokens: context,
-      // A quarter of the window for the answer leaves three quarters for the transcript.
-      maxOutputTokens: Math.min(8_192, Math.floor(context / 4)),
-      reasoningReserveTokens: 0,
-      inputPricePer1k: 0,
-      outputPricePer1k: 0,
-    };
-  });
-}
-
 /**
- * Builds the catalog from the built-ins, operator entries and the allow-list.
- * @throws ConfigError naming MODEL_CATALOG_JSON (bad JSON or entry) or ALLOWED_MODELS (unknown name).
+ * Builds the catalog from the built-ins, operator entries and the allow-list; models whose window
+ * is too small for any summary are left out (Catalog.leftOut).
+ * @throws ConfigError naming MODEL_CATALOG_JSON (bad JSON or entry), OPENAI_MODELS (a malformed
+ *   or duplicate entry) or ALLOWED_MODELS (unknown name).
  */
 export function buildCatalog(options: BuildCatalogOptions = {}): Catalog {
   const all = new Map<string, CatalogEntry>([[EXTRACTIVE.name, EXTRACTIVE]]);
@@ -271,7 +184,7 @@ export function buildCatalog(options: BuildCatalogOptions = {}): Catalog {
   }
 
   const allowed = (options.allowed ?? []).map((name) => name.trim().toLowerCase());
-  if (allowed.length === 0) return freeze(checkWindows(all));
+  if (allowed.length === 0) return withWindowsChecked(all);
 
   const unknown = allowed.filter((name) => !all.has(name));
   if (unknown.length > 0) {
@@ -282,38 +195,16 @@ export function buildCatalog(options: BuildCatalogOptions = {}): Catalog {
   }
   const offered = new Map<string, CatalogEntry>();
   for (const [name, entry] of all) if (allowed.includes(name)) offered.set(name, entry);
-  return freeze(checkWindows(offered));
+  return withWindowsChecked(offered);
 }
 
 /**
- * The models, once each is known to make the shortest summary the API allows.
- * @throws ConfigError naming the variable of a model whose context window is too small.
- */
-function checkWindows(models: Map<string, CatalogEntry>): Map<string, CatalogEntry> {
-  for (const model of models.values()) {
-    if (model.kind === 'extractive') continue;
-    const longest = plannerFor(model).longestSummary();
-    if (longest >= SUMMARY_LENGTH.min) continue;
-    const variable = model.kind === 'openai' ? 'OPENAI_MODELS' : 'MODEL_CATALOG_JSON';
-    throw new ConfigError(
-      `invalid configuration: ${variable}: "${model.label}" cannot make a summary of ` +
-        `${SUMMARY_LENGTH.min} words: its context of ${model.contextTokens} tokens (at most ` +
-        `${model.maxOutputTokens} of answer) leaves too little room beside the prompt; give it a larger context`,
-    );
-  }
-  return models;
-}
-
-function freeze(models: Map<string, CatalogEntry>): Catalog {
-  return Object.freeze({ models, names: Object.freeze([...models.keys()]) });
-}
-
-/**
- * The catalog this deployment offers, from ALLOWED_MODELS and MODEL_CATALOG_JSON.
+ * The catalog this deployment offers, from ALLOWED_MODELS, MODEL_CATALOG_JSON and OPENAI_MODELS,
+ * built anew (catalogFromConfig keeps one per Config).
  * @throws ConfigError as buildCatalog does, naming DEFAULT_MODEL when it is not offered, or
  *   OPENAI_BASE_URL when OPENAI_MODELS has no server.
  */
-export function catalogFromConfig(config: Config): Catalog {
+export function catalogOf(config: Config): Catalog {
   if (config.OPENAI_MODELS.length > 0 && config.OPENAI_BASE_URL === undefined) {
     throw new ConfigError(
       'invalid configuration: OPENAI_MODELS names models but OPENAI_BASE_URL does not say where their server is',
@@ -324,13 +215,53 @@ export function catalogFromConfig(config: Config): Catalog {
     extraJson: config.MODEL_CATALOG_JSON,
     openai: { models: config.OPENAI_MODELS, contextTokens: config.OPENAI_CONTEXT_TOKENS },
   });
-  if (!catalog.models.has(config.DEFAULT_MODEL.trim().toLowerCase())) {
+  const defaultModel = config.DEFAULT_MODEL.trim().toLowerCase();
+  if (!catalog.models.has(defaultModel)) {
+    const why = catalog.leftOut.get(defaultModel);
     throw new ConfigError(
       `invalid configuration: DEFAULT_MODEL "${config.DEFAULT_MODEL}" is not offered ` +
-        `(offered: ${catalog.names.join(', ')})`,
+        (why === undefined ? `(offered: ${catalog.names.join(', ')})` : `(${why})`),
     );
   }
   return catalog;
+}
+
+// The catalog of each Config: built, and its left-out models told, once per Config (a Lambda
+// instance's, or the local host's, which all its functions share).
+const catalogs = new WeakMap<Config, Catalog>();
+
+/**
+ * The catalog of `config` (catalogOf), built once per Config: the first call tells `report` (by
+ * default, the log, as an error) why each left-out model is left out.
+ * @throws ConfigError as catalogOf does.
+ */
+export function catalogFromConfig(
+  config: Config,
+  report: (line: string) => void = (line) => logger.error(`invalid configuration: ${line}`),
+): Catalog {
+  const known = catalogs.get(config);
+  if (known !== undefined) return known;
+  const catalog = catalogOf(config);
+  for (const line of catalog.leftOut.values()) report(line);
+  catalogs.set(config, catalog);
+  return catalog;
+}
+
+/**
+ * 503 server-misconfigured for a model the configuration names but leaves out (its line in the
+ * log says why): only the operator can act, and the other models still serve.
+ */
+export class ModelLeftOutError extends ServiceUnavailableError {
+  override name = 'ModelLeftOutError';
+  constructor(requested: string, allowed: readonly string[]) {
+    super(
+      'server-misconfigured',
+      `The model "${requested}" is misconfigured on this server and cannot be used; the operator ` +
+        `has been told. Usable models: ${allowed.join(', ')}.`,
+      30,
+      { expose: true, extensions: { allowed_models: [...allowed] } },
+    );
+  }
 }
 
 /** 422 for a `used_model` the catalog does not offer; lists the offered names for the client. */
@@ -352,12 +283,14 @@ export class UnknownModelError extends ValidationError {
  * The catalog entry for a requested model name, exactly as the catalog lists it: the OpenAPI
  * document lists these names as `used_model`'s enum, and the API accepts no other spelling
  * (one name per model in requests, jobs and logs).
- * @throws UnknownModelError (a 422 ValidationError with `allowed_models`) for any other name.
+ * @throws UnknownModelError (a 422 ValidationError with `allowed_models`) for any other name,
+ *   ModelLeftOutError (503 server-misconfigured) for a model the configuration leaves out.
  */
 export function resolveModel(catalog: Catalog, name: string): CatalogEntry {
   const entry = catalog.models.get(name);
-  if (entry === undefined) throw new UnknownModelError(name, catalog.names);
-  return entry;
+  if (entry !== undefined) return entry;
+  if (catalog.leftOut.has(name)) throw new ModelLeftOutError(name, catalog.names);
+  throw new UnknownModelError(name, catalog.names);
 }
 
 /** What an answer's metadata says of the model that made it and what that cost. */

@@ -540,6 +540,13 @@ describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () 
       });
     }
     expect(() => synth({ openaiModels: 'llama3.2' })).toThrow(/OPENAI_BASE_URL/);
+    // A model a function would leave out (its window cannot make any summary): refused here.
+    expect(() =>
+      synth({
+        openaiBaseUrl: 'http://models.example/v1',
+        openaiModels: ['small@2048', 'tiny@700'],
+      }),
+    ).toThrow(/OPENAI_MODELS: "tiny@700" is left out.*openaiModels -> OPENAI_MODELS/);
   });
 });
 

@@ -63,7 +63,8 @@ export type BedrockErrorName = keyof typeof BEDROCK_ERRORS;
  * - 'throttle' (429 ThrottlingException), 'not-ready' (429 ModelNotReadyException),
  *   'unavailable' (503), 'internal' (500), 'access-denied' (403), 'validation' (400),
  *   'not-found' (404), 'model-timeout' (408);
- * - 'hang': never answers (until the client gives up or the stub closes).
+ * - 'hang': never answers (until the client gives up or the stub closes);
+ * - `{ raw, contentType }`: a 200 with that body as it is (what a proxy sends in Bedrock's place).
  */
 export type StubStep =
   | 'success'
@@ -87,7 +88,8 @@ export type StubStep =
       /** Answer after this long (to test deadlines with slow but working models). */
       delayMs?: number;
     }
-  | { error: BedrockErrorName; message?: string; status?: number };
+  | { error: BedrockErrorName; message?: string; status?: number }
+  | { raw: string; contentType?: string };
 
 export interface BedrockStub {
   /** `http://127.0.0.1:<port>`: pass as `endpoint` or AWS_ENDPOINT_URL_BEDROCK_RUNTIME. */
@@ -257,6 +259,11 @@ export async function startBedrockStub(): Promise<BedrockStub> {
     }
     if (typeof step === 'object' && 'error' in step) {
       sendError(res, recorded, step.error, step.message ?? step.error, step.status);
+      return;
+    }
+    if (typeof step === 'object' && 'raw' in step) {
+      recorded.response = { status: 200, body: step.raw };
+      res.writeHead(200, { 'content-type': step.contentType ?? 'application/json' }).end(step.raw);
       return;
     }
     const options = step === 'success' ? {} : step;

@@ -39,8 +39,10 @@ export interface RecordedChat {
 /**
  * One scripted answer: 'success' (the echo answer of echo-model.ts, with usage), 'throttle'
  * (429, Retry-After 7), 'unauthorized' (401), 'unknown-model' (404), 'unavailable' (503),
- * 'hang' (never answers), or a custom reply (the echo answer when it names no text), possibly
- * late: `{ delayMs: 2000 }` is a model as slow as a laptop's CPU.
+ * 'hang' (never answers), 'cut-off' (a 200 whose connection closes halfway through its body),
+ * `{ raw, contentType }` (a 200 with that body as it is, JSON by default: what a proxy or a
+ * broken server sends in place of a chat completion), or a custom reply (the echo answer when it
+ * names no text), possibly late: `{ delayMs: 2000 }` is a model as slow as a laptop's CPU.
  */
 export type ChatStep =
   | 'success'
@@ -49,6 +51,8 @@ export type ChatStep =
   | 'unknown-model'
   | 'unavailable'
   | 'hang'
+  | 'cut-off'
+  | { raw: string; contentType?: string }
   | { reply?: string; finishReason?: string; delayMs?: number; usage?: false };
 
 export interface OpenAiStub {
@@ -173,6 +177,31 @@ export async function startOpenAiStub(): Promise<OpenAiStub> {
     }
     const step = nextStep(recorded.model);
     if (step === 'hang') return; // open until the client aborts or the stub closes
+    if (step === 'cut-off') {
+      const payload = JSON.stringify({
+        id: 'chatcmpl-cut',
+        object: 'chat.completion',
+        choices: [],
+      });
+      recorded.response = { status: 200, body: payload.slice(0, 20) };
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': String(payload.length),
+      });
+      res.write(payload.slice(0, 20), () => res.destroy());
+      return;
+    }
+    if (typeof step === 'object' && 'raw' in step) {
+      recorded.response = { status: 200, body: step.raw };
+      recorded.answeredAt = Date.now();
+      res
+        .writeHead(200, {
+          'content-type': step.contentType ?? 'application/json',
+          'content-length': String(Buffer.byteLength(step.raw)),
+        })
+        .end(step.raw);
+      return;
+    }
     if (typeof step === 'string' && step !== 'success') {
       const { status, headers, error } = ERRORS[step];
       send(res, recorded, status, { error }, headers);

@@ -7,16 +7,16 @@ import type {
   ConverseCommandOutput,
 } from '@aws-sdk/client-bedrock-runtime';
 import { type BedrockClient, classifyBedrockError } from '../../aws/bedrock';
-import { BadGatewayError, HttpError, ServiceUnavailableError } from '../../errors';
+import { HttpError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { BedrockModel } from '../catalog';
 import type { Summarizer } from '../types';
+import { type ModelFailureKind, type ModelProvider, modelError, modelProblems } from './failures';
 import {
   type ChatAnswer,
   type ChatModel,
   type ChatRequest,
   createLlmSummarizer,
-  modelProblems,
   TEMPERATURE,
 } from './summarizer';
 
@@ -32,16 +32,56 @@ export interface BedrockSummarizerOptions {
   retryAfterSeconds?: { throttled: number; unavailable: number; credentials: number };
 }
 
+/** What the operator reads when only they can fix a failure. */
+const BEDROCK_ADVICE: ModelProvider['advice'] = {
+  'access-denied':
+    'Bedrock denied access to the model: enable access to it in the Bedrock console for this ' +
+    'account and region, and allow bedrock:InvokeModel on the inference profile and its ' +
+    'foundation models in every destination region',
+  'credentials-missing':
+    'No AWS credentials for Bedrock: on Lambda the function role provides them; locally set ' +
+    'AWS_PROFILE (after `aws sso login` or `aws configure`) or AWS_ACCESS_KEY_ID and ' +
+    'AWS_SECRET_ACCESS_KEY, or offer only the extractive model (ALLOWED_MODELS=extractive)',
+  'not-found': 'Bedrock does not know the model id in this region: check the catalog entry',
+};
+
+/**
+ * What a failed Converse call was, in the terms of failures.ts; undefined for an error that is
+ * not Bedrock's (nor the network's): a bug of ours, left as it is.
+ */
+function failureKind(error: unknown): ModelFailureKind | undefined {
+  const { kind } = classifyBedrockError(error);
+  switch (kind) {
+    case 'aborted':
+    case 'timeout':
+      return 'timeout';
+    case 'throttled':
+    case 'unavailable':
+    case 'access-denied':
+    case 'credentials-missing':
+    case 'not-found':
+      return kind;
+    case 'invalid-request':
+    case 'model-error':
+      return 'rejected';
+    case 'unknown':
+      // The SDK's deserializer failed: a body that is not a Converse answer.
+      if (error instanceof SyntaxError) return 'malformed';
+      // An AWS error we do not know is still the model's failure; anything else is our bug.
+      return error instanceof Error && '$metadata' in error ? 'rejected' : undefined;
+  }
+}
+
 /** Converse calls to one Bedrock model, failures expressed as HttpErrors. */
 export function createBedrockChat(
   options: Omit<BedrockSummarizerOptions, 'concurrency'>,
 ): ChatModel {
   const { client, model, logger } = options;
-  const retryAfter = options.retryAfterSeconds ?? {
-    throttled: 5,
-    unavailable: 10,
-    // An operator has to act: asking again within seconds would not help.
-    credentials: 300,
+  const provider: ModelProvider = {
+    name: 'Bedrock',
+    advice: BEDROCK_ADVICE,
+    retryAfter: options.retryAfterSeconds ?? { throttled: 5, unavailable: 10, credentials: 300 },
+    logger,
   };
 
   async function complete(request: ChatRequest, signal: AbortSignal): Promise<ChatAnswer> {
@@ -102,73 +142,22 @@ export function createBedrockChat(
     };
   }
 
+  /** The client's answer to a failed call; an error that is not Bedrock's is our bug, as is. */
   function toHttpError(error: unknown): unknown {
     if (error instanceof HttpError) return error;
-    const { kind } = classifyBedrockError(error);
-    const name = error instanceof Error ? error.name : typeof error;
-    const awsMessage = error instanceof Error ? error.message : String(error);
+    const kind = failureKind(error);
+    if (kind === undefined) return error;
     const requestId = (error as { $metadata?: { requestId?: string } }).$metadata?.requestId;
-    const context = { model: model.name, modelId: model.modelId, error: name, requestId };
-    switch (kind) {
-      case 'aborted':
-      case 'timeout':
-        return modelProblems.timeout(error);
-      case 'throttled':
-        logger?.warn('Bedrock throttled the request after all retries', context);
-        return modelProblems.throttled(retryAfter.throttled, error);
-      case 'unavailable':
-        logger?.warn('Bedrock unavailable after all retries', context);
-        return modelProblems.unavailable(retryAfter.unavailable, error);
-      case 'access-denied':
-        logger?.error(
-          'Bedrock denied access to the model: enable access to it in the Bedrock console for ' +
-            'this account and region, and allow bedrock:InvokeModel on the inference profile ' +
-            'and its foundation models in every destination region',
-          { ...context, awsMessage },
-        );
-        return new BadGatewayError(
-          'model-access-denied',
-          `The model "${model.name}" is not enabled for this service.`,
-          { cause: error },
-        );
-      case 'credentials-missing':
-        logger?.error(
-          'No AWS credentials for Bedrock: on Lambda the function role provides them; locally ' +
-            'set AWS_PROFILE (after `aws sso login` or `aws configure`) or AWS_ACCESS_KEY_ID and ' +
-            'AWS_SECRET_ACCESS_KEY, or offer only the extractive model (ALLOWED_MODELS=extractive)',
-          { ...context, awsMessage },
-        );
-        return new ServiceUnavailableError(
-          'model-credentials-missing',
-          `The model "${model.name}" cannot be called: this service has no AWS credentials.`,
-          retryAfter.credentials,
-          { cause: error },
-        );
-      case 'not-found':
-        logger?.error(
-          'Bedrock does not know the model id in this region: check the catalog entry',
-          { ...context, awsMessage },
-        );
-        return new BadGatewayError(
-          'model-error',
-          `The model "${model.name}" is not available in this deployment.`,
-          { cause: error },
-        );
-      case 'invalid-request':
-      case 'model-error':
-        logger?.error('Bedrock rejected the request or failed to process it', {
-          ...context,
-          awsMessage,
-        });
-        return modelProblems.failed(error);
-      case 'unknown':
-        // An AWS error we do not know is still the model's failure; anything else is our bug.
-        if (error instanceof Error && '$metadata' in error) {
-          logger?.error('Bedrock call failed', { ...context, awsMessage });
-          return modelProblems.failed(error);
-        }
-        return error;
-    }
+    return modelError(
+      {
+        kind,
+        details: { modelId: model.modelId, error: (error as Error).name, requestId },
+        providerMessage: (error as Error).message,
+      },
+      model,
+      provider,
+      error,
+    );
   }
 
   return { complete };

@@ -5,18 +5,18 @@
 import OpenAI from 'openai';
 import type { Config } from '../../config';
 import type { OperatorCredentials } from '../../credentials';
-import { BadGatewayError, HttpError } from '../../errors';
+import { HttpError } from '../../errors';
 import { parseRetryAfter } from '../../http/retry-after';
 import type { Logger } from '../../logger';
 import { withRetries } from '../../retry';
 import type { OpenAiModel } from '../catalog';
 import type { Summarizer } from '../types';
+import { type ModelFailure, type ModelProvider, modelError, modelProblems } from './failures';
 import {
   type ChatAnswer,
   type ChatModel,
   type ChatRequest,
   createLlmSummarizer,
-  modelProblems,
   TEMPERATURE,
 } from './summarizer';
 
@@ -71,45 +71,126 @@ export interface OpenAiSummarizerOptions {
   retryAfterSeconds?: { throttled: number; unavailable: number };
 }
 
+/**
+ * Whether the body of a response failed to arrive whole: the connection closed mid-way. The SDK
+ * reads the body after its own error handling, so this comes as fetch's TypeError, not as an
+ * APIConnectionError.
+ */
+function bodyCutOff(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  return (
+    error instanceof TypeError && typeof cause?.code === 'string' && /^UND_ERR/.test(cause.code)
+  );
+}
+
 /** Whether a failed call is worth another attempt: throttling, a server error, no connection. */
 function retryable(error: unknown): boolean {
   if (error instanceof OpenAI.APIUserAbortError) return false;
-  if (error instanceof OpenAI.APIConnectionError) return true;
+  if (error instanceof OpenAI.APIConnectionError || bodyCutOff(error)) return true;
   if (error instanceof OpenAI.APIError) {
     return error.status === 429 || (error.status !== undefined && error.status >= 500);
   }
   return false;
 }
 
-/** The server's own Retry-After, in seconds, when it sends one. */
-function serverRetryAfter(error: unknown): number | undefined {
-  if (!(error instanceof OpenAI.APIError)) return undefined;
-  return parseRetryAfter(error.headers?.get('retry-after'));
+/**
+ * What a failed call was, in the terms of failures.ts; undefined for an error that is neither the
+ * server's nor the network's: a bug of ours, left as it is.
+ */
+function failureOf(error: unknown, signal: AbortSignal): ModelFailure | undefined {
+  if (signal.aborted || error instanceof OpenAI.APIUserAbortError) return { kind: 'timeout' };
+  const status = error instanceof OpenAI.APIError ? error.status : undefined;
+  const details = { status, error: (error as Error)?.name };
+  const providerMessage = error instanceof Error ? error.message : String(error);
+  const retryAfterSeconds =
+    error instanceof OpenAI.APIError
+      ? parseRetryAfter(error.headers?.get('retry-after'))
+      : undefined;
+  if (status === 429) return { kind: 'throttled', details, retryAfterSeconds };
+  if (
+    error instanceof OpenAI.APIConnectionError ||
+    bodyCutOff(error) ||
+    (status !== undefined && status >= 500)
+  ) {
+    return { kind: 'unavailable', details, retryAfterSeconds };
+  }
+  if (status === 401 || status === 403) return { kind: 'access-denied', details, providerMessage };
+  if (status === 404) return { kind: 'not-found', details, providerMessage };
+  if (error instanceof OpenAI.APIError) return { kind: 'rejected', details, providerMessage };
+  // A 200 whose body says it is JSON and is not (cut mid-way, or an error page so labelled).
+  if (error instanceof SyntaxError) return { kind: 'malformed', details, providerMessage };
+  return undefined;
+}
+
+/**
+ * The chat completion in what the server sent, or undefined when it sent something else with
+ * its 200: an HTML page of a proxy (the SDK then hands over the text), `{}`, `null`, a list.
+ */
+function asCompletion(body: unknown): OpenAI.Chat.Completions.ChatCompletion | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const choices = (body as { choices?: unknown }).choices;
+  if (!Array.isArray(choices)) return undefined;
+  const message = (choices[0] as { message?: unknown } | undefined)?.message;
+  if (typeof message !== 'object' || message === null) return undefined;
+  return body as OpenAI.Chat.Completions.ChatCompletion;
+}
+
+/** What the operator reads when only they can fix a failure. */
+const OPENAI_ADVICE: ModelProvider['advice'] = {
+  'access-denied':
+    'the model server refused the API key: check OPENAI_API_KEY (deployed: the OpenaiApiKey parameter)',
+  'not-found':
+    'the model server does not know this model: check OPENAI_MODELS against the server (e.g. `ollama list`)',
+};
+
+/**
+ * Runs `call` with a signal of its own that follows `signal`, and lets go of `signal` when it
+ * ends. The SDK adds an abort listener to the signal of every request and never removes it: one
+ * signal shared by the dozens of calls of a long summary would collect one per call (Node warns
+ * of a leak past ten), where this signal is dropped with its call.
+ */
+async function withOwnSignal<T>(signal: AbortSignal, call: (own: AbortSignal) => Promise<T>) {
+  const own = new AbortController();
+  const abort = () => own.abort(signal.reason);
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  try {
+    return await call(own.signal);
+  } finally {
+    signal.removeEventListener('abort', abort);
+  }
 }
 
 /** Chat completions of one model, failures expressed as HttpErrors. */
 export function createOpenAiChat(options: Omit<OpenAiSummarizerOptions, 'concurrency'>): ChatModel {
   const { client, model, logger } = options;
-  const retryAfter = options.retryAfterSeconds ?? { throttled: 5, unavailable: 10 };
+  const provider: ModelProvider = {
+    name: 'the model server',
+    advice: OPENAI_ADVICE,
+    retryAfter: options.retryAfterSeconds ?? { throttled: 5, unavailable: 10 },
+    logger,
+  };
 
   async function complete(request: ChatRequest, signal: AbortSignal): Promise<ChatAnswer> {
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    let body: unknown;
     try {
-      completion = await withRetries(
+      body = await withRetries(
         () =>
-          client.chat.completions.create(
-            {
-              model: model.modelId,
-              messages: [
-                { role: 'system', content: request.system },
-                { role: 'user', content: request.user },
-              ],
-              // `max_tokens` rather than `max_completion_tokens`: every compatible server
-              // knows it (OpenAI's reasoning models excepted).
-              max_tokens: request.maxTokens,
-              temperature: TEMPERATURE,
-            },
-            { signal },
+          withOwnSignal(signal, (own) =>
+            client.chat.completions.create(
+              {
+                model: model.modelId,
+                messages: [
+                  { role: 'system', content: request.system },
+                  { role: 'user', content: request.user },
+                ],
+                // `max_tokens` rather than `max_completion_tokens`: every compatible server
+                // knows it (OpenAI's reasoning models excepted).
+                max_tokens: request.maxTokens,
+                temperature: TEMPERATURE,
+              },
+              { signal: own },
+            ),
           ),
         {
           maxAttempts: options.maxAttempts,
@@ -128,10 +209,28 @@ export function createOpenAiChat(options: Omit<OpenAiSummarizerOptions, 'concurr
         },
       );
     } catch (error) {
-      throw toHttpError(error, signal);
+      if (error instanceof HttpError) throw error;
+      const failure = failureOf(error, signal);
+      throw failure === undefined ? error : modelError(failure, model, provider, error);
+    }
+    const completion = asCompletion(body);
+    if (completion === undefined) {
+      throw modelError(
+        {
+          kind: 'malformed',
+          details: { answered: body === null ? 'null' : typeof body, step: request.step },
+          providerMessage: String(typeof body === 'string' ? body : JSON.stringify(body)).slice(
+            0,
+            200,
+          ),
+        },
+        model,
+        provider,
+        undefined,
+      );
     }
     const choice = completion.choices[0];
-    const text = (choice?.message?.content ?? '').trim();
+    const text = (typeof choice?.message.content === 'string' ? choice.message.content : '').trim();
     if (text === '') {
       logger?.error('the model server returned no summary text', {
         model: model.name,
@@ -147,61 +246,13 @@ export function createOpenAiChat(options: Omit<OpenAiSummarizerOptions, 'concurr
         step: request.step,
       });
     }
+    const usage = completion.usage;
     return {
       text,
-      ...(completion.usage === undefined
-        ? {}
-        : {
-            inputTokens: completion.usage.prompt_tokens,
-            outputTokens: completion.usage.completion_tokens,
-          }),
+      ...(typeof usage?.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
+        ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens }
+        : {}),
     };
-  }
-
-  /** The client's answer: never the server's own words, which may say anything. */
-  function toHttpError(error: unknown, signal: AbortSignal): unknown {
-    if (error instanceof HttpError) return error;
-    const status = error instanceof OpenAI.APIError ? error.status : undefined;
-    const context = { model: model.name, status, error: (error as Error)?.name };
-    if (signal.aborted || error instanceof OpenAI.APIUserAbortError) {
-      return modelProblems.timeout(error);
-    }
-    if (status === 429) {
-      logger?.warn('the model server throttled the request after all retries', context);
-      return modelProblems.throttled(serverRetryAfter(error) ?? retryAfter.throttled, error);
-    }
-    if (error instanceof OpenAI.APIConnectionError || (status !== undefined && status >= 500)) {
-      logger?.warn('the model server is unreachable or failing after all retries', context);
-      return modelProblems.unavailable(serverRetryAfter(error) ?? retryAfter.unavailable, error);
-    }
-    const serverMessage = error instanceof Error ? error.message : String(error);
-    if (status === 401 || status === 403) {
-      logger?.error(
-        'the model server refused the API key: check OPENAI_API_KEY (deployed: the OpenaiApiKey parameter)',
-        { ...context, serverMessage },
-      );
-      return new BadGatewayError(
-        'model-access-denied',
-        `The model "${model.name}" is not available to this service.`,
-        { cause: error },
-      );
-    }
-    if (status === 404) {
-      logger?.error(
-        'the model server does not know this model: check OPENAI_MODELS against the server (e.g. `ollama list`)',
-        { ...context, serverMessage },
-      );
-      return new BadGatewayError(
-        'model-error',
-        `The model "${model.name}" is not available on its server.`,
-        { cause: error },
-      );
-    }
-    if (error instanceof OpenAI.APIError) {
-      logger?.error('the model server rejected the request', { ...context, serverMessage });
-      return modelProblems.failed(error);
-    }
-    return error;
   }
 
   return { complete };

@@ -30,6 +30,12 @@ export interface ModelLimits {
 /** Words of summary asked for per part in the map step, at most and at least. */
 const PART_WORDS_MAX = 800;
 const PART_WORDS_MIN = 60;
+/**
+ * The share of a call's room the description and chapters keep beside a transcript, at most:
+ * they help to read it, but a small context needs the room for the transcript itself. (Part
+ * summaries get all the room; the metadata of a combination gets what they leave.)
+ */
+const METADATA_SHARE = 1 / 4;
 /** Below this many tokens of room for transcript text per call, chunking is pointless. */
 export const MIN_DATA_TOKENS = 200;
 /** Tokens of answer per key point asked for (a sentence and its time). */
@@ -69,6 +75,23 @@ export function roomForData(
   const promptTokens = prompts.reduce((sum, prompt) => sum + estimateTokens(prompt), 0);
   // 50: the message framing and role tokens the estimate does not see.
   return limits.contextTokens - maxTokens - promptTokens - 50 - margin;
+}
+
+/**
+ * Estimated tokens a call leaves for a transcript (or passages of it) when `room` is what its
+ * prompt leaves without the video's description and chapters, which take `metadataTokens` in
+ * full: `room` less what they keep, all they need up to METADATA_SHARE of it.
+ */
+export function transcriptRoom(room: number, metadataTokens: number): number {
+  return room - Math.min(Math.max(0, metadataTokens), Math.floor(room * METADATA_SHARE));
+}
+
+/**
+ * Characters of description and chapters a call may show beside `body` when `room` is what its
+ * prompt leaves without them: all that the body leaves (the prompt's metadataChars).
+ */
+export function metadataCharsWithin(room: number, body: string): number {
+  return Math.max(0, 3 * (room - estimateTokens(body)) - 3);
 }
 
 /** Tokens an answer of about `words` words and `keyPoints` key points may need, uncapped. */
@@ -153,8 +176,17 @@ export interface Planner {
   clampWords(words: number): number;
   /** Key points asked for in one step: the summary's count for the final answer. */
   pointsFor(step: Step, context: PromptContext): number;
-  /** Estimated tokens of data (transcript or part summaries) one call of this step can hold. */
+  /**
+   * Estimated tokens of data (transcript or part summaries) one call of this step can hold: what
+   * its context leaves beside the prompts and the answer, less, for a transcript, the room its
+   * description and chapters keep (all they need, up to a quarter of it).
+   */
   dataBudget(step: Step, context: PromptContext): number;
+  /**
+   * Characters the description and chapters may take in the call of `step` over `body`: what
+   * the context leaves beside the data (see PromptContext.metadataChars).
+   */
+  metadataChars(step: Step, context: PromptContext, body: string): number;
   /**
    * The longest summary (words) the model can make of any video with this metadata (default:
    * the largest prompt any video makes): its answer fits the model's output limit and its final
@@ -177,8 +209,12 @@ export function plannerFor(limits: ModelLimits): Planner {
   const pointsFor = (step: Step, context: PromptContext) =>
     context.keyPoints === 0 ? 0 : Math.min(context.keyPoints, keyPointCount(step.words));
 
-  const dataBudget = (step: Step, context: PromptContext) => {
-    const stepContext = { ...context, keyPoints: pointsFor(step, context) };
+  /**
+   * Estimated tokens one call of `step` leaves for its data and the description and chapters
+   * together (its prompts with neither, its answer and the margins taken).
+   */
+  const roomOf = (step: Step, context: PromptContext) => {
+    const stepContext = { ...context, keyPoints: pointsFor(step, context), metadataChars: 0 };
     return roomForData(
       limits,
       maxTokensFor(step.words, limits, stepContext.keyPoints),
@@ -186,6 +222,20 @@ export function plannerFor(limits: ModelLimits): Planner {
       userPrompt(step, PLANNING_TAG, stepContext, ''),
     );
   };
+
+  const dataBudget = (step: Step, context: PromptContext) => {
+    const room = roomOf(step, context);
+    // Combinations need the room for the part summaries: their description and chapters get
+    // what those leave (metadataChars), at least nothing.
+    if (step.kind === 'combine') return room;
+    const stepContext = { ...context, keyPoints: pointsFor(step, context) };
+    const full = userPrompt(step, PLANNING_TAG, { ...stepContext, metadataChars: undefined }, '');
+    const bare = userPrompt(step, PLANNING_TAG, { ...stepContext, metadataChars: 0 }, '');
+    return transcriptRoom(room, estimateTokens(full) - estimateTokens(bare));
+  };
+
+  const metadataChars = (step: Step, context: PromptContext, body: string) =>
+    metadataCharsWithin(roomOf(step, context), body);
 
   /** The final step of a summary of `words` words, over `total` parts. */
   const finalStep = (words: number, total: number): Step => ({
@@ -253,7 +303,15 @@ export function plannerFor(limits: ModelLimits): Planner {
     });
   }
 
-  return { partWordsMax, clampWords, pointsFor, dataBudget, longestSummary, shorterThan };
+  return {
+    partWordsMax,
+    clampWords,
+    pointsFor,
+    dataBudget,
+    metadataChars,
+    longestSummary,
+    shorterThan,
+  };
 }
 
 /**

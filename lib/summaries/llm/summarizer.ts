@@ -4,12 +4,7 @@
 // ever cut off to make it fit. Key points come back with the summary and are checked against
 // the transcript (key-points.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  BadGatewayError,
-  GatewayTimeoutError,
-  ServiceUnavailableError,
-  UnprocessableError,
-} from '../../errors';
+import { UnprocessableError } from '../../errors';
 import type { Transcript } from '../../youtube/types';
 import {
   anchorKeyPoints,
@@ -19,6 +14,7 @@ import {
   parseAnswer,
 } from '../key-points';
 import type { CallResult, JobHooks, SummarizeInput, Summarizer, SummaryResult } from '../types';
+import { modelProblems } from './failures';
 import {
   estimateTokens,
   MIN_DATA_TOKENS,
@@ -38,38 +34,6 @@ import {
 } from './prompt';
 
 export type { ModelLimits } from './plan';
-
-/**
- * What a client is told when a model call fails, whichever provider served it: the same problem
- * types and words for Bedrock and OpenAI-compatible servers (each says more in its own log).
- */
-export const modelProblems = {
-  noSummary: () => new BadGatewayError('model-error', 'The model returned no text.'),
-  timeout: (cause: unknown) =>
-    new GatewayTimeoutError(
-      'model-timeout',
-      'The model did not answer in time; try again later, or with a faster model.',
-      { cause },
-    ),
-  throttled: (retryAfterSeconds: number, cause: unknown) =>
-    new ServiceUnavailableError(
-      'model-throttled',
-      'The model is receiving too many requests; try again shortly.',
-      retryAfterSeconds,
-      { cause },
-    ),
-  unavailable: (retryAfterSeconds: number, cause: unknown) =>
-    new ServiceUnavailableError(
-      'model-unavailable',
-      'The model is temporarily unavailable; try again shortly.',
-      retryAfterSeconds,
-      { cause },
-    ),
-  failed: (cause: unknown) =>
-    new BadGatewayError('model-error', 'The model could not produce an answer.', { cause }),
-  tooLong: () =>
-    new BadGatewayError('model-error', 'The model answered far more than it was asked for.'),
-};
 
 /** One call to a model. */
 export interface ChatRequest {
@@ -221,7 +185,8 @@ function renderPart(summary: string, keyPoints: readonly KeyPoint[]): string {
 export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
   const { chat, limits } = options;
   const concurrency = Math.max(1, Math.floor(options.concurrency));
-  const { partWordsMax, clampWords, pointsFor, dataBudget, ...planner } = plannerFor(limits);
+  const { partWordsMax, clampWords, pointsFor, dataBudget, metadataChars, ...planner } =
+    plannerFor(limits);
 
   /**
    * What identifies a call across runs of one summary: its step, what it asks for, and its
@@ -283,7 +248,12 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     run.callsMade++;
     await job?.beforeCall();
     const tag = `data-${randomBytes(6).toString('hex')}`;
-    const stepContext = { ...context, keyPoints: pointsFor(step, context) };
+    // The description and chapters get what the model's context leaves beside this data.
+    const stepContext = {
+      ...context,
+      keyPoints: pointsFor(step, context),
+      metadataChars: metadataChars(step, context, body),
+    };
     const maxTokens = maxTokensFor(step.words, limits, stepContext.keyPoints);
     const answer = await chat.complete(
       {

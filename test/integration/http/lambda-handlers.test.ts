@@ -2,44 +2,22 @@
 // some requests on its own): every reply, whatever path made it, leaves through one exit with
 // X-Request-Id and the security headers, and every log line carries its own request's id, never
 // the one of the invocation before it on the same warm instance.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { beforeAll, expect, inject, it } from 'vitest';
 import { TEST_SECRET } from '../../support/host';
+import { invokeInChild, type Reply } from '../../support/lambda-replies';
 
-interface Reply {
-  requestId: string;
-  statusCode: number;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-const replies = new Map<string, Reply>();
-const logs: Record<string, unknown>[] = [];
+let replies = new Map<string, Reply>();
+let logs: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  const { stdout, stderr } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'test/support/invoke-handlers.ts'],
-    {
-      env: {
-        ...process.env,
-        POWERTOOLS_LOG_LEVEL: 'INFO',
-        JWT_SECRET: TEST_SECRET,
-        AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
-        TABLE_NAME: 'no-such-table',
-        DYNAMODB_TIMEOUT_MS: '500',
-        // One invocation at a time, as on Lambda's default runtime (no invoke store).
-        AWS_LAMBDA_MAX_CONCURRENCY: '',
-      },
-    },
-  );
-  // Powertools writes errors to stderr, the rest to stdout.
-  for (const line of `${stdout}\n${stderr}`.split('\n')) {
-    const reply = /^REPLY (\S+) (.*)$/.exec(line);
-    if (reply) replies.set(reply[1] ?? '', JSON.parse(reply[2] ?? '{}') as Reply);
-    else if (line.startsWith('{')) logs.push(JSON.parse(line) as Record<string, unknown>);
-  }
+  ({ replies, logs } = await invokeInChild('test/support/invoke-handlers.ts', {
+    JWT_SECRET: TEST_SECRET,
+    AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
+    TABLE_NAME: 'no-such-table',
+    DYNAMODB_TIMEOUT_MS: '500',
+    // One invocation at a time, as on Lambda's default runtime (no invoke store).
+    AWS_LAMBDA_MAX_CONCURRENCY: '',
+  }));
 }, 60_000);
 
 it.each([

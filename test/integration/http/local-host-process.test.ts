@@ -82,6 +82,14 @@ describe('the local host process', () => {
     expect(output).toContain(`docs: ${url}/docs`);
   });
 
+  it('says which models it offers: Bedrock’s too, with AWS credentials at hand', () => {
+    // The tests' environment has AWS_ACCESS_KEY_ID (vitest.config.ts): the chain resolves.
+    expect(output).toMatch(
+      /^models: extractive, nova-micro, nova-lite, nova-pro, claude-haiku, claude-sonnet$/m,
+    );
+    expect(output).not.toMatch(/no AWS credentials/);
+  });
+
   it('logs a full flow without passwords, tokens, secrets or whole emails, then stops on SIGTERM', async () => {
     const user = newUser();
     expect((await post('/register', user)).status).toBe(201);

@@ -507,8 +507,34 @@ describe('faults', () => {
     expect(error.status).toBe(502);
     expect(error.type).toBe('model-error');
     expect(error.message).not.toContain('temperature');
-    expect(logger.lines[0]?.extra?.awsMessage).toBe('`temperature` is deprecated for this model.');
+    expect(logger.lines[0]?.extra?.providerMessage).toBe(
+      '`temperature` is deprecated for this model.',
+    );
   });
+
+  it.each([
+    ['a proxy’s HTML page', '<html><body>502 Bad Gateway</body></html>', 'text/html'],
+    ['JSON cut mid-way', '{"output":{"message":{"role":"assis', 'application/json'],
+    ['null', 'null', 'application/json'],
+  ])(
+    'answers 502 model-error, as for any model, when Bedrock answers 200 with %s',
+    async (_name, raw, contentType) => {
+      stub.script(novaMicro.modelId, [{ raw, contentType }]);
+      const logger = fakeLogger();
+      const summarizer = createBedrockSummarizer({
+        client,
+        model: novaMicro,
+        concurrency: 1,
+        logger,
+      });
+
+      const error = await failure(summarizer.summarize(input(shortTranscript)));
+
+      expect(error.status).toBe(502);
+      expect(error.type).toBe('model-error');
+      expect(logger.lines.map((line) => line.level)).toEqual(['error']);
+    },
+  );
 
   it('answers 502 when the model returns no text', async () => {
     stub.script(novaMicro.modelId, [{ reply: '', stopReason: 'content_filtered' }]);

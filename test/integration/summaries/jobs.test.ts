@@ -19,12 +19,24 @@ import { buildLongTranscript, toCaptionXml } from '../../support/transcripts';
 const LAPTOP_CALL_MS = 1_200;
 /** An hour of talk at a brisk lecturer's pace. */
 const HOUR_OF_TALK = buildLongTranscript(10_000);
+/** Models of 4,096 tokens (Ollama's default window), local and on Bedrock. */
+const SMALL_LOCAL_MODEL = 'laptop-model';
+const SMALL_BEDROCK_MODEL = {
+  name: 'small-window',
+  modelId: 'us.example.small-window-v1:0',
+  contextTokens: 4_096,
+  maxOutputTokens: 1_024,
+};
+/** Nearly four hours of lecture: 35 parts with a model of 4,096 tokens. */
+const LONG_LECTURE = buildLongTranscript(38_000);
 
 let env: SummarizeEnv;
 beforeAll(async () => {
   env = await startSummarizeEnv({
-    // Ollama's window with a longer context: an hour of talk is 4 parts and a combination.
-    OPENAI_MODELS: `${OPENAI_MODEL_NAME}@8192`,
+    // Ollama's window with a longer context: an hour of talk is 4 parts and a combination. And
+    // its default window, and a Bedrock model as small, with which 3 hours make 35 parts.
+    OPENAI_MODELS: `${OPENAI_MODEL_NAME}@8192,${SMALL_LOCAL_MODEL}@4096`,
+    MODEL_CATALOG_JSON: JSON.stringify([TINY_MODEL, SMALL_BEDROCK_MODEL]),
     // A laptop runs one call at a time.
     OPENAI_CONCURRENCY: '1',
     BEDROCK_CONCURRENCY: '3',
@@ -172,6 +184,35 @@ describe('a long video with a slow local model', () => {
     expect(partsSeen(seen).at(-1)).toBe(last.body.progress.parts_total);
     expect(mostAtOnce(env.bedrock.requests)).toBe(3);
   });
+
+  it.each([
+    ['a local model', SMALL_LOCAL_MODEL],
+    ['a Bedrock model', SMALL_BEDROCK_MODEL.name],
+  ])(
+    'runs the 35 parts of a long lecture on %s without a listener leak warning',
+    async (_name, model) => {
+      env.youtube.setEnglishTrack(toCaptionXml(LONG_LECTURE.segments));
+      const warnings: Error[] = [];
+      const onWarning = (warning: Error) => warnings.push(warning);
+      process.on('warning', onWarning);
+      try {
+        const response = await summarize(
+          { video_url: VIDEO, used_model: model, summary_length: freshLength() },
+          { prefer: 'respond-async' },
+        );
+        const { last } = await pollJob(env.host, env.token, jobIdOf(response), {
+          timeoutMs: 60_000,
+        });
+
+        expect(last.body.status).toBe('done');
+        expect(last.body.progress.parts_total).toBeGreaterThanOrEqual(35);
+        // Node warns once per emitter, past ten listeners: one shared by every call of a job.
+        expect(warnings.map((warning) => `${warning.name}: ${warning.message}`)).toEqual([]);
+      } finally {
+        process.off('warning', onWarning);
+      }
+    },
+  );
 
   it('never answers 504 to a summary longer than the wait: 202 with the job', async () => {
     env.openai.script(OPENAI_MODEL_NAME, [{ delayMs: LAPTOP_CALL_MS }]);

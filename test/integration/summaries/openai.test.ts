@@ -69,8 +69,8 @@ describe('the OPENAI_MODELS catalog entries', () => {
     expect(() =>
       buildCatalog({ openai: { models: ['nova-micro'], contextTokens: 4_096 } }),
     ).toThrow(/OPENAI_MODELS: "nova-micro" is already the name of a model/);
-    expect(() => buildCatalog({ openai: { models: ['llama@12'], contextTokens: 4_096 } })).toThrow(
-      /OPENAI_MODELS: "llama@12" must end in @ and a context size/,
+    expect(() => buildCatalog({ openai: { models: ['llama@'], contextTokens: 4_096 } })).toThrow(
+      /OPENAI_MODELS: "llama@" must end in @ and a context size/,
     );
   });
 });

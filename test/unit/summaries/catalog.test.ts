@@ -7,6 +7,7 @@ import {
   catalogFromConfig,
   estimateCostUsd,
   resolveModel,
+  UnknownModelError,
 } from '../../../lib/summaries/catalog';
 
 describe('buildCatalog', () => {
@@ -117,20 +118,55 @@ describe('buildCatalog', () => {
 });
 
 describe('models too small to summarise', () => {
-  it('fail fast, naming their variable, when their window cannot make the shortest summary', () => {
+  it('are left out, each with a line naming its variable, when their window cannot make the shortest summary', () => {
     const extraJson = JSON.stringify([
       { name: 'cramped', modelId: 'x.y', contextTokens: 1_200, maxOutputTokens: 300 },
     ]);
 
-    expect(() => buildCatalog({ extraJson })).toThrow(
-      /MODEL_CATALOG_JSON: "cramped" cannot make a summary of 25 words/,
+    const fromJson = buildCatalog({ extraJson });
+    const fromOpenAi = buildCatalog({
+      openai: { models: ['tiny@1024', 'tinier@700', 'llama3.2'], contextTokens: 4_096 },
+    });
+
+    expect(fromJson.names).not.toContain('cramped');
+    expect(fromJson.names).toContain('nova-micro');
+    expect(fromJson.leftOut.get('cramped')).toMatch(
+      /^MODEL_CATALOG_JSON: "cramped" is left out: it cannot make a summary of 25 words/,
     );
-    expect(() => buildCatalog({ openai: { models: ['tiny@1024'], contextTokens: 4_096 } })).toThrow(
-      /OPENAI_MODELS: "tiny" cannot make a summary of 25 words/,
+    expect(fromOpenAi.names).toContain('llama3.2');
+    expect([...fromOpenAi.leftOut.keys()]).toEqual(['tiny', 'tinier']);
+    expect(fromOpenAi.leftOut.get('tinier')).toMatch(
+      /^OPENAI_MODELS: "tinier@700" is left out: .* give it a window of at least \d+ tokens$/,
     );
-    expect(() =>
-      buildCatalog({ openai: { models: ['llama3.2'], contextTokens: 4_096 } }),
-    ).not.toThrow();
+  });
+
+  it('names the smallest window that works, and that window works', () => {
+    const catalog = buildCatalog({ openai: { models: ['tiny@700'], contextTokens: 4_096 } });
+    const needed = Number(/at least (\d+) tokens/.exec(catalog.leftOut.get('tiny') ?? '')?.[1]);
+
+    const at = (context: number) =>
+      buildCatalog({ openai: { models: [`tiny@${context}`], contextTokens: 4_096 } });
+
+    expect(needed).toBeGreaterThan(700);
+    expect(needed).toBeLessThanOrEqual(2_048);
+    expect(at(needed).names).toContain('tiny');
+    expect(at(needed - 1).leftOut.has('tiny')).toBe(true);
+  });
+
+  it('answers a request for one with 503 server-misconfigured, listing the usable models', () => {
+    const catalog = buildCatalog({ openai: { models: ['tiny@700'], contextTokens: 4_096 } });
+
+    const error = (() => {
+      try {
+        resolveModel(catalog, 'tiny');
+      } catch (thrown) {
+        return thrown as HttpError;
+      }
+    })();
+
+    expect(error).toMatchObject({ status: 503, type: 'server-misconfigured', exposeDetail: true });
+    expect(error?.extensions.allowed_models).toEqual(catalog.names);
+    expect(() => resolveModel(catalog, 'other')).toThrow(UnknownModelError);
   });
 });
 
