@@ -414,6 +414,64 @@ describe('bad arguments', () => {
     expect((await client.listTools()).tools).toHaveLength(4);
   });
 
+  it('that are not an object (null, a list, a string) are tool errors in the words of a 422, as any bad argument', async () => {
+    const client = await connect(env.token);
+    // What POST /summarize answers a bad field (a body that is no object is a 400 there).
+    const rest = await env.host.request('POST', '/summarize', {
+      json: { summary_length: 100 },
+      token: env.token,
+    });
+    const inputs = [null, [], [{ video_url: VIDEO }], 'video', 7];
+    const received = ['null', 'array', 'array', 'string', 'number'];
+
+    for (const [i, input] of inputs.entries()) {
+      // The official client sends what it is given; a raw request says the same (below).
+      const result = (await client.callTool({
+        name: 'summarize_video',
+        arguments: input as unknown as Record<string, unknown>,
+      })) as CallToolResult;
+
+      expect(result.isError, JSON.stringify(input)).toBe(true);
+      expect(problemOf(result), JSON.stringify(input)).toEqual({
+        ...withoutId(rest.body),
+        errors: [
+          {
+            field: 'arguments',
+            message: `Invalid input: expected object, received ${received[i]}`,
+          },
+        ],
+      });
+      expect(textOf(result), JSON.stringify(input)).toContain(
+        'Validation failed (422): The request has invalid fields.\narguments: Invalid input',
+      );
+    }
+    expect(env.youtube.requests).toBe(0);
+    // The endpoint goes on answering.
+    expect((await client.listTools()).tools).toHaveLength(4);
+  });
+
+  it('that are null answer a raw JSON-RPC tools/call with a tool result, not a JSON-RPC error', async () => {
+    const response = await env.host.request('POST', '/mcp', {
+      json: {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'ask_video', arguments: null },
+      },
+      token: env.token,
+      headers: { accept: ACCEPT, 'mcp-protocol-version': '2025-06-18' },
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.body.error).toBeUndefined();
+    expect(response.body).toMatchObject({ jsonrpc: '2.0', id: 7, result: { isError: true } });
+    expect(problemOf(response.body.result)).toMatchObject({
+      status: 422,
+      type: 'urn:tubesum:problem:validation-error',
+      errors: [{ field: 'arguments', message: expect.stringContaining('expected object') }],
+    });
+  });
+
   it('name an unknown tool in a JSON-RPC error', async () => {
     const client = await connect(env.token);
 
