@@ -129,6 +129,12 @@ describe('POST /ask refuses a question out of bounds', () => {
   it.each([
     ['empty', ''],
     ['spaces only', '   \n '],
+    ['zero-width spaces and word joiners', '\u200B\u2060\u200B'],
+    ['Hangul fillers', '\u3164\u3164'],
+    ['blank Braille patterns', '\u2800 \u2800'],
+    ['soft hyphens', '\u00AD\u00AD'],
+    ['bidi marks and a byte order mark', '\u200E\u202E\uFEFF'],
+    ['tag characters', '\u{E0020}\u{E0041}'],
     ['501 characters', 'a'.repeat(501)],
   ])(
     'answers 422 naming question for a question that is %s, before YouTube is asked',

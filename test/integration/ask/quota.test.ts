@@ -44,6 +44,23 @@ it('takes a unit per new answer, none for a cached one, from the quota summaries
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
 });
 
+it('charges nothing for a question of invisible characters: 422, and the day’s units stay', async () => {
+  const { token } = await env.host.registerAndLogin();
+  const blank = ['\u200B', '\u2060\u2060', '\u3164', '\u2800', '\u00AD', '\u115F\u1160'];
+
+  const refused = await Promise.all(
+    blank.map((question) => ask({ video_url: VIDEO, question }, token)),
+  );
+  const first = await ask({ video_url: VIDEO, question: 'What is it about?' }, token);
+  const second = await ask({ video_url: VIDEO, question: 'Who made it?' }, token);
+
+  expect(refused.map((response) => response.status)).toEqual(blank.map(() => 422));
+  expect(refused[0]?.body.errors).toEqual([{ field: 'question', message: 'must not be empty' }]);
+  // SUMMARY_DAILY_QUOTA is 2: both units were still there.
+  expect(first.status).toBe(200);
+  expect(second.status).toBe(200);
+});
+
 it('gives the unit back when the model fails, and keeps it when YouTube answered the lookup', async () => {
   const { token } = await env.host.registerAndLogin();
   env.openai.script(OPENAI_MODEL_NAME, ['unavailable', 'success']);
