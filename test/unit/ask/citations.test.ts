@@ -57,12 +57,15 @@ describe('checkCitations', () => {
     ['mathematical bold digits', '[𝟏:𝟓𝟔]'],
     ['a ratio sign for the colon', '[1∶56]'],
     ['a look-alike beside a time no caption bears out', '[١:٥٦, 59:00]'],
-  ])('drops a look-alike time (%s) as a mark: it never becomes a citation, nor stays', (_, mark) => {
-    const checked = check(`Brais's analogy was about house prices ${mark}. It ends.`);
+  ])(
+    'drops a look-alike time (%s) as a mark: it never becomes a citation, nor stays',
+    (_, mark) => {
+      const checked = check(`Brais's analogy was about house prices ${mark}. It ends.`);
 
-    expect(checked.citations).toEqual([]);
-    expect(checked.answer).toBe("Brais's analogy was about house prices. It ends.");
-  });
+      expect(checked.citations).toEqual([]);
+      expect(checked.answer).toBe("Brais's analogy was about house prices. It ends.");
+    },
+  );
 
   it('keeps a true mark beside a look-alike in the same brackets, and reads a range as two times', () => {
     const beside = check("Brais's analogy was about house prices [0:4, 2:00].");
@@ -81,7 +84,8 @@ describe('checkCitations', () => {
   });
 
   it('leaves brackets that are not marks alone', () => {
-    const text = 'He says [laughs] that [1] kernel is [a matrix], a ratio of [4:3 or so] and [1.5:2].';
+    const text =
+      'He says [laughs] that [1] kernel is [a matrix], a ratio of [4:3 or so] and [1.5:2].';
 
     expect(check(text)).toEqual({ answer: text, citations: [] });
   });
