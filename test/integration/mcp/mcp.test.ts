@@ -24,8 +24,11 @@ import { buildLongTranscript, loadSharedTranscript, toCaptionXml } from '../../s
 // biome-ignore lint/suspicious/noExplicitAny: JSON as the tests read it
 type Json = any;
 
-/** How long summarize_video waits here before it answers with the job (SUMMARIZE_WAIT_MS). */
-const WAIT_MS = 3_000;
+/**
+ * How long summarize_video waits here before it answers with the job (SUMMARIZE_WAIT_MS): long
+ * enough for an offline summary on a loaded machine, whose tests expect the summary itself.
+ */
+const WAIT_MS = 8_000;
 const VIDEO = `https://www.youtube.com/watch?v=${FAKE_VIDEO_IDS.normal}`;
 const ACCEPT = 'application/json, text/event-stream';
 const INITIALIZE = {
@@ -226,14 +229,13 @@ describe('the tools', () => {
   });
 
   it('answers summarize_video with the job when the summary takes longer than the wait, then get_summary with the summary', async () => {
-    const modelMs = WAIT_MS + 2_000;
+    // Well past the wait, so that the wait ends first even on a loaded machine.
+    const modelMs = WAIT_MS + 4_000;
     env.openai.script(OPENAI_MODEL_NAME, [{ delayMs: modelMs }]);
     const client = await connect(env.token);
     const input = { video_url: VIDEO, used_model: OPENAI_MODEL_NAME, summary_length: 60 };
 
-    const started = Date.now();
     const first = await call(client, 'summarize_video', input);
-    const answeredMs = Date.now() - started;
     const job = first.structuredContent;
     let polled = first;
     for (let tries = 0; polled.structuredContent.status !== 'done' && tries < 100; tries++) {
@@ -242,8 +244,8 @@ describe('the tools', () => {
     }
     const rest = await env.host.request('GET', `/summaries/${job.id}`, { token: env.token });
 
-    // Answered within the wait (kept under API Gateway's 30 s), not when the model was done.
-    expect(answeredMs).toBeLessThan(modelMs);
+    // Answered at the end of the wait (kept under API Gateway's 30 s), not when the model was
+    // done: with the job still queued or running.
     expect(first.isError).toBeFalsy();
     expect(job).toMatchObject({
       id: expect.any(String),
