@@ -94,7 +94,7 @@ const shortTranscript = loadSharedTranscript();
 const input = (
   transcript: Transcript,
   targetWords = 200,
-  signal = AbortSignal.timeout(10_000),
+  signal = AbortSignal.timeout(20_000),
 ) => ({
   transcript,
   metadata,

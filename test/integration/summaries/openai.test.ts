@@ -52,7 +52,7 @@ const summarizer = (overrides: Partial<OpenAiSummarizerOptions> = {}) =>
     ...overrides,
   });
 
-const input = (targetWords = 120, signal = AbortSignal.timeout(10_000)) => ({
+const input = (targetWords = 120, signal = AbortSignal.timeout(20_000)) => ({
   transcript,
   metadata,
   targetWords,
