@@ -6,16 +6,14 @@
 import * as z from './schema';
 import { hiddenInName, isBlank } from './text';
 
-/**
- * What a name's document says besides the rule (which it appends), and its pattern: what a
- * pattern can say in every dialect (something besides spaces, no control characters); the
- * schema's check says the rest.
- */
+/** What a name's document says of it; the rule is appended to the description. */
 interface NameMeta {
   description: string;
   examples: string[];
 }
 
+// The document's pattern: what a pattern says alike in every dialect (something besides spaces,
+// no control characters); the schema's checks say the rest, and the description says them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the pattern's job
 const DOCUMENTED_PATTERN = /^\s*[^\s\u0000-\u001f\u007f-\u009f][^\u0000-\u001f\u007f-\u009f]*$/;
 
