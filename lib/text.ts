@@ -9,3 +9,42 @@ export function trimEndOf(text: string, chars: string): string {
   while (end > 0 && chars.includes(text[end - 1] as string)) end--;
   return text.slice(0, end);
 }
+
+// What shows nothing on a screen: white space, control characters, Unicode's default-ignorable
+// code points (zero-width spaces and joiners, word joiner, soft hyphen, bidi marks, overrides and
+// isolates, variation selectors, tag characters, the Hangul fillers such as U+3164), and the
+// two that are drawn as blanks without being either: the blank Braille pattern (U+2800) and the
+// musical null notehead (U+1D159). The property comes from the engine's own Unicode data.
+const INVISIBLE = String.raw`\s\p{Cc}\p{Default_Ignorable_Code_Point}\u2800\u{1D159}`;
+const ALL_INVISIBLE = new RegExp(`^[${INVISIBLE}]*$`, 'u');
+
+/**
+ * Whether `text` shows nothing: empty, or only characters that render as nothing or as blank
+ * space (what a person would call a blank field, however it was typed or pasted).
+ */
+export function isBlank(text: string): boolean {
+  return ALL_INVISIBLE.test(text);
+}
+
+// A name (of an API key, or anything else a user names) is shown in lists and terminals: it
+// may hold spaces between its words, but nothing that hides, reorders or breaks what is shown.
+// Invisible characters are let through only inside an emoji, whose zero-width joiners and
+// variation selectors are how 👩‍💻 and ❤️ are written (RGI_Emoji needs the `v` flag, which
+// TypeScript's ES2022 target does not know in a literal; Node 20 and 22 both have it).
+const HIDDEN_IN_NAME = new RegExp(`(?![\\p{Zs}])[${INVISIBLE}]`, 'u');
+// biome-ignore lint/complexity/useRegexLiterals: the `v` flag (see above)
+const EMOJI = new RegExp(String.raw`\p{RGI_Emoji}`, 'gv');
+
+/**
+ * The first character of `name` that a name may not hold, as `U+XXXX`, or undefined: line and
+ * paragraph breaks, control characters, bidi marks, overrides and isolates, zero-width and other
+ * invisible characters (outside an emoji). Spaces between words are fine.
+ */
+export function hiddenInName(name: string): string | undefined {
+  const found = HIDDEN_IN_NAME.exec(name.replace(EMOJI, ''));
+  return found ? codePointName(found[0]) : undefined;
+}
+
+/** `U+XXXX` for a character (its first code point). */
+const codePointName = (char: string) =>
+  `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;

@@ -145,6 +145,8 @@ export async function startDynamoDbLocal(options: {
   port?: number;
   /** Stops a start still under way (a host shut down before its database came up). */
   signal?: AbortSignal;
+  /** How long to wait for it to answer before giving up (default 30 s). */
+  readyTimeoutMs?: number;
 }): Promise<LocalDynamo> {
   const java = checkJava();
   // Rejections are awaited below; this keeps one that comes first from being unhandled.
@@ -188,7 +190,7 @@ export async function startDynamoDbLocal(options: {
   try {
     options.signal?.throwIfAborted();
     await java;
-    await waitUntilUp(endpoint, 30_000, () => exit);
+    await waitUntilUp(endpoint, options.readyTimeoutMs ?? 30_000, () => exit);
     started = true;
   } catch (error) {
     child.kill('SIGKILL');

@@ -1,6 +1,7 @@
 // The API keys area's schemas, one module: what POST /api-keys takes and answers (a key as
 // listed, plus the key), and what GET /api-keys lists. The route table names them; the OpenAPI
 // document is made from them.
+import { nameSchema } from '../names';
 import * as z from '../schema';
 import {
   API_KEY_EXPIRED_RETENTION_DAYS,
@@ -9,24 +10,10 @@ import {
   API_KEYS_PER_USER,
 } from './limits';
 
-/**
- * Something besides spaces, and no control characters (names come back in lists and terminals:
- * no line breaks or escapes). The leading spaces it allows are for the document, which describes
- * what a client sends; the server checks the name once trimmed.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the pattern's job
-const API_KEY_NAME_PATTERN = /^\s*[^\s\u0000-\u001f\u007f-\u009f][^\u0000-\u001f\u007f-\u009f]*$/;
-
-export const apiKeyNameSchema = z.string().check(
-  z.trim(),
-  z.minLength(1, { error: 'must not be empty', abort: true }),
-  z.maxLength(API_KEY_NAME_MAX_CHARS, `must be at most ${API_KEY_NAME_MAX_CHARS} characters`),
-  z.regex(API_KEY_NAME_PATTERN, 'must not contain control characters'),
-  z.meta({
-    description: `A name to tell the key by (1-${API_KEY_NAME_MAX_CHARS} characters, trimmed)`,
-    examples: ['laptop'],
-  }),
-);
+export const apiKeyNameSchema = nameSchema(API_KEY_NAME_MAX_CHARS, {
+  description: `A name to tell the key by (1-${API_KEY_NAME_MAX_CHARS} characters, trimmed)`,
+  examples: ['laptop'],
+});
 
 export const apiKeyIdSchema = z
   .string()

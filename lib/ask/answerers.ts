@@ -18,7 +18,7 @@ import {
 import { formatTimestamp, stampedUnits } from '../summaries/llm/prompt';
 import { type ChatModel, cutText } from '../summaries/llm/summarizer';
 import type { Video } from '../youtube/types';
-import { checkCitations, makeCitation } from './citations';
+import { checkCitations, makeCitation, withoutMarks } from './citations';
 import { answeringPassages, type PassageMatch, passagesOf, searchPassages } from './passages';
 import { ANSWER_WORDS, askSystemPrompt, askUserPrompt, isNotInVideo } from './prompt';
 import type { ASK_CONTEXTS, Citation } from './schemas';
@@ -58,7 +58,8 @@ const notAddressed = (
 
 /**
  * The offline answer: the passages that best answer the question (passages.ts), best first,
- * each followed by its [m:ss] mark and cited at the start of its first caption.
+ * each followed by its [m:ss] mark and cited at the start of its first caption. A time mark the
+ * captions themselves hold (or a look-alike) is left out of the answer: it would link nowhere.
  */
 export function answerByRetrieval({ question, videoId, video }: AskInput): Answer {
   const passages = passagesOf(video.transcript);
@@ -69,7 +70,10 @@ export function answerByRetrieval({ question, videoId, video }: AskInput): Answe
     makeCitation(videoId, passage.startMs, passage.text),
   );
   const answer = citations
-    .map((citation, i) => `${citation.text} [${formatTimestamp(found[i]?.passage.startMs ?? 0)}]`)
+    .map(
+      (citation, i) =>
+        `${withoutMarks(citation.text)} [${formatTimestamp(found[i]?.passage.startMs ?? 0)}]`,
+    )
     .join('\n\n');
   return {
     answer,

@@ -63,26 +63,64 @@ interface Mark {
   times: (number | undefined)[];
 }
 
-/** What looks like a time, whether or not it is one. */
+/** A time as marks write it, read and checked: `m:ss` or `h:mm:ss` (parseTimestamp says if it
+ * is one: 99:99 is not). */
 const TIME_LIKE = /^\s*(?:\d{1,2}:)?\d{1,3}:\d{2}\s*$/;
+/**
+ * What passes for a time without being written as one: digits of any script (Arabic-Indic
+ * `١:٢٣`, fullwidth `１：２３`, mathematical bold), colons of other forms, other counts of digits
+ * or parts (`0:4`, `1:00:00:00`), fullwidth brackets (`［1:23］`). A mark of these is read as a mark and dropped, never made a
+ * citation: an answer never shows a time that links nowhere.
+ */
+const TIME_LOOKALIKE =
+  /^\s*\p{Nd}{1,6}(?:\s*[:\uFF1A\uFE13\uFE55\u2236\uA789\u02D0\u02F8]\s*\p{Nd}{1,6}){1,5}\s*$/u;
+/** What parts a mark's times: commas and semicolons of several scripts, range dashes. */
+const TIME_SEPARATORS = /[,;\u3001\uFF0C\uFF1B\u060C\u061B\-\u2013\u2014]/;
+/** Fullwidth brackets, found as ASCII ones (one UTF-16 unit each: positions stay); their marks
+ * are look-alikes. */
+const FULLWIDTH_BRACKETS = /[\uFF3B\uFF3D]/g;
 
 /**
- * The marks of an answer, in order. Linear: the next `]` is looked for once and kept until a
- * `[` passes it, and a mark spans at most MARK_SPAN characters.
+ * The marks of a text, in order: true ones and look-alikes (whose times are undefined).
+ * Linear: the next `]` is looked for once and kept until a `[` passes it, and a mark spans at
+ * most MARK_SPAN characters.
  */
-function marksOf(answer: string): Mark[] {
+function marksOf(text: string): Mark[] {
+  const answer = text.replace(FULLWIDTH_BRACKETS, (bracket) => (bracket === '\uFF3B' ? '[' : ']'));
   const marks: Mark[] = [];
   let close = -1;
   for (let open = answer.indexOf('['); open >= 0; open = answer.indexOf('[', open + 1)) {
     if (close <= open) close = answer.indexOf(']', open + 1);
     if (close < 0) break;
     if (close - open > MARK_SPAN) continue;
-    const parts = answer.slice(open + 1, close).split(/[,;]/);
-    if (!parts.every((part) => TIME_LIKE.test(part))) continue;
-    marks.push({ start: open, end: close + 1, times: parts.map((part) => parseTimestamp(part)) });
+    const parts = answer.slice(open + 1, close).split(TIME_SEPARATORS);
+    if (!parts.every((part) => TIME_LIKE.test(part) || TIME_LOOKALIKE.test(part))) continue;
+    const ascii = text[open] === '[' && text[close] === ']';
+    const times = parts.map((part) =>
+      ascii && TIME_LIKE.test(part) ? parseTimestamp(part) : undefined,
+    );
+    marks.push({ start: open, end: close + 1, times });
     open = close;
   }
   return marks;
+}
+
+/** `head`, the text before a dropped mark, without the spaces that led to it (no gap is left
+ * before the full stop). */
+const beforeDropped = (head: string) => trimEndOf(head, ' \t');
+
+/**
+ * `text` without any mark, true or look-alike, each with the spaces before it: for captions
+ * quoted into an answer, whose only marks are those of its own citations.
+ */
+export function withoutMarks(text: string): string {
+  let kept = '';
+  let last = 0;
+  for (const mark of marksOf(text)) {
+    kept += beforeDropped(text.slice(last, mark.start));
+    last = mark.end;
+  }
+  return kept + text.slice(last);
 }
 
 const SENTENCE_ENDS = '.!?…\n';
@@ -160,10 +198,9 @@ export function checkCitations(
         cited.set(index, makeCitation(videoId, startMs, quoteAt(transcript, index)));
       }
     }
-    // A dropped mark takes the space before it along, so no gap is left before the full stop.
     const head = answer.slice(last, mark.start);
     if (kept.length === 0) {
-      text += trimEndOf(head, ' \t');
+      text += beforeDropped(head);
     } else {
       const times = kept.map((index) => formatTimestamp(transcript.segments[index]?.offsetMs ?? 0));
       text += `${head}[${times.join(', ')}]`;

@@ -3,25 +3,29 @@
 // derived from the response schema (store.ts).
 import * as z from '../schema';
 import { answerFields, count, usedModelSchema, videoUrlSchema } from '../summaries/schemas';
+import { isBlank } from '../text';
 import { transcriptLanguageSchema, videoMetadataSchema } from '../youtube/schema';
 
 /** `question`: how long it may be, in characters (code points, as JSON Schema counts them). */
 export const QUESTION_LENGTH = { min: 1, max: 500 } as const;
 
 export const questionSchema = z.string().check(
-  // Spaces around a question say nothing; a question of spaces alone is empty.
+  // Spaces around a question say nothing; a question of spaces alone is empty, and so is one of
+  // characters that show nothing (zero-width spaces, fillers, soft hyphens): it would be charged
+  // for an answer to nothing.
   z.trim(),
-  z.minLength(QUESTION_LENGTH.min, 'must not be empty'),
+  z.minLength(QUESTION_LENGTH.min, { error: 'must not be empty', abort: true }),
+  z.refine((question) => !isBlank(question), { message: 'must not be empty', abort: true }),
   // zod counts UTF-16 units, JSON Schema's maxLength counts characters: an emoji is one.
   z.refine((question) => [...question].length <= QUESTION_LENGTH.max, {
     message: `must be at most ${QUESTION_LENGTH.max} characters`,
   }),
   z.meta({
     description:
-      'What you want to know from the video, in any language (1 to 500 characters). It is read as data, never as instructions.',
+      'What you want to know from the video, in any language (1 to 500 characters, at least one of them visible: spaces, zero-width and other invisible characters alone are an empty question). It is read as data, never as instructions.',
     examples: ['What does a kernel do in a convolutional network?'],
     maxLength: QUESTION_LENGTH.max,
-    // What z.trim() and the minimum say together: something besides spaces.
+    // Something besides spaces (what a pattern can say in every dialect; isBlank says the rest).
     pattern: '\\S',
   }),
 );

@@ -11,7 +11,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
-  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
@@ -100,18 +99,20 @@ export function createMcpEndpoint(
     return listed;
   };
 
+  /** A tools/call: `args` as the client sent them (absent: none), checked here, not by the SDK. */
   async function callTool(
-    params: CallToolRequest['params'],
+    name: string,
+    args: unknown,
     context: ToolContext,
   ): Promise<CallToolResult> {
-    const tool = byName.get(params.name);
+    const tool = byName.get(name);
     // An unknown tool is a protocol error (the client asked for something that is not there).
     if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name.slice(0, 100)}`);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
     }
     const started = Date.now();
     try {
-      const parsed = tool.input.safeParse(params.arguments ?? {});
+      const parsed = tool.input.safeParse(args === undefined ? {} : args);
       if (!parsed.success) {
         const errors = fieldErrors(parsed.error).map((error) =>
           error.field === 'body' ? { ...error, field: 'arguments' } : error,
@@ -179,7 +180,10 @@ export function createMcpEndpoint(
       deadlineAt: request.deadlineAt,
     };
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list() }));
-    server.setRequestHandler(CallToolRequestSchema, (call) => callTool(call.params, context));
+    const aside = argumentsAside(request.body);
+    server.setRequestHandler(CallToolRequestSchema, ({ params }) =>
+      callTool(params.name, aside ? aside.value : params.arguments, context),
+    );
     // Stateless (no session id) and JSON answers: what a function that answers once can do.
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -188,13 +192,30 @@ export function createMcpEndpoint(
     await server.connect(transport);
     try {
       const response = await transport.handleRequest(webRequest(request.headers), {
-        parsedBody: request.body,
+        parsedBody: aside ? aside.message : request.body,
       });
       return await replyOf(response);
     } finally {
       await server.close();
     }
   };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A tools/call whose `arguments` are not an object (null, a list, a string), set aside: the SDK
+ * checks every tools/call against its own schema before a handler runs and answers a mismatch
+ * with JSON-RPC -32603 "Internal error" and its raw issue list. Bad arguments are the tool's to
+ * refuse (a tool error in the words of the REST route's 422), so the SDK is given the message
+ * with empty arguments and the handler checks `value`, the arguments as sent.
+ */
+function argumentsAside(body: unknown): { message: unknown; value: unknown } | undefined {
+  if (!isObject(body) || body.method !== 'tools/call' || !isObject(body.params)) return undefined;
+  const value = body.params.arguments;
+  if (value === undefined || isObject(value)) return undefined;
+  return { message: { ...body, params: { ...body.params, arguments: {} } }, value };
 }
 
 /** The web Request the transport reads: the method and its headers (the body is given parsed). */

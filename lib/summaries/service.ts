@@ -319,6 +319,8 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
     async cancel(user, id) {
       const { job, record } = await refresh(await ownJob(user, id));
       if (job.status !== 'pending') {
+        // Its record no longer names it, nor its user as the one who paid for its run.
+        await records.forget(job.key, job.id, user.id);
         await jobs.remove(job.id);
         logger.info('summary job removed', { job_id: job.id });
         return 'removed';
@@ -331,6 +333,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
       );
       if (!cancelled) {
         // It finished (or was cancelled) a moment ago: a finished job is removed.
+        await records.forget(job.key, job.id, user.id);
         await jobs.remove(job.id);
         return 'removed';
       }

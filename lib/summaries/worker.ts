@@ -140,7 +140,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
    * Ends a run with a problem. A failure of ours or of the model gives the unit back; a lookup
    * YouTube answered keeps it spent, whatever the answer (givesUnitBack).
    */
-  async function fail(key: string, owner: string, error: HttpError, charged: SummaryRecord) {
+  async function fail(key: string, owner: string, error: HttpError) {
     const verdict = error.status === 404 || error.status === 422;
     const ended = await records.fail(
       key,
@@ -148,8 +148,10 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
       storedProblem(error),
       verdict ? VERDICT_REUSE_SECONDS : 0,
     );
-    if (givesUnitBack(error) && charged.chargedTo) {
-      const { userId, day } = charged.chargedTo;
+    // The charge as it stands now, not as the run found it: a user deleted meanwhile (their
+    // jobs forgotten, lib/users/deletion.ts) is no longer charged, and gets nothing back.
+    if (givesUnitBack(error) && ended.chargedTo) {
+      const { userId, day } = ended.chargedTo;
       await deps.quota.release(userId, day).catch((releaseError: unknown) => {
         logger.warn('could not give back a quota unit', { error: String(releaseError) });
       });
@@ -169,7 +171,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
       60,
     );
     try {
-      await fail(key, owner, interrupted, record);
+      await fail(key, owner, interrupted);
       logger.error('summary run failed: the store was unavailable on its last delivery', {
         video_id: record.work.videoId,
         model: record.work.model,
@@ -212,7 +214,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         detail: `The summary could not be made: its worker stopped ${record.crashes} times.`,
         expose: true,
       });
-      await fail(key, owner, crashed, record);
+      await fail(key, owner, crashed);
       return 'failed';
     }
 
@@ -326,7 +328,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
       const problem = asHttpError(error, budget);
       if (problem.status >= 500) logger.error('summary run failed', { ...fields, error });
       else logger.info('summary run refused', { ...fields, problem: problem.type });
-      await fail(key, owner, problem, record).catch(async (failError: unknown) => {
+      await fail(key, owner, problem).catch(async (failError: unknown) => {
         if (failError instanceof LeaseLostError) return;
         throw failError;
       });

@@ -4,13 +4,15 @@
 //      (store.beginDeletion): from here on nothing logs in, no token and no API key of theirs is
 //      let in anywhere, and the names can be registered again, by anyone;
 //   2. their API keys: each key's lookup item (what a request's key finds), then their list;
-//   3. their summary jobs (the history), each unfinished one taken off its run first, so no model
-//      works for nobody (the summary records are shared and belong to no one: they stay);
-//   4. the user's record, last: until then, the same request, with the same token and password,
+//   3. their summary jobs (the history), each taken off its summary record first (records.forget):
+//      an unfinished one leaves its run, so no model works for nobody, and the user's charge for
+//      a run goes (the records are shared and belong to no one: they stay, naming neither);
+//   4. their daily quota counters (QUOTA#<id>#<day>), after the records, so that a failed run's
+//      unit given back meanwhile makes no new one;
+//   5. the user's record, last: until then, the same request, with the same token and password,
 //      finds the marked user and finishes the deletion (every step does nothing the second time).
-// What is left to expire (each holds a hash or a random id, and has a TTL): the login counters
-// and the addresses of earlier log-ins (LOGINFAIL#, LOGINOK#: keyed by hashes, they cannot even
-// be found without a scan), and the daily quota counters (QUOTA#<id>#<day>, two days at most).
+// What is left to expire (each keyed by a hash, with a TTL): the login counters and the addresses
+// of earlier log-ins (LOGINFAIL#, LOGINOK#: they cannot even be found without a scan).
 import type { Logger } from '../logger';
 import { wrongPassword } from './errors';
 import { checkPassword, type PasswordCheckDependencies, userAccount } from './login';
@@ -30,16 +32,21 @@ export interface OwnedJobs {
   list(
     userId: string,
     page: { limit: number; cursor?: string },
-  ): Promise<{ jobs: { id: string; key: string; status: string }[]; next: string | null }>;
+  ): Promise<{ jobs: { id: string; key: string }[]; next: string | null }>;
   remove(id: string): Promise<void>;
-  /** Takes a job off its summary's run; the run stops when no other job waits for it. */
-  detach(key: string, jobId: string): Promise<boolean>;
+  /**
+   * Takes a job and its user off the job's summary record (records.forget): the run stops when
+   * no other job waits for it, and the user's charge for it goes.
+   */
+  forget(key: string, jobId: string, userId: string): Promise<void>;
 }
 
 export interface DeletionDependencies extends PasswordCheckDependencies {
   users: Pick<UserStore, 'beginDeletion' | 'finishDeletion'>;
   apiKeys: OwnedApiKeys;
   jobs: OwnedJobs;
+  /** Deletes the user's daily quota counters (keyed by their id). */
+  quota: { forget(userId: string): Promise<void> };
   logger: Logger;
 }
 
@@ -84,13 +91,16 @@ export async function deleteAccount(
     });
     await Promise.all(
       page.jobs.map(async (job) => {
-        if (job.status === 'pending') await deps.jobs.detach(job.key, job.id);
+        // The record first: once the job is gone, nothing leads to it.
+        await deps.jobs.forget(job.key, job.id, user.id);
         await deps.jobs.remove(job.id);
       }),
     );
     removedJobs += page.jobs.length;
     cursor = page.next ?? undefined;
   } while (cursor !== undefined);
+  // After the records: a failed run's unit given back after this finds no counter to make anew.
+  await deps.quota.forget(user.id);
 
   await deps.users.finishDeletion(user.id);
   deps.logger.info('account deleted', {

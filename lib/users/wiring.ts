@@ -9,6 +9,7 @@ import { tokenSettingsFrom } from '../auth/settings';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createJobStore } from '../summaries/store/jobs';
+import { createQuota } from '../summaries/store/quota';
 import { createRecordStore } from '../summaries/store/records';
 import type { DeletionDependencies } from './deletion';
 import { passwordCheckFrom } from './limits';
@@ -39,8 +40,9 @@ export function accountDeletionFrom(
     jobs: {
       list: (userId, page) => jobs.list(userId, page),
       remove: (id) => jobs.remove(id),
-      detach: (key, jobId) => records.detach(key, jobId),
+      forget: (key, jobId, userId) => records.forget(key, jobId, userId),
     },
+    quota: createQuota(db, table, config.SUMMARY_DAILY_QUOTA),
     // The very limits POST /token counts against: a wrong password here is a failed login.
     ...passwordCheckFrom(config, db),
     logger,

@@ -80,7 +80,12 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
     input: string | URL | Request,
     init: YouTubeRequestInit,
   ): Promise<Response> => {
-    const timeoutMs = Math.max(1, Math.min(options.timeoutMs, init.timeoutMs ?? Infinity));
+    // Whole milliseconds: AbortSignal.timeout throws on a fraction, and a client's share of the
+    // time left (acquisition.ts) is seldom a whole number; the request then failed unsent.
+    const timeoutMs = Math.max(
+      1,
+      Math.ceil(Math.min(options.timeoutMs, init.timeoutMs ?? Number.POSITIVE_INFINITY)),
+    );
     let url = onOrigin(
       new URL(typeof input === 'string' || input instanceof URL ? input : input.url),
     );

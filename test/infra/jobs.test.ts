@@ -1,7 +1,7 @@
 // The job pipeline as deployed: POST /summarize sends to an SQS queue, a worker Lambda consumes
 // it, a dead-letter queue with an alarm catches what no worker finishes, and the summaries
 // routes read the jobs through the table's index. Proven on the synthesized template.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { BACKLOG_TIMEOUTS } from '../../infra/constructs/alarms';
 import { JOBS_INDEX } from '../../lib/aws/table';
 import { WORKER_MARGIN_MS } from '../../lib/config';
@@ -18,6 +18,10 @@ import {
   statements,
   synth,
 } from '../support/synth';
+
+// CDK synth is CPU-bound: seconds on an idle machine, a minute or more on a loaded one (the
+// 60 s hook time-out was missed once); these bounds only end a synth that hangs.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 300_000 });
 
 let base: Synth;
 beforeAll(() => {

@@ -3,7 +3,7 @@
 import { Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { bedrockResources } from '../../infra/bedrock';
 import {
   BUNDLE,
@@ -43,6 +43,10 @@ import {
   synth,
   testApp,
 } from '../support/synth';
+
+// CDK synth is CPU-bound: seconds on an idle machine, a minute or more on a loaded one (the
+// 60 s hook time-out was missed once); these bounds only end a synth that hangs.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 300_000 });
 
 let base: Synth;
 beforeAll(() => {

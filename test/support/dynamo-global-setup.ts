@@ -15,7 +15,9 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const started = performance.now();
-  const dynamo = await startDynamoDbLocal({ dataDir: 'memory' });
+  // Java starts in seconds on an idle machine; beside other suites and CPU hogs it once took
+  // more than the 30 s `npm start` allows. This bound only ends a start that hangs.
+  const dynamo = await startDynamoDbLocal({ dataDir: 'memory', readyTimeoutMs: 180_000 });
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('dynamoPid', dynamo.pid);
   project.provide('dynamoStartMs', performance.now() - started);

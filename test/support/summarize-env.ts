@@ -33,10 +33,16 @@ export async function startSummarizeEnv(env: Record<string, string> = {}): Promi
   const host = await startTestHost({
     YOUTUBE_BASE_URL: youtube.baseUrl,
     YOUTUBE_API_BASE_URL: youtube.baseUrl,
-    YOUTUBE_TIMEOUT_MS: '1000',
-    YOUTUBE_CAPTION_TIMEOUT_MS: '500',
+    // The service's own defaults: the fake YouTube answers in milliseconds on an idle machine and
+    // seconds on a loaded one, and a bound it misses fails a test that has nothing to do with
+    // time. A test of a YouTube that never answers sets shorter ones (any bound meets a hang).
+    YOUTUBE_TIMEOUT_MS: '8000',
+    YOUTUBE_CAPTION_TIMEOUT_MS: '4000',
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: bedrock.endpoint,
-    SUMMARIZE_WAIT_MS: '5000',
+    // Long enough for what the tests expect answered directly (an offline summary, a stub's)
+    // even on a loaded machine; a test of the wait ending first sets its own, shorter than the
+    // model it scripts takes.
+    SUMMARIZE_WAIT_MS: '15000',
     BEDROCK_MAX_ATTEMPTS: '3',
     MODEL_CATALOG_JSON: JSON.stringify([TINY_MODEL]),
     OPENAI_BASE_URL: openai.baseUrl,

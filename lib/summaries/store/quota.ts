@@ -5,8 +5,8 @@
 // cache takes one before it asks YouTube. A failure of ours or of a dependency gives it back to
 // the day it was taken from.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { storeError } from '../../aws/dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { storeCall, storeError } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { type HttpError, TooManyRequestsError } from '../../errors';
 
@@ -35,9 +35,21 @@ export interface Quota {
    * @throws TooManyRequestsError (429, Retry-After until UTC midnight) when none is left.
    */
   reserve(userId: string): Promise<{ day: string }>;
-  /** Gives back a unit taken on `day` (UTC, YYYY-MM-DD). */
+  /** Gives back a unit taken on `day` (UTC, YYYY-MM-DD); nothing when its counter is gone. */
   release(userId: string, day: string): Promise<void>;
+  /**
+   * Deletes the user's counters (their account is being deleted): each is keyed by the user's id.
+   * A unit given back afterwards makes no new one.
+   */
+  forget(userId: string): Promise<void>;
 }
+
+/**
+ * The days whose counters may still be in the table: a counter lives until the end of the day
+ * after its own (its TTL), and DynamoDB deletes an expired item within days, not at once (a Scan
+ * still finds it); a day ahead for a clock a little fast.
+ */
+const COUNTER_DAYS_BACK = 7;
 
 /**
  * YouTube's own failures (502, 503 blocked, 504): the lookup reached YouTube and costs its unit
@@ -124,6 +136,18 @@ export function createQuota(db: DynamoDBDocumentClient, table: string, limit: nu
         // A counter that expired (days ago) has nothing to give back.
         if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
       }
+    },
+    async forget(userId) {
+      const now = Date.now();
+      const days = [];
+      for (let back = -1; back <= COUNTER_DAYS_BACK; back++) {
+        days.push(new Date(now - back * 86_400_000).toISOString().slice(0, 10));
+      }
+      await Promise.all(
+        days.map((day) =>
+          storeCall(() => db.send(new DeleteCommand({ TableName: table, Key: key(userId, day) }))),
+        ),
+      );
     },
   };
 }

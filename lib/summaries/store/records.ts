@@ -47,10 +47,16 @@ export interface StoredProblem {
   headers: Record<string, string>;
 }
 
-/** Who pays for a run: the user whose job started it, and the UTC day the unit was taken. */
+/**
+ * Who pays for a run: the user whose job started it (that job: absent in records written before
+ * it was kept), and the UTC day the unit was taken. It goes when that job is deleted
+ * (forget): no record names a user whose jobs are gone, and a failed run gives the unit back to
+ * no one.
+ */
 export interface Charge {
   userId: string;
   day: string;
+  jobId?: string;
 }
 
 export interface SummaryRecord {
@@ -372,7 +378,7 @@ export function createRecordStore(
           ':expires': nowSeconds(now) + WORKING_SECONDS,
           ':empty': {},
           // Kept whether or not the quota counts: with no limit, giving back is a no-op.
-          ':charge': { userId: run.userId, day: run.charge.day } satisfies Charge,
+          ':charge': { userId: run.userId, day: run.charge.day, jobId: run.jobId } satisfies Charge,
         },
       };
       try {
@@ -433,6 +439,25 @@ export function createRecordStore(
         },
       });
       return cancelled !== false;
+    },
+
+    /**
+     * Takes a job that is being deleted, and its user, off its record: the job leaves the run
+     * (detach: the run is cancelled when it was the last job waiting), and the charge goes when
+     * this job started the run (or, in a record that does not say which job did, when its user
+     * did). Afterwards the record names neither; a run that then fails gives its unit back to no
+     * one. Nothing happens to a record that is gone.
+     */
+    async forget(key: string, jobId: string, userId: string): Promise<void> {
+      await this.detach(key, jobId);
+      const ConditionExpression =
+        '#chargedTo.#userId = :user AND ' +
+        '(#chargedTo.#jobId = :job OR attribute_not_exists(#chargedTo.#jobId))';
+      await update(key, {
+        UpdateExpression: 'REMOVE #chargedTo',
+        ConditionExpression,
+        ExpressionAttributeValues: { ':user': userId, ':job': jobId },
+      });
     },
 
     /**

@@ -464,6 +464,59 @@ describe('managing API keys', () => {
     expect(response.body.errors.map((error: { field: string }) => error.field)).toEqual(['name']);
   });
 
+  it.each([
+    ['a line separator (U+2028)', 'work\u2028laptop', 'U+2028'],
+    ['a paragraph separator (U+2029)', 'work\u2029laptop', 'U+2029'],
+    ['a right-to-left override (U+202E)', 'key\u202Egnp.exe', 'U+202E'],
+    ['a left-to-right embedding (U+202A)', '\u202Alaptop', 'U+202A'],
+    ['a right-to-left isolate (U+2067)', 'lap\u2067top\u2069', 'U+2067'],
+    ['a right-to-left mark (U+200F)', 'laptop\u200F', 'U+200F'],
+    ['an Arabic letter mark (U+061C)', 'lap\u061Ctop', 'U+061C'],
+    ['a zero-width space (U+200B)', 'lap\u200Btop', 'U+200B'],
+    ['a zero-width joiner between letters (U+200D)', 'lap\u200Dtop', 'U+200D'],
+    ['a word joiner (U+2060)', 'lap\u2060top', 'U+2060'],
+    ['a byte order mark (U+FEFF)', 'lap\uFEFFtop', 'U+FEFF'],
+    ['a Hangul filler (U+3164)', 'lap\u3164top', 'U+3164'],
+    ['a tab', 'lap\ttop', 'U+0009'],
+  ])('refuses a name with %s with 422 naming the character', async (_case, name, found) => {
+    const { token } = await host.registerAndLogin();
+
+    const response = await createKey(token, name);
+    const listed = await listKeys(token);
+
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([
+      {
+        field: 'name',
+        message: `must not contain line breaks, control, bidirectional or invisible characters (it has ${found})`,
+      },
+    ]);
+    expect(listed.body.items).toEqual([]);
+  });
+
+  it.each([
+    ['zero-width spaces', '\u200B\u200B'],
+    ['Hangul fillers and blank Braille', '\u3164 \u2800'],
+    ['soft hyphens and word joiners', '\u00AD\u2060'],
+  ])('refuses a name of %s as empty', async (_case, name) => {
+    const { token } = await host.registerAndLogin();
+
+    const response = await createKey(token, name);
+
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([{ field: 'name', message: 'must not be empty' }]);
+  });
+
+  it('takes a name in any script, with spaces between words and emoji', async () => {
+    const { token } = await host.registerAndLogin();
+    const names = ['ci runner 2', 'مفتاح العمل', '作業\u3000キー', '👩‍💻 work', '❤️ home', '🇫🇷 été'];
+
+    const created = await Promise.all(names.map((name) => createKey(token, name)));
+
+    expect(created.map((response) => response.status)).toEqual(names.map(() => 201));
+    expect(created.map((response) => response.body.name)).toEqual(names);
+  });
+
   it('trims the name, and takes 64 characters', async () => {
     const { token } = await host.registerAndLogin();
 

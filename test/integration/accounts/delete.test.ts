@@ -114,19 +114,8 @@ const itemText = (item: unknown) =>
     value instanceof Set ? [...value] : value instanceof Uint8Array ? '' : value,
   );
 
-/**
- * The items that name the account anywhere (a key or any value): its id, the hash the login
- * counters key it by, its username or email, the ids of its jobs.
- */
-async function itemsNaming(account: Account): Promise<Record<string, unknown>[]> {
-  const guardHash = createHash('sha256').update(`user:${account.id}`).digest('base64url');
-  const needles = [
-    account.id,
-    guardHash,
-    account.user.username.toLowerCase(),
-    account.user.email.toLowerCase(),
-    ...account.jobs,
-  ];
+/** The items in which any of `needles` is written (in a key or any value, in any case). */
+async function itemsWith(needles: string[]): Promise<Record<string, unknown>[]> {
   return (await allItems()).filter((item) => {
     const written = itemText(item);
     return needles.some(
@@ -135,8 +124,25 @@ async function itemsNaming(account: Account): Promise<Record<string, unknown>[]>
   });
 }
 
-/** What may outlive an account: counters and shared summaries, each with a TTL. */
-const LEFT_TO_EXPIRE = /^(QUOTA#|LOGINFAIL#|LOGINOK#|SUMMARY#)/;
+/** What names the account itself: its id, its username or email, the ids of its jobs. */
+const namesOf = (account: Account) => [
+  account.id,
+  account.user.username.toLowerCase(),
+  account.user.email.toLowerCase(),
+  ...account.jobs,
+];
+/** The hash the login counters key the account by. */
+const guardHashOf = (account: Account) =>
+  createHash('sha256').update(`user:${account.id}`).digest('base64url');
+
+/**
+ * The items that name the account anywhere (a key or any value): its id, the hash the login
+ * counters key it by, its username or email, the ids of its jobs.
+ */
+const itemsNaming = (account: Account) => itemsWith([...namesOf(account), guardHashOf(account)]);
+
+/** What may outlive an account: the login counters, keyed by a hash of its id, with a TTL. */
+const LEFT_TO_EXPIRE = /^(LOGINFAIL#|LOGINOK#)/;
 
 describe('DELETE /account', () => {
   it('answers 204, and then the token, the API key and the password are refused', async () => {
@@ -186,7 +192,7 @@ describe('DELETE /account', () => {
     );
   });
 
-  it('leaves nothing in the table that names the account, but counters and shared summaries left to expire', async () => {
+  it('leaves nothing in the table that names the account (a full scan), but login counters keyed by a hash, left to expire', async () => {
     const account = await populated();
     // What the account holds before: its record and names, its key and list, its job, its
     // quota counter and the address it logged in from.
@@ -206,15 +212,71 @@ describe('DELETE /account', () => {
       ]),
     );
 
+    // A summary they paid for and whose job they removed: the record still named them.
+    const removed = await summarize(account.token, {
+      used_model: 'extractive',
+      summary_length: freshLength(),
+    });
+    const removedJob = jobIdOf(removed);
+    expect(
+      (await env.host.request('DELETE', `/summaries/${removedJob}`, { token: account.token }))
+        .status,
+    ).toBe(204);
+
     expect((await deleteAccount(account.token, { password: account.user.password })).status).toBe(
       204,
     );
-    const left = await itemsNaming(account);
+    const named = await itemsWith([...namesOf(account), removedJob]);
+    const hashed = await itemsWith([guardHashOf(account)]);
 
-    expect(left.filter((item) => !LEFT_TO_EXPIRE.test(String(item.pk)))).toEqual([]);
-    for (const item of left) {
+    // No item at all: no summary record charged to them, no quota counter, no job id of theirs.
+    expect(named).toEqual([]);
+    expect(hashed.filter((item) => !LEFT_TO_EXPIRE.test(String(item.pk)))).toEqual([]);
+    for (const item of hashed) {
       expect(Number(item[TABLE_TTL_ATTRIBUTE]), String(item.pk)).toBeGreaterThan(0);
     }
+  });
+
+  it('deletes what a user removed from their history names of them: the record of its summary no longer does', async () => {
+    const account = await populated();
+    const [job] = account.jobs;
+
+    const removed = await env.host.request('DELETE', `/summaries/${job}`, {
+      token: account.token,
+    });
+    const records = (await itemsWith([account.id, job ?? '-'])).filter((item) =>
+      String(item.pk).startsWith('SUMMARY#'),
+    );
+
+    expect(removed.status).toBe(204);
+    expect(records).toEqual([]);
+  });
+
+  it('stops charging a user deleted while a run they paid for goes on for another: its failure gives nothing back to anyone, and breaks nothing', async () => {
+    // The first call answers after the deletion; every call after it fails (503).
+    env.openai.script(OPENAI_MODEL_NAME, [{ delayMs: 4 * CALL_MS }, 'unavailable']);
+    const account = await populated();
+    const other = await populated();
+    const shared = { used_model: OPENAI_MODEL_NAME, summary_length: freshLength() };
+    const paid = await summarize(account.token, shared, 'respond-async');
+    const waits = await summarize(other.token, shared, 'respond-async');
+    account.jobs.push(jobIdOf(paid));
+
+    const deleted = await deleteAccount(account.token, { password: account.user.password });
+    const { last } = await pollJob(env.host, other.token, jobIdOf(waits), { timeoutMs: 60_000 });
+    const left = await itemsWith(namesOf(account));
+    // The worker goes on: the next summary is made.
+    const next = await summarize(other.token, {
+      used_model: 'extractive',
+      summary_length: freshLength(),
+    });
+
+    expect(deleted.status).toBe(204);
+    expect(last.body.status).toBe('failed');
+    expect(last.body.error.status).toBe(503);
+    // No counter made anew for them by a unit given back, no record still charging them.
+    expect(left).toEqual([]);
+    expect(next.status).toBe(200);
   });
 
   it('takes an unfinished job off its run: no model call starts for it afterwards', async () => {

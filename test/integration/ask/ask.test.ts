@@ -129,6 +129,12 @@ describe('POST /ask refuses a question out of bounds', () => {
   it.each([
     ['empty', ''],
     ['spaces only', '   \n '],
+    ['zero-width spaces and word joiners', '\u200B\u2060\u200B'],
+    ['Hangul fillers', '\u3164\u3164'],
+    ['blank Braille patterns', '\u2800 \u2800'],
+    ['soft hyphens', '\u00AD\u00AD'],
+    ['bidi marks and a byte order mark', '\u200E\u202E\uFEFF'],
+    ['tag characters', '\u{E0020}\u{E0041}'],
     ['501 characters', 'a'.repeat(501)],
   ])(
     'answers 422 naming question for a question that is %s, before YouTube is asked',
@@ -248,6 +254,65 @@ describe('POST /ask with a language model (stub)', () => {
     expect(prompt).not.toContain('ImageNet');
     expect(prompt).not.toContain("There's no depth involved here at all");
     expectCitationsOfThisVideo(response.body.citations);
+  });
+});
+
+describe('times that look like marks', () => {
+  /** Every bracketed run with a digit in an answer: each must be a mark of its citations. */
+  function expectOnlyCitedTimes(answer: string, citations: { start_seconds: number }[]) {
+    const cited = citations.map((citation) => {
+      const seconds = Math.floor(citation.start_seconds);
+      return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+    });
+    const shown = [...answer.matchAll(/[[［]([^\]］]*\p{Nd}[^\]］]*)[\]］]/gu)].map((m) => m[1]);
+    for (const mark of shown) {
+      for (const time of mark?.split(', ') ?? []) expect(cited, answer).toContain(time);
+    }
+    return shown;
+  }
+  const LOOKALIKES = '[1:00:00:00], [0:4], [١:٢٣], [۱:۲۳], [１：２３], ［1:56］ and [𝟏:𝟓𝟔]';
+
+  it('in a model’s answer (a stub that writes them) are dropped, and only checked marks stay', async () => {
+    env.openai.script(OPENAI_MODEL_NAME, [
+      {
+        reply: `Brais's analogy was about house prices [2:00]. See also ${LOOKALIKES} for more.`,
+      },
+    ]);
+
+    const response = await ask({
+      video_url: VIDEO,
+      question: fresh('What was the analogy about?'),
+      used_model: OPENAI_MODEL_NAME,
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.body.citations).toHaveLength(1);
+    expect(expectOnlyCitedTimes(response.body.answer, response.body.citations)).toEqual(['1:56']);
+    expect(response.body.answer).toBe(
+      "Brais's analogy was about house prices [1:56]. See also,,,,, and for more.",
+    );
+  });
+
+  it('in the captions are left out of an offline answer, which quotes the rest', async () => {
+    const lines = [
+      ...captions.slice(0, 40).map((caption) => caption.text),
+      `Zebra stripes confuse biting flies, the study found ${LOOKALIKES}.`,
+      'The zebra stripes study [0:05] measured biting flies landing on horses.',
+      ...captions.slice(40, 80).map((caption) => caption.text),
+    ];
+    env.youtube.setEnglishTrack(toCaptionXml(timeLines(lines)));
+
+    const response = await ask({
+      video_url: VIDEO,
+      question: fresh('Why do zebra stripes confuse biting flies?'),
+      used_model: 'extractive',
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.body.citations.length).toBeGreaterThanOrEqual(1);
+    expect(response.body.answer).toContain('Zebra stripes confuse biting flies, the study found');
+    expect(response.body.answer).toContain('The zebra stripes study measured biting flies');
+    expectOnlyCitedTimes(response.body.answer, response.body.citations);
   });
 });
 

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { type LocalHost, startLocalHost } from '../../../infra/local/host';
 import { readinessBudget } from '../../support/budget';
 import { testConfig } from '../../support/host';
@@ -62,7 +62,8 @@ describe('a connection that sends no request', () => {
     });
     const [socket] = await silentSockets(host.url, 1);
 
-    const closedAfter = await closedWithin(socket as Socket, 5_000);
+    // Far past the time-out: only a socket never closed gets undefined, however busy the machine.
+    const closedAfter = await closedWithin(socket as Socket, 20_000);
 
     expect(closedAfter).toBeDefined();
     expect(closedAfter).toBeGreaterThanOrEqual(250);
@@ -77,10 +78,12 @@ describe('a connection that sends no request', () => {
     servers.push(database);
     await new Promise<void>((resolve) => database.listen(0, '127.0.0.1', resolve));
     const endpoint = `http://127.0.0.1:${(database.address() as AddressInfo).port}`;
+    // The request is sent at once, but a loaded machine may read it a while after the
+    // connection: a second for that, then three of the request in progress past it.
     host = await startLocalHost(testConfig({ AWS_ENDPOINT_URL_DYNAMODB: endpoint }), {
       log: () => undefined,
-      firstRequestTimeoutMs: 200,
-      databaseWaitMs: 1_000,
+      firstRequestTimeoutMs: 1_000,
+      databaseWaitMs: 3_000,
     });
     const started = Date.now();
 
@@ -91,7 +94,7 @@ describe('a connection that sends no request', () => {
     });
 
     expect(response.status).toBe(503);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
   });
 });
 
@@ -100,11 +103,14 @@ describe('more connections than the host keeps open', () => {
     host = await startLocalHost(testConfig(), { log: () => undefined, maxConnections: 20 });
     const silent = await silentSockets(host.url, 60);
 
-    const health = await fetch(`${host.url}/health`, { signal: AbortSignal.timeout(5_000) });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const health = await fetch(`${host.url}/health`, { signal: AbortSignal.timeout(20_000) });
+    // The closes reach the sockets in their own time: waited for, not given 100 ms.
+    await vi.waitFor(
+      () => expect(silent.filter((socket) => !socket.closed).length).toBeLessThanOrEqual(20),
+      { timeout: 20_000 },
+    );
 
     expect(health.status).toBe(200);
-    expect(silent.filter((socket) => !socket.closed).length).toBeLessThanOrEqual(20);
     // The longest waiting went first.
     expect(silent[0]?.closed).toBe(true);
   });
@@ -125,8 +131,10 @@ describe('as many connections as the host keeps open, all idle between requests'
       ),
     );
 
-    const health = await fetch(`${host.url}/health`, { signal: AbortSignal.timeout(5_000) });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const health = await fetch(`${host.url}/health`, { signal: AbortSignal.timeout(20_000) });
+    await vi.waitFor(() => expect(idle.some((socket) => socket.closed)).toBe(true), {
+      timeout: 20_000,
+    });
 
     expect(health.status).toBe(200);
     expect(idle.filter((socket) => socket.closed)).toHaveLength(1);
@@ -179,17 +187,18 @@ describe('the local host process with few file descriptors', () => {
       });
       await silentSockets(url, 300);
 
-      const health = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) });
+      // Bounds only against a host that never answers: a loaded machine answers late, not never.
+      const health = await fetch(`${url}/health`, { signal: AbortSignal.timeout(15_000) });
       const token = await fetch(`${url}/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'nobody', password: 'not-the-password' }),
-        signal: AbortSignal.timeout(10_000),
+        signal: AbortSignal.timeout(15_000),
       });
 
       expect(health.status).toBe(200);
       expect(token.status).toBe(401);
     },
-    readinessBudget() + 20_000,
+    readinessBudget() + 40_000,
   );
 });

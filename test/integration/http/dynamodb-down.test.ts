@@ -60,7 +60,9 @@ describe.each([
     expect(response.status).toBe(503);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(body.type).toBe('urn:tubesum:problem:storage-unavailable');
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // The requirement itself (API Gateway gives up at 30 s), not a guess of how fast: a hung
+    // endpoint takes DYNAMODB_TIMEOUT_MS per attempt, seconds in all, more on a loaded machine.
+    expect(Date.now() - started).toBeLessThan(25_000);
   });
 
   it('answers POST /token with 503, not 401', async () => {

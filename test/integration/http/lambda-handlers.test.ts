@@ -14,7 +14,9 @@ beforeAll(async () => {
     JWT_SECRET: TEST_SECRET,
     AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
     TABLE_NAME: 'no-such-table',
-    DYNAMODB_TIMEOUT_MS: '500',
+    // A missing table is refused at once; this bounds only the requests DynamoDB Local
+    // answers, seconds on a loaded machine.
+    DYNAMODB_TIMEOUT_MS: '10000',
     // One invocation at a time, as on Lambda's default runtime (no invoke store).
     AWS_LAMBDA_MAX_CONCURRENCY: '',
   }));

@@ -9,7 +9,7 @@ import { readinessBudget } from '../../support/budget';
 
 const READY_MS = readinessBudget();
 /** How long the host may take to stop once it was told to (or its parent is gone). */
-const STOP_MS = 10_000;
+const STOP_MS = 20_000;
 const linux = existsSync('/proc/self/stat');
 
 /** Processes this file started (or found started for it), killed by id after each test. */

@@ -41,8 +41,10 @@ beforeAll(async () => {
     OPENAI_BASE_URL: openai.baseUrl,
     OPENAI_MODELS: `${MODEL}@8192`,
     OPENAI_CONCURRENCY: '1',
-    // A crashed worker's hold on the job lapses soon (the default is 30 s).
-    JOB_LEASE_SECONDS: '2',
+    // The restarted host takes the crashed worker's lease at once (it knows no other process
+    // can hold it), so the lease need not be short; a 2-second one made the living worker's
+    // renewals (every third of it) race a loaded machine's event loop.
+    JOB_LEASE_SECONDS: '10',
   };
 });
 afterAll(async () => {

@@ -2,17 +2,17 @@
 // run whatever SQS delivers twice, a run whose workers keep vanishing ends failed instead of
 // looping, and a worker that lost its lease writes nothing more.
 import { randomUUID } from 'node:crypto';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../../infra/local/table';
 import { createDocumentClient } from '../../../lib/aws/dynamodb';
 import type { Config } from '../../../lib/config';
-import { ServiceUnavailableError } from '../../../lib/errors';
+import { HttpError, ServiceUnavailableError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import { buildCatalog } from '../../../lib/summaries/catalog';
 import { createCache } from '../../../lib/summaries/store/cache';
 import { createJobStore, newJobId } from '../../../lib/summaries/store/jobs';
-import { createQuota } from '../../../lib/summaries/store/quota';
+import { createQuota, type Quota } from '../../../lib/summaries/store/quota';
 import {
   createRecordStore,
   LeaseLostError,
@@ -45,8 +45,13 @@ const video: Video = {
 };
 
 /** A worker over the real stores, whose summarizer takes `ms` (then throws `error`, if given)
- * and counts its calls. */
-function worker(ms = 0, error?: Error) {
+ * and counts its calls; `gate`, when given, holds the summarizer until it settles; `quota` is
+ * the quota units are given back to (unlimited: none). */
+function worker(
+  ms = 0,
+  error?: Error,
+  { gate, quota }: { gate?: Promise<void>; quota?: Quota } = {},
+) {
   const records = createRecordStore(db, config.TABLE_NAME, { leaseMs: LEASE_MS });
   const jobs = createJobStore(db, config.TABLE_NAME);
   const calls = { count: 0 };
@@ -54,6 +59,7 @@ function worker(ms = 0, error?: Error) {
     async summarize() {
       calls.count++;
       await new Promise((resolve) => setTimeout(resolve, ms));
+      await gate;
       if (error) throw error;
       return {
         summary: 'A summary.',
@@ -68,7 +74,7 @@ function worker(ms = 0, error?: Error) {
     records,
     jobs,
     videos: createCache<Video>(db, config.TABLE_NAME, 0),
-    quota: createQuota(db, config.TABLE_NAME, 0),
+    quota: quota ?? createQuota(db, config.TABLE_NAME, 0),
     youtube: async () => ({ fetchVideo: async () => video }),
     catalog: buildCatalog(),
     summarizer: async () => summarizer,
@@ -79,8 +85,13 @@ function worker(ms = 0, error?: Error) {
   return { ...run, records, jobs, calls };
 }
 
-/** A new run of a summary no other test uses, with its job; returns its key and job id. */
-async function newRun(records: ReturnType<typeof worker>['records']) {
+/** A new run of a summary no other test uses, with its job, paid by `payer` from `quota`;
+ * returns its key and job id. */
+async function newRun(
+  records: ReturnType<typeof worker>['records'],
+  payer = 'someone',
+  quota = createQuota(db, config.TABLE_NAME, 0),
+) {
   const work: Work = {
     videoId: 'py5byOOHZM8',
     model: 'extractive',
@@ -88,13 +99,12 @@ async function newRun(records: ReturnType<typeof worker>['records']) {
   };
   const key = summaryKey(work);
   const jobId = newJobId();
-  const quota = createQuota(db, config.TABLE_NAME, 0);
   const claimed = await records.claim(key, {
     work,
     jobId,
     requestId: randomUUID(),
-    charge: quota.reservation('someone'),
-    userId: 'someone',
+    charge: quota.reservation(payer),
+    userId: payer,
   });
   expect(claimed).toBe('claimed');
   return { key, jobId };
@@ -170,6 +180,46 @@ it('refuses every write of a worker whose lease another took over', async () => 
     records.progress(key, 'first', { stage: 'combining', partsTotal: 2, partsDone: 2 }),
   ).rejects.toBeInstanceOf(LeaseLostError);
   expect((await records.get(key))?.owner).toBe('second');
+});
+
+it('gives a failed run’s unit back to the user it charges when it fails, and to no one taken off it meanwhile (a deleted account)', async () => {
+  const quota = createQuota(db, config.TABLE_NAME, 5);
+  const failure = new HttpError(503, 'model-unavailable', 'Service unavailable');
+  /** The units the user has used today. */
+  const used = async (userId: string) => {
+    const day = new Date().toISOString().slice(0, 10);
+    const { Item } = await db.send(
+      new GetCommand({ TableName: config.TABLE_NAME, Key: { pk: `QUOTA#${userId}#${day}` } }),
+    );
+    return Item?.used;
+  };
+  const outcomes: { forgotten: boolean; outcome: string; used: unknown }[] = [];
+
+  for (const forgotten of [false, true]) {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const { records, run } = worker(0, failure, { gate, quota });
+    const payer = `payer-${randomUUID()}`;
+    const { key, jobId } = await newRun(records, payer, quota);
+    // Another user's job waits for the same run: it goes on without the payer's.
+    expect(await records.attach(key, newJobId())).toBe(true);
+
+    const running = run({ key, request_id: 'req-refund' }, budget());
+    // While the summarizer works, the payer's account is deleted: their job leaves the record.
+    if (forgotten) await records.forget(key, jobId, payer);
+    open();
+    const outcome = await running;
+
+    outcomes.push({ forgotten, outcome, used: await used(payer) });
+    if (forgotten) expect((await records.get(key))?.chargedTo).toBeUndefined();
+  }
+
+  expect(outcomes).toEqual([
+    { forgotten: false, outcome: 'failed', used: 0 },
+    { forgotten: true, outcome: 'failed', used: 1 },
+  ]);
 });
 
 describe('a run the store interrupts', () => {

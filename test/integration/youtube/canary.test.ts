@@ -15,7 +15,9 @@ async function canary(videos: string[], env: Record<string, string> = {}) {
   const run = promisify(execFile)(
     process.execPath,
     ['--import', 'tsx', 'scripts/canary.ts', ...videos],
-    { env: { ...process.env, YOUTUBE_BASE_URL: fake.baseUrl, YOUTUBE_TIMEOUT_MS: '2000', ...env } },
+    {
+      env: { ...process.env, YOUTUBE_BASE_URL: fake.baseUrl, YOUTUBE_TIMEOUT_MS: '15000', ...env },
+    },
   );
   try {
     const { stdout } = await run;

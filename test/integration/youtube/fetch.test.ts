@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../lib/errors';
 import { parseRetryAfter } from '../../../lib/http/retry-after';
-import { createControlledFetch } from '../../../lib/youtube/fetch';
+import { createControlledFetch, type YouTubeRequestInit } from '../../../lib/youtube/fetch';
 import { failure } from '../../support/errors';
 
 let server: Server;
@@ -83,8 +83,15 @@ beforeEach(() => {
   connections = 0;
 });
 
+/**
+ * Far longer than any answer of the local origin takes, even on a loaded machine: only the tests
+ * of a stall expect a time-out, and they set their own (a stall never ends, so any bound holds).
+ * A 1-second bound here once timed out an answer that was on its way (a busy 2-core machine).
+ */
+const PATIENT_MS = 20_000;
+
 const controlled = (overrides: Partial<Parameters<typeof createControlledFetch>[0]> = {}) =>
-  createControlledFetch({ origin, timeoutMs: 1_000, maxResponseBytes: 1_000, ...overrides });
+  createControlledFetch({ origin, timeoutMs: PATIENT_MS, maxResponseBytes: 1_000, ...overrides });
 
 const echoOf = async (response: Response) =>
   (await response.json()) as { method: string; url: string };
@@ -176,6 +183,16 @@ describe('createControlledFetch', () => {
     expect(error.message).toContain('larger than 1000 bytes');
   });
 
+  it('takes a time-out that is not a whole number of milliseconds (a share of the time left)', async () => {
+    const { fetch } = controlled();
+
+    // AbortSignal.timeout refuses a fraction (ERR_OUT_OF_RANGE): the request failed at once.
+    const init: YouTubeRequestInit = { timeoutMs: 6_666.67 };
+    const response = await fetch('https://www.youtube.com/echo', init);
+
+    expect((await echoOf(response)).url).toBe('/echo');
+  });
+
   it('times out a body that stops mid-way', async () => {
     const { fetch } = controlled({ timeoutMs: 300 });
 
@@ -187,8 +204,9 @@ describe('createControlledFetch', () => {
   it('rethrows the caller’s own HttpError when the caller aborts', async () => {
     const controller = new AbortController();
     const deadline = new HttpError(504, 'request-deadline', 'Deadline');
-    const { fetch } = controlled({ timeoutMs: 10_000, signal: controller.signal });
-    setTimeout(() => controller.abort(deadline), 100);
+    const { fetch } = controlled({ signal: controller.signal });
+    // Once the stalled body has begun: the caller's deadline, not the fetch's own, ends it.
+    server.once('request', () => setTimeout(() => controller.abort(deadline), 50));
 
     const error = await failure(fetch('https://www.youtube.com/stall-body'));
 
@@ -222,7 +240,7 @@ describe('createControlledFetch', () => {
     await new Promise((done) => closed.close(done));
     const { fetch } = createControlledFetch({
       origin: `http://127.0.0.1:${port}`,
-      timeoutMs: 1_000,
+      timeoutMs: PATIENT_MS,
       maxResponseBytes: 1_000,
     });
 

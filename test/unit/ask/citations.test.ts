@@ -1,7 +1,7 @@
 // The [m:ss] marks of a model's answer, checked against the real Computerphile transcript: kept
 // and rewritten where a caption near the time says the sentence, dropped otherwise.
 import { describe, expect, it } from 'vitest';
-import { checkCitations, MAX_CITATIONS } from '../../../lib/ask/citations';
+import { checkCitations, MAX_CITATIONS, withoutMarks } from '../../../lib/ask/citations';
 import { isNotInVideo } from '../../../lib/ask/prompt';
 import { countedString } from '../../support/counted-string';
 import { loadSharedTranscript } from '../../support/transcripts';
@@ -46,8 +46,46 @@ describe('checkCitations', () => {
     expect(checked.answer).toBe('Bananas are the main export of Ecuador. House prices. See and.');
   });
 
+  it.each([
+    ['four parts', '[1:00:00:00]'],
+    ['one digit of seconds', '[0:4]'],
+    ['Arabic-Indic digits', '[١:٢٣]'],
+    ['Eastern Arabic digits', '[۱:۲۳]'],
+    ['Devanagari digits', '[१:२३]'],
+    ['fullwidth digits and colon', '[１：２３]'],
+    ['fullwidth brackets', '［1:56］'],
+    ['mathematical bold digits', '[𝟏:𝟓𝟔]'],
+    ['a ratio sign for the colon', '[1∶56]'],
+    ['a look-alike beside a time no caption bears out', '[١:٥٦, 59:00]'],
+  ])(
+    'drops a look-alike time (%s) as a mark: it never becomes a citation, nor stays',
+    (_, mark) => {
+      const checked = check(`Brais's analogy was about house prices ${mark}. It ends.`);
+
+      expect(checked.citations).toEqual([]);
+      expect(checked.answer).toBe("Brais's analogy was about house prices. It ends.");
+    },
+  );
+
+  it('keeps a true mark beside a look-alike in the same brackets, and reads a range as two times', () => {
+    const beside = check("Brais's analogy was about house prices [0:4, 2:00].");
+    const range = check("Brais's analogy was about house prices [1:50-2:00].");
+
+    expect(beside.answer).toBe("Brais's analogy was about house prices [1:56].");
+    expect(beside.citations.map((c) => c.start_seconds)).toEqual([HOUSE_PRICES]);
+    expect(range.answer).toBe("Brais's analogy was about house prices [1:56].");
+  });
+
+  it('takes every mark, true or look-alike, out of quoted captions', () => {
+    expect(withoutMarks('the kernel [1:23] slides [0:4] over [١:٢٣] the image [x].')).toBe(
+      'the kernel slides over the image [x].',
+    );
+    expect(withoutMarks('no marks here [1] at 1:23')).toBe('no marks here [1] at 1:23');
+  });
+
   it('leaves brackets that are not marks alone', () => {
-    const text = 'He says [laughs] that [1] kernel is [a matrix].';
+    const text =
+      'He says [laughs] that [1] kernel is [a matrix], a ratio of [4:3 or so] and [1.5:2].';
 
     expect(check(text)).toEqual({ answer: text, citations: [] });
   });

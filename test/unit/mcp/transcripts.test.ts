@@ -45,6 +45,7 @@ function setUp(options: { cached?: Video; fetch?: () => Promise<Video>; quotaLef
       return { day: '2026-11-23' };
     }),
     release: vi.fn(async () => undefined),
+    forget: vi.fn(async () => undefined),
   } satisfies Quota;
   const service = createTranscriptService({
     videos,
