@@ -38,7 +38,7 @@ export function audioUnavailable(problem: HttpError, cipheredOnly: boolean): Htt
     problem.type,
     problem.title,
     `${problem.message} Its audio cannot be transcribed either: ${why}.`,
-    { cause: problem, extensions: { ...problem.extensions, audio_unavailable: true } },
+    { cause: problem, extensions: problem.extensions },
   );
 }
 

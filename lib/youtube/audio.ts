@@ -42,6 +42,7 @@ interface RawFormat {
   averageBitrate?: unknown;
   approxDurationMs?: unknown;
   audioTrack?: { id?: unknown; audioIsDefault?: unknown };
+  isDrc?: unknown;
 }
 
 const positive = (value: unknown): number | undefined => {
@@ -70,6 +71,10 @@ export function audioOf(
   );
   if (formats.some((format) => isRecord(format.audioTrack))) {
     formats = formats.filter((format) => format.audioTrack?.audioIsDefault === true);
+  }
+  // Dynamic-range-compressed copies (`isDrc`) are as large and less faithful: the plain ones win.
+  if (formats.some((format) => format.isDrc !== true)) {
+    formats = formats.filter((format) => format.isDrc !== true);
   }
   const direct = formats.filter((format) => typeof format.url === 'string');
   const summary: AudioSummary = {

@@ -71,9 +71,10 @@ export interface Download {
 
 /**
  * The bytes at `url`, range by range.
- * @throws ForeignMediaError (no request made), MediaRefusedError (403), AudioTooLargeError, and
- *   the HttpErrors of the controlled fetch: 502 youtube-bad-response (5xx, a redirect elsewhere,
- *   an answer that is no range), 503 youtube-blocked (429) | youtube-unreachable, 504.
+ * @throws ForeignMediaError (a URL or a redirect off the media hosts: no request made to it),
+ *   MediaRefusedError (403, or any answer that is not the range), AudioTooLargeError, and the
+ *   HttpErrors of the controlled fetch: 502 youtube-bad-response (5xx, a broken answer), 503
+ *   youtube-blocked (429) | youtube-unreachable, 504 youtube-timeout.
  */
 export async function downloadMedia(
   url: string,
@@ -81,7 +82,12 @@ export async function downloadMedia(
   options: MediaOptions,
 ): Promise<Uint8Array> {
   const target = new URL(url);
-  const allow = (candidate: URL) => isMediaUrl(candidate, options.testOrigin);
+  let refused: string | undefined;
+  const allow = (candidate: URL) => {
+    const allowed = isMediaUrl(candidate, options.testOrigin);
+    if (!allowed) refused = candidate.host;
+    return allowed;
+  };
   if (!allow(target)) throw new ForeignMediaError(target.host);
   const { fetch } = createControlledFetch({
     origin: target.origin,
@@ -102,6 +108,9 @@ export async function downloadMedia(
         Range: `bytes=${received}-${received + asked - 1}`,
         'User-Agent': download.userAgent,
       },
+    }).catch((error: unknown) => {
+      // A redirect off the media hosts is not followed: that URL is refused, as a foreign one.
+      throw refused === undefined ? error : new ForeignMediaError(refused);
     });
     // A 403 (or any other refusal) is about the URL, its client's failure. A server that
     // ignores ranges answers 200 with it all (within the range cap): fine for a first request.
