@@ -30,6 +30,7 @@ import {
   type TranscribeCall,
   type TranscriptionBackend,
 } from './backend';
+import { AUDIO_PREFIX, JOB_NAME_PREFIX, RESULTS_PREFIX } from './bucket';
 import { TranscriptionPendingError, transcriptionError, transcriptionRejected } from './errors';
 
 export interface AmazonTranscriptionOptions {
@@ -42,12 +43,6 @@ export interface AmazonTranscriptionOptions {
   /** How often a job is looked at: first after `firstMs`, then twice as long up to `maxMs`. */
   poll?: { firstMs: number; maxMs: number };
 }
-
-/** Every job this service starts is named so; the worker may read only jobs of this name. */
-export const JOB_NAME_PREFIX = 'tubesum-';
-/** Where the audio and the results go in the bucket (the worker's grants name both). */
-export const AUDIO_PREFIX = 'audio/';
-export const RESULTS_PREFIX = 'transcripts/';
 
 const DEFAULT_POLL = { firstMs: 1_000, maxMs: 15_000 };
 

@@ -142,10 +142,15 @@ export async function startTranscribeStub(
 
   const transcribe = createServer((request, response) => {
     void (async () => {
-      const input = JSON.parse((await bodyOf(request)).toString('utf8') || '{}') as Record<
-        string,
-        any
-      >;
+      const input = JSON.parse((await bodyOf(request)).toString('utf8') || '{}') as {
+        TranscriptionJobName?: string;
+        Media?: { MediaFileUri?: string };
+        MediaFormat?: string;
+        IdentifyLanguage?: boolean;
+        LanguageCode?: string;
+        OutputBucketName?: string;
+        OutputKey?: string;
+      };
       const action = String(request.headers['x-amz-target'] ?? '').replace(/^Transcribe\./, '');
       transcribeCalls.push(action);
       if (!SIGV4.test(String(request.headers.authorization ?? ''))) {
