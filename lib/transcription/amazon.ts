@@ -67,7 +67,7 @@ const LOCALES: Record<string, string> = {
 };
 
 /** The parts of Transcribe's result file this service reads. */
-const resultSchema = z.object({
+export const resultSchema = z.object({
   results: z.object({
     language_code: z.optional(z.string()),
     // One line per stretch of speech, with its text and times (as strings of seconds).
@@ -230,8 +230,11 @@ export function createAmazonTranscription(
   }
 }
 
-/** The lines of a result: its audio segments, or its words cut into sentences. */
-function segmentsOf(results: z.output<typeof resultSchema>['results']): Heard['segments'] {
+/**
+ * The lines of a Transcribe result: its audio segments, or (results written before Transcribe
+ * had them) its words cut into sentences at their closing punctuation.
+ */
+export function segmentsOf(results: z.output<typeof resultSchema>['results']): Heard['segments'] {
   const ms = (seconds: string | undefined) => Math.round(Number(seconds ?? 0) * 1000);
   if (results.audio_segments) {
     return results.audio_segments.map((segment) => ({

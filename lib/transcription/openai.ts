@@ -61,6 +61,9 @@ export function createOpenAiTranscription(
     uploadLimitBytes,
     async transcribe(audio: () => Promise<AudioFile>, call: TranscribeCall): Promise<Heard> {
       const file = await audio();
+      // A server that does not answer by the hand-over time has failed: a 502 while the run can
+      // still say so (the client's own timeout would start its retries over).
+      const late = AbortSignal.timeout(Math.max(1_000, call.handOverAt - Date.now()));
       let answer: unknown;
       try {
         answer = await client.audio.transcriptions.create(
@@ -72,11 +75,7 @@ export function createOpenAiTranscription(
             timestamp_granularities: ['segment'],
             ...(call.language ? { language: call.language.split('-')[0] } : {}),
           },
-          {
-            signal: call.signal,
-            maxRetries: MAX_RETRIES,
-            timeout: Math.max(1_000, call.handOverAt - Date.now()),
-          },
+          { signal: AbortSignal.any([call.signal, late]), maxRetries: MAX_RETRIES },
         );
       } catch (error) {
         throw failureOf(error, call.signal, options.maxUploadMb, file.bytes.byteLength);
@@ -116,6 +115,9 @@ function heardOf(answer: unknown): Heard {
  */
 function failureOf(error: unknown, signal: AbortSignal, maxUploadMb: number, bytes: number) {
   if (signal.aborted) return signal.reason ?? error;
+  if (error instanceof OpenAI.APIUserAbortError) {
+    return transcriptionError('the transcription service did not answer in time', error);
+  }
   if (error instanceof OpenAI.APIError && error.status !== undefined) {
     const reason = messageOf(error);
     if (error.status === 413) {

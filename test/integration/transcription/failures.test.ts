@@ -80,6 +80,31 @@ describe('a failing transcription service', () => {
   });
 });
 
+it('is a 502 when it does not answer before the run must hand over, and the run’s time is not spent waiting', async () => {
+  // Runs of 8 s, which hand over 5 s before their end.
+  const quick = await startSummarizeEnv({
+    TRANSCRIPTION_BASE_URL: stt.baseUrl,
+    SUMMARIZE_WAIT_MS: '25000',
+    JOB_DEADLINE_MS: '8000',
+  });
+  try {
+    stt.reset();
+    stt.script(['hang']);
+
+    const answer = await quick.host.request('POST', '/summarize', {
+      json: { video_url: FAKE_VIDEO_IDS.disabled, summary_length: 84 },
+      token: quick.token,
+    });
+
+    expect(answer.status, answer.text).toBe(502);
+    expect(answer.body.type).toBe('urn:tubesum:problem:transcription-error');
+    expect(answer.body.detail).toMatch(/did not answer in time/);
+    expect(stt.requests).toHaveLength(1);
+  } finally {
+    await quick.close();
+  }
+});
+
 describe('audio the service cannot download', () => {
   it('never contacts a media host other than googlevideo.com, nor follows a redirect to one', async () => {
     const foreign = await summarize(FAKE_VIDEO_IDS['audio-foreign']);
