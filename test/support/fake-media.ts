@@ -34,6 +34,9 @@ export interface MediaRequest {
   range?: [number, number];
   status: number;
   userAgent?: string;
+  /** When it arrived and when its answer was sent (epoch ms). */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 interface Format {
@@ -92,12 +95,16 @@ export function audioBytes(videoId: string, itag: number, size: number): Buffer 
   const key = `${videoId}/${itag}/${size}`;
   let bytes = streams.get(key);
   if (!bytes) {
-    bytes = Buffer.alloc(size);
-    // A counter hashed in blocks: fast enough for 30 MB, and no two formats alike.
-    for (let offset = 0, block = 0; offset < size; block++) {
-      const digest = createHash('sha256').update(`${key}#${block}`).digest();
-      offset += digest.copy(bytes, offset);
+    // xorshift32 seeded by the key's hash: 30 MB in tens of milliseconds, no two formats alike.
+    let state = createHash('sha256').update(key).digest().readUInt32LE(0) || 1;
+    const words = new Uint32Array(Math.ceil(size / 4));
+    for (let i = 0; i < words.length; i++) {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      words[i] = state >>> 0;
     }
+    bytes = Buffer.from(words.buffer, 0, size);
     streams.set(key, bytes);
   }
   return bytes;
@@ -120,14 +127,16 @@ export function serveMedia(
   const client = url.searchParams.get('c') ?? '';
   const size = Number(url.searchParams.get('clen'));
   const range = /^bytes=(\d+)-(\d*)$/.exec(String(request.headers.range ?? ''));
-  const entry: MediaRequest = { videoId, itag, client, status: 200 };
+  const entry: MediaRequest = { videoId, itag, client, status: 200, receivedAt: Date.now() };
   const userAgent = request.headers['user-agent'];
   if (userAgent) entry.userAgent = userAgent;
   log.push(entry);
   const answer = (status: number, headers: Record<string, string>, body?: Buffer) => {
     entry.status = status;
     response.writeHead(status, headers);
-    response.end(body);
+    response.end(body, () => {
+      entry.answeredAt = Date.now();
+    });
   };
   if (edit.redirectForeign) {
     answer(302, { Location: `${foreign}/videoplayback${url.search}` });

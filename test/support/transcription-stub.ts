@@ -24,7 +24,10 @@ export interface RecordedTranscription {
   /** SHA-256 (hex) of the uploaded file. */
   sha256: string;
   authorization: string | undefined;
+  /** When the request began to arrive, when all of it had come, when it was answered (ms). */
+  startedAt: number;
   receivedAt: number;
+  answeredAt?: number;
   status?: number;
 }
 
@@ -72,16 +75,20 @@ export async function startTranscriptionStub(): Promise<TranscriptionStub> {
   ) => {
     if (recorded) recorded.status = status;
     const payload = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json' }).end(payload);
+    res.writeHead(status, { 'content-type': 'application/json' }).end(payload, () => {
+      if (recorded) recorded.answeredAt = Date.now();
+    });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const startedAt = Date.now();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions') {
       send(res, undefined, 404, { error: { message: `no route ${req.method} ${req.url}` } });
       return;
     }
+    const receivedAt = Date.now();
     const form = await new Request('http://stub.invalid/', {
       method: 'POST',
       headers: { 'content-type': String(req.headers['content-type'] ?? '') },
@@ -114,7 +121,8 @@ export async function startTranscriptionStub(): Promise<TranscriptionStub> {
       fileBytes: bytes.byteLength,
       sha256: createHash('sha256').update(bytes).digest('hex'),
       authorization: req.headers.authorization,
-      receivedAt: Date.now(),
+      startedAt,
+      receivedAt,
     };
     requests.push(recorded);
     const step =
