@@ -140,6 +140,19 @@ describe('audio the service cannot download', () => {
   });
 });
 
+it('answers a question about a video no summary transcribed yet with a 422 that says to ask for its summary first', async () => {
+  const answer = await env.host.request('POST', '/ask', {
+    json: { video_url: FAKE_VIDEO_IDS['no-captions-28mb'], question: 'What is it about?' },
+    token: env.token,
+  });
+
+  expect(answer.status, answer.text).toBe(422);
+  expect(answer.body.type).toBe('urn:tubesum:problem:captions-disabled');
+  expect(answer.body.detail).toMatch(/ask for a summary first \(POST \/summarize/);
+  expect(env.youtube.media).toHaveLength(0);
+  expect(stt.requests).toHaveLength(0);
+});
+
 it('tells, without a transcription backend, that one can be configured and how', async () => {
   const plain = await startSummarizeEnv();
   try {
