@@ -36,6 +36,8 @@ export function progressOf(job: Pick<Job, 'status' | 'progress'>): {
       return { percent: 0, words: 'Waiting for its turn…' };
     case 'transcript':
       return { percent: 5, words: 'Fetching the transcript…' };
+    case 'transcribing':
+      return { percent: 7, words: 'No captions: transcribing the audio…' };
     case 'combining':
       return { percent: 90, words: 'Combining the parts into one summary…' };
     default: {
