@@ -1,4 +1,4 @@
-// `npm run bench`: every benchmark of issues 6 and 17 (jobs), printed as a table with its target
+// `npm run bench`: every benchmark of issues 6, 17 (jobs) and 26 (transcription), printed as a table with its target
 // and written to bench/results.json. A missed target is reported, never a failure of the command.
 // Run on an otherwise idle machine for figures worth comparing; these machines are shared.
 // `npm run bench` loads bench/bench.env (no logs, and what the local host needs).
@@ -12,6 +12,7 @@ import { localStartBenchmarks } from './local-start';
 import { formatTable, type Row } from './measure';
 import { qualityBenchmarks } from './quality-rows';
 import { summarizerBenchmarks } from './summarizer';
+import { transcriptionBenchmarks } from './transcription';
 
 const log = (line: string) => console.error(`bench: ${line}`);
 const rows: Row[] = [];
@@ -26,6 +27,7 @@ const dynamo = await startDynamoDbLocal({ dataDir: 'memory' });
 try {
   rows.push(...(await handlerBenchmarks(dynamo, log)));
   rows.push(...(await jobBenchmarks(dynamo, log)));
+  rows.push(...(await transcriptionBenchmarks(dynamo, log)));
 } finally {
   await dynamo.stop();
 }

@@ -17,6 +17,7 @@ import { type JobQueue, sqsQueueFrom } from '../lib/summaries/queue';
 import { createCache } from '../lib/summaries/store/cache';
 import { createQuota } from '../lib/summaries/store/quota';
 import { summaryServiceFrom } from '../lib/summaries/wiring';
+import { keptTranscriptionsOf } from '../lib/transcription/reuse';
 import type { Video } from '../lib/youtube/types';
 
 /** What the local host hands the function instead of what it would build from the Config. */
@@ -34,6 +35,7 @@ export function create(config: Config, services: McpServices = {}) {
     videos: createCache<Video>(db, config.TABLE_NAME, config.TRANSCRIPT_CACHE_TTL_SECONDS),
     // Loaded (with the proxy's credentials) by the first transcript that is not cached.
     youtube: modelClientsFrom(config, logger).youtube,
+    captionless: keptTranscriptionsOf(config, db),
     quota: createQuota(db, config.TABLE_NAME, config.SUMMARY_DAILY_QUOTA),
     logger,
   });

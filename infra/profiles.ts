@@ -203,7 +203,8 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     table: [],
   },
   worker: {
-    description: 'Makes the summaries of the job queue (YouTube, Bedrock, the offline model)',
+    description:
+      'Makes the summaries of the job queue (YouTube, Bedrock, the offline model, transcriptions)',
     // Mostly waiting on YouTube and the models, but the offline summarizer splits sentences and
     // ranks them on the CPU, and its language model (3.5 MB) loads on a cold start: 1 GB (~0.6
     // vCPU) keeps both short without paying for a vCPU that idles while a model answers.
@@ -213,7 +214,9 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     // settle the jobs instead of being cut off mid-write.
     environment: { JOB_DEADLINE_MS: String(WORKER_TIMEOUT.toMilliseconds() - WORKER_MARGIN_MS) },
     // Records (lease, checkpoints, outcome), jobs (settle), the transcript cache and the quota
-    // (units given back on failures): reads, puts and conditional updates of single items.
+    // (units given back on failures), transcription claims and minutes: reads, puts and
+    // conditional updates of single items. The audio bucket and Transcribe come with
+    // -c transcription=amazon-transcribe (infra/constructs/audio-bucket.ts).
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     catalog: true,
     youtube: true,

@@ -2,6 +2,7 @@
 // synth time, so a typo fails `cdk synth` naming the key instead of failing a cold start later.
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { TRANSCRIPTION_BACKENDS } from '../lib/config';
 import * as z from '../lib/schema';
 import { CREDENTIAL_PARAMETERS } from './constructs/credentials-secret';
 
@@ -24,6 +25,11 @@ export const CONTEXT = {
   openaiBaseUrl: 'openaiBaseUrl',
   openaiModels: 'openaiModels',
   alarmEmail: 'alarmEmail',
+  transcription: 'transcription',
+  transcriptionBaseUrl: 'transcriptionBaseUrl',
+  transcriptionModel: 'transcriptionModel',
+  transcriptionMaxMinutes: 'transcriptionMaxMinutes',
+  transcriptionDailyMinutes: 'transcriptionDailyMinutes',
 } as const;
 
 /**
@@ -44,6 +50,18 @@ export const CATALOG_CONTEXT = {
 export const YOUTUBE_CONTEXT = {
   youtubeClients: 'YOUTUBE_CLIENTS',
   youtubeProxyRetries: 'YOUTUBE_PROXY_RETRIES',
+} as const;
+
+/**
+ * How videos without captions are transcribed, context key -> variable: for the worker, and for
+ * /ask and /mcp, whose problems say whether a summary would transcribe the video.
+ * `transcription` itself (the backend) is read apart: amazon-transcribe adds the audio bucket.
+ */
+export const TRANSCRIPTION_CONTEXT = {
+  transcriptionBaseUrl: 'TRANSCRIPTION_BASE_URL',
+  transcriptionModel: 'TRANSCRIPTION_MODEL',
+  transcriptionMaxMinutes: 'TRANSCRIPTION_MAX_MINUTES',
+  transcriptionDailyMinutes: 'TRANSCRIPTION_DAILY_MINUTES',
 } as const;
 
 /** Every summary setting that comes from context (both maps above). */
@@ -77,6 +95,10 @@ export interface StackSettings {
   catalog: Variables<typeof CATALOG_CONTEXT>;
   /** The YouTube settings, for the worker (unset = code default). */
   youtube: Variables<typeof YOUTUBE_CONTEXT>;
+  /** The transcription backend (`-c transcription`), when videos without captions are transcribed. */
+  transcriptionBackend?: (typeof TRANSCRIPTION_BACKENDS)[number];
+  /** Its settings, for the worker, /ask and /mcp (TRANSCRIPTION_BACKEND among them). */
+  transcription: Record<string, string>;
 }
 
 // A small deployment (a person or a team): 20 requests/s sustained with bursts of 40 is far more
@@ -206,6 +228,23 @@ export function readSettings(node: Node): StackSettings {
     return values;
   };
 
+  const transcription = variables(TRANSCRIPTION_CONTEXT);
+  const backend = text(node, CONTEXT.transcription);
+  if (backend !== undefined && !(TRANSCRIPTION_BACKENDS as readonly string[]).includes(backend)) {
+    throw new SettingsError(
+      `context ${CONTEXT.transcription} must be one of ${TRANSCRIPTION_BACKENDS.join(', ')} (got ${backend})`,
+    );
+  }
+  const transcriptionBackend =
+    (backend as StackSettings['transcriptionBackend']) ??
+    (transcription.TRANSCRIPTION_BASE_URL === undefined ? undefined : 'openai-compatible');
+  if (transcriptionBackend === 'openai-compatible' && !transcription.TRANSCRIPTION_BASE_URL) {
+    throw new SettingsError(
+      `context ${CONTEXT.transcription}=openai-compatible needs ${CONTEXT.transcriptionBaseUrl} (the server's /v1 URL)`,
+    );
+  }
+  if (transcriptionBackend) transcription.TRANSCRIPTION_BACKEND = transcriptionBackend;
+
   return {
     corsOrigins,
     throttleRateLimit,
@@ -217,5 +256,7 @@ export function readSettings(node: Node): StackSettings {
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
     catalog: variables(CATALOG_CONTEXT),
     youtube: variables(YOUTUBE_CONTEXT),
+    ...(transcriptionBackend ? { transcriptionBackend } : {}),
+    transcription,
   };
 }

@@ -18,6 +18,7 @@ import { bedrockModelIds } from './bedrock';
 import { handlerNames } from './bundling';
 import { ServiceAlarms } from './constructs/alarms';
 import { ApiFunction, type FunctionAccess } from './constructs/api-function';
+import { AudioBucket } from './constructs/audio-bucket';
 import { CredentialsSecret } from './constructs/credentials-secret';
 import { DataTable } from './constructs/data-table';
 import { JobQueue } from './constructs/job-queue';
@@ -44,6 +45,8 @@ export class TubesumStack extends Stack {
   readonly worker: ApiFunction;
   readonly jobQueue: Queue;
   readonly deadLetterQueue: Queue;
+  /** Where Amazon Transcribe reads audio, with `-c transcription=amazon-transcribe`. */
+  readonly audioBucket?: AudioBucket;
 
   constructor(scope: Construct, id: string, props: TubesumStackProps = {}) {
     super(scope, id, {
@@ -60,7 +63,14 @@ export class TubesumStack extends Stack {
     this.credentials = credentials;
 
     const shared = { jwtSecret, credentials };
-    this.worker = this.createFunction(WORKER, routes, settings, shared);
+    // Amazon Transcribe reads the audio of videos without captions from a bucket of its own.
+    if (settings.transcriptionBackend === 'amazon-transcribe') {
+      this.audioBucket = new AudioBucket(this, 'Audio');
+    }
+    this.worker = this.createFunction(WORKER, routes, settings, {
+      ...shared,
+      ...(this.audioBucket ? { audioBucket: this.audioBucket } : {}),
+    });
     const jobs = new JobQueue(this, 'Jobs', {
       worker: this.worker.function,
       workerTimeout: PROFILES.worker.timeout,
@@ -132,7 +142,12 @@ export class TubesumStack extends Stack {
     handler: FunctionName,
     routes: readonly RouteDef[],
     settings: StackSettings,
-    shared: { jwtSecret: JwtSecret; credentials: CredentialsSecret; jobQueue?: Queue },
+    shared: {
+      jwtSecret: JwtSecret;
+      credentials: CredentialsSecret;
+      jobQueue?: Queue;
+      audioBucket?: AudioBucket;
+    },
   ): ApiFunction {
     // Always there for the route table's names; a test's made-up handler has none.
     const profile = PROFILES[handler];
@@ -153,11 +168,14 @@ export class TubesumStack extends Stack {
       ...profile.environment,
       ...(profile.catalog ? settings.catalog : {}),
       ...(profile.youtube ? settings.youtube : {}),
+      ...(profile.youtube ? settings.transcription : {}),
     };
     const access: FunctionAccess = {};
     if (tableActions.size > 0) access.table = { table: this.table, actions: [...tableActions] };
     if (verifiesTokens || profile.signsTokens) access.jwtSecret = shared.jwtSecret;
     if (profile.credentials) access.credentials = shared.credentials;
+    // Only the worker transcribes: the bucket and Transcribe are its alone.
+    if (handler === WORKER && shared.audioBucket) access.audioBucket = shared.audioBucket;
     if (profile.queuesJobs) {
       if (!shared.jobQueue) throw new Error(`${handler} queues jobs, but there is no queue yet`);
       access.jobQueue = shared.jobQueue;

@@ -37,6 +37,9 @@ const url = (fallback?: string) => {
 const text = (fallback: string, min = 1, max = Number.MAX_SAFE_INTEGER) =>
   z._default(z.string().check(z.minLength(min), z.maxLength(max)), fallback);
 
+/** The speech-to-text backends TRANSCRIPTION_BACKEND names. */
+export const TRANSCRIPTION_BACKENDS = ['openai-compatible', 'amazon-transcribe'] as const;
+
 /** How long POST /summarize waits for its summary by default before answering 202. */
 export const DEFAULT_SUMMARIZE_WAIT_MS = 20_000;
 /** The most it may wait: its Lambda (and API Gateway's 30 s) must still be there to answer. */
@@ -73,8 +76,9 @@ const envSchema = z.object({
   JWT_SECRET_ARN: optionalString,
   /**
    * Secrets Manager secret of the operator's credentials, JSON {"youtubeProxyUrl",
-   * "youtubeApiKey", "openaiApiKey"} (the CDK stack fills it from its parameters); its values
-   * fill YOUTUBE_PROXY_URL, YOUTUBE_API_KEY and OPENAI_API_KEY where those are unset.
+   * "youtubeApiKey", "openaiApiKey", "transcriptionApiKey"} (the CDK stack fills it from its
+   * parameters); its values fill YOUTUBE_PROXY_URL, YOUTUBE_API_KEY, OPENAI_API_KEY and
+   * TRANSCRIPTION_API_KEY where those are unset.
    */
   CREDENTIALS_SECRET_ARN: optionalString,
   /** Secrets Manager endpoint override (tests point it at a local stub). */
@@ -188,6 +192,33 @@ const envSchema = z.object({
   OPENAI_MAX_ATTEMPTS: int(1, 10, 3),
   /** Parts of a long transcript summarised at once (a laptop's server runs one or two). */
   OPENAI_CONCURRENCY: int(1, 16, 2),
+
+  /**
+   * Speech-to-text for videos without usable captions (README, "Transcription"):
+   * `openai-compatible` (any `/audio/transcriptions` server at TRANSCRIPTION_BASE_URL) or
+   * `amazon-transcribe` (with TRANSCRIPTION_BUCKET; the stack sets both). Unset: the
+   * OpenAI-compatible server when TRANSCRIPTION_BASE_URL is set, else no transcription.
+   */
+  TRANSCRIPTION_BACKEND: z.pipe(optionalString, z.optional(z.enum(TRANSCRIPTION_BACKENDS))),
+  /** An OpenAI-compatible transcription server, e.g. http://localhost:8000/v1 (Speaches). */
+  TRANSCRIPTION_BASE_URL: url(),
+  /** The model it transcribes with. */
+  TRANSCRIPTION_MODEL: text('whisper-1', 1, 200),
+  /** Its API key, when it wants one (sent as a bearer token). */
+  TRANSCRIPTION_API_KEY: optionalString,
+  /** The S3 bucket Amazon Transcribe reads the audio from (set by the stack). */
+  TRANSCRIPTION_BUCKET: optionalString,
+  /** Largest audio the OpenAI-compatible server takes in one upload, in MB (OpenAI's: 25). */
+  TRANSCRIPTION_MAX_UPLOAD_MB: int(1, 4_096, 25),
+  /** Largest audio downloaded for a transcription, in MB. */
+  TRANSCRIPTION_MAX_MB: int(1, 4_096, 200),
+  /** Longest video transcribed, in minutes. */
+  TRANSCRIPTION_MAX_MINUTES: int(1, 1_440, 180),
+  /** Minutes of audio transcribed per user per UTC day; 0 means unlimited. */
+  TRANSCRIPTION_DAILY_MINUTES: int(0, 1_000_000, 240),
+  /** Amazon Transcribe and S3 endpoint overrides (tests point them at local stubs). */
+  AWS_ENDPOINT_URL_TRANSCRIBE: url(),
+  AWS_ENDPOINT_URL_S3: url(),
 
   /** Folder holding swagger-ui-dist's files; found automatically when unset. */
   SWAGGER_UI_DIR: optionalString,

@@ -11,6 +11,8 @@ export interface OperatorCredentials {
   youtubeProxyUrl?: string;
   youtubeApiKey?: string;
   openaiApiKey?: string;
+  /** The OpenAI-compatible transcription server's key (TRANSCRIPTION_API_KEY). */
+  transcriptionApiKey?: string;
 }
 
 const blankAsUnset = () =>
@@ -24,6 +26,7 @@ const SecretSchema = z.object({
   youtubeProxyUrl: z.optional(z.pipe(blankAsUnset(), z.optional(z.url({ protocol: /^https?$/ })))),
   youtubeApiKey: z.optional(blankAsUnset()),
   openaiApiKey: z.optional(blankAsUnset()),
+  transcriptionApiKey: z.optional(blankAsUnset()),
 });
 
 /** The secret's values, or none when CREDENTIALS_SECRET_ARN is unset. */
@@ -44,7 +47,7 @@ async function stored(config: Config): Promise<OperatorCredentials> {
   if (!parsed.success) {
     // zod's report names the fields and the rules, never the values (they are credentials).
     throw new ConfigError(
-      `the secret at CREDENTIALS_SECRET_ARN must be JSON {"youtubeProxyUrl": "http(s)://...", "youtubeApiKey": "...", "openaiApiKey": "..."}:\n${z.prettifyError(parsed.error)}`,
+      `the secret at CREDENTIALS_SECRET_ARN must be JSON {"youtubeProxyUrl": "http(s)://...", "youtubeApiKey": "...", "openaiApiKey": "...", "transcriptionApiKey": "..."}:\n${z.prettifyError(parsed.error)}`,
     );
   }
   return parsed.data;
@@ -61,6 +64,7 @@ export async function operatorCredentialsFrom(config: Config): Promise<OperatorC
     youtubeProxyUrl: config.YOUTUBE_PROXY_URL ?? secret.youtubeProxyUrl,
     youtubeApiKey: config.YOUTUBE_API_KEY ?? secret.youtubeApiKey,
     openaiApiKey: config.OPENAI_API_KEY ?? secret.openaiApiKey,
+    transcriptionApiKey: config.TRANSCRIPTION_API_KEY ?? secret.transcriptionApiKey,
   };
   return Object.fromEntries(
     Object.entries(chosen).filter(([, value]) => value !== undefined),

@@ -42,7 +42,7 @@ export async function withRetries<T>(call: () => Promise<T>, options: RetryOptio
 }
 
 /** Resolves after `ms`, or early with false when the signal fires. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
     const onAbort = () => {

@@ -3,14 +3,17 @@
 // settings the service uses (YOUTUBE_PROXY_URL included), and prints a table: client, video,
 // HTTP status, the player's playability status and reason, caption tracks, tracks that need a
 // PO token (`exp=xpe`), caption bytes, whether visitor data was obtained and sent, words, time,
-// outcome. A client's bot-check retry is a row of its own. The exit code is 1 when no client
-// yields a transcript. Run it after a deploy, and when summaries start
+// the audio-only formats offered with a direct URL (and those only behind a signatureCipher),
+// whether the first 64 KB of the smallest one download (what a transcription of a video without
+// captions needs), outcome. A client's bot-check retry is a row of its own. The exit code is 1
+// when no client yields a transcript. Run it after a deploy, and when summaries start
 // failing: it shows which clients still work, and so what to put in YOUTUBE_CLIENTS.
 import { ConfigError, loadConfig } from '../lib/config';
 import { operatorCredentialsFrom } from '../lib/credentials';
 import { HttpError } from '../lib/errors';
 import type { Attempt } from '../lib/youtube/acquisition';
 import { type YouTubeClient, youTubeClientFromConfig } from '../lib/youtube/client';
+import { ForeignMediaError, MediaRefusedError } from '../lib/youtube/media';
 import { isVideoId } from '../lib/youtube/url';
 
 /**
@@ -31,6 +34,8 @@ interface Row {
   visitor: string;
   words: string;
   ms: string;
+  audio: string;
+  audioCheck: string;
   outcome: string;
 }
 
@@ -45,8 +50,13 @@ const HEADINGS: Row = {
   visitor: 'visitor data',
   words: 'words',
   ms: 'ms',
+  audio: 'audio formats',
+  audioCheck: 'first 64 KB',
   outcome: 'outcome',
 };
+
+/** What the audio check downloads: enough to see the media server serve this client. */
+const AUDIO_CHECK_BYTES = 65_536;
 
 async function main(): Promise<number> {
   const videos = process.argv.slice(2);
@@ -83,6 +93,14 @@ async function main(): Promise<number> {
       ? `\nclients that yield transcripts: ${working.join(', ')}`
       : '\nno client yields a transcript: see the outcomes above, and the README ("YouTube")',
   );
+  const audible = [
+    ...new Set(rows.filter((row) => row.audioCheck.startsWith('ok')).map((r) => r.client)),
+  ];
+  console.log(
+    audible.length > 0
+      ? `clients whose audio downloads (what transcription needs): ${audible.join(', ')}`
+      : 'no client’s audio downloads: videos without captions cannot be transcribed from here',
+  );
   return working.length > 0 ? 0 : 1;
 }
 
@@ -99,18 +117,47 @@ async function probe(youtube: YouTubeClient, client: string, video: string): Pro
   } catch (error) {
     outcome = describe(error, attempts.at(-1));
   }
-  if (attempts.length === 0) return [rowOf(client, video, undefined, outcome)];
-  return attempts.map((attempt, index) =>
-    rowOf(
+  if (attempts.length === 0) return [rowOf(client, video, undefined, outcome, '-')];
+  const audioCheck = await checkAudio(youtube, attempts.at(-1));
+  return attempts.map((attempt, index) => {
+    const last = index === attempts.length - 1;
+    return rowOf(
       client,
       video,
       attempt,
-      index === attempts.length - 1 ? outcome : `${attempt.outcome}, asked again`,
-    ),
-  );
+      last ? outcome : `${attempt.outcome}, asked again`,
+      last ? audioCheck : '-',
+    );
+  });
 }
 
-function rowOf(client: string, video: string, attempt: Attempt | undefined, outcome: string): Row {
+/** Downloads the first 64 KB of the smallest audio format the attempt was offered. */
+async function checkAudio(youtube: YouTubeClient, attempt: Attempt | undefined): Promise<string> {
+  const offer = attempt?.audio?.offer;
+  if (!offer) return '-';
+  const started = Date.now();
+  try {
+    const bytes = await youtube.downloadAudio(offer, {
+      userAgent: offer.userAgent,
+      maxBytes: Number.MAX_SAFE_INTEGER,
+      limitBytes: AUDIO_CHECK_BYTES,
+      signal: AbortSignal.timeout(30_000),
+    });
+    return `ok ${bytes.byteLength} B, ${Date.now() - started} ms (itag ${offer.itag})`;
+  } catch (error) {
+    if (error instanceof MediaRefusedError) return `refused: HTTP ${error.status}`;
+    if (error instanceof ForeignMediaError) return `refused: ${error.host} is no media host`;
+    return error instanceof HttpError ? `${error.status} ${error.type}` : `error: ${String(error)}`;
+  }
+}
+
+function rowOf(
+  client: string,
+  video: string,
+  attempt: Attempt | undefined,
+  outcome: string,
+  audioCheck: string,
+): Row {
   const known = (value: number | string | undefined) => (value === undefined ? '-' : String(value));
   const playability = attempt?.playability
     ? `${attempt.playability}${attempt.reason ? ` "${attempt.reason.slice(0, 60)}"` : ''}`
@@ -129,6 +176,10 @@ function rowOf(client: string, video: string, attempt: Attempt | undefined, outc
     visitor,
     words: known(attempt?.words),
     ms: known(attempt?.elapsedMs),
+    audio: attempt?.audio
+      ? `${attempt.audio.direct} direct${attempt.audio.ciphered ? `, ${attempt.audio.ciphered} ciphered` : ''}`
+      : '-',
+    audioCheck,
     outcome,
   };
 }

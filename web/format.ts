@@ -37,6 +37,8 @@ export function progressOf(job: Pick<Job, 'status' | 'progress'>): {
       return { percent: 0, words: 'Waiting for its turn…' };
     case 'transcript':
       return { percent: 5, words: 'Fetching the transcript…' };
+    case 'transcribing':
+      return { percent: 7, words: 'No captions: transcribing the audio…' };
     case 'combining':
       // One long model call with nothing to count: the step is named, and the bar's stripes move.
       return {

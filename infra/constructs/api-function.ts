@@ -14,6 +14,7 @@ import { grantBedrockModels } from '../bedrock';
 import { functionCode } from '../bundling';
 import { grantSendMessage, grantTableActions } from '../grants';
 import type { TableAction } from '../profiles';
+import type { AudioBucket } from './audio-bucket';
 import type { CredentialsSecret } from './credentials-secret';
 import type { JwtSecret } from './jwt-secret';
 
@@ -29,6 +30,8 @@ export interface FunctionAccess {
   bedrockModelIds?: readonly string[];
   /** The queue it sends jobs to (JOB_QUEUE_URL is set with it). */
   jobQueue?: IQueue;
+  /** Amazon Transcribe's audio bucket (TRANSCRIPTION_BUCKET is set with it). */
+  audioBucket?: AudioBucket;
 }
 
 export interface ApiFunctionProps {
@@ -101,6 +104,9 @@ export class ApiFunction extends Construct {
           ? { CREDENTIALS_SECRET_ARN: access.credentials.secretArnIfSet }
           : {}),
         ...(access.jobQueue ? { JOB_QUEUE_URL: access.jobQueue.queueUrl } : {}),
+        ...(access.audioBucket
+          ? { TRANSCRIPTION_BUCKET: access.audioBucket.bucket.bucketName }
+          : {}),
       },
     });
     Validations.of(this.function).acknowledge({
@@ -114,5 +120,6 @@ export class ApiFunction extends Construct {
     access.credentials?.grantRead(this.role);
     if (access.bedrockModelIds?.length) grantBedrockModels(this, this.role, access.bedrockModelIds);
     if (access.jobQueue) grantSendMessage(this.role, access.jobQueue);
+    access.audioBucket?.grantTranscription(this.role);
   }
 }

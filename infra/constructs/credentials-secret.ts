@@ -23,6 +23,7 @@ export const CREDENTIAL_PARAMETERS = {
   youtubeProxyUrl: 'YoutubeProxyUrl',
   youtubeApiKey: 'YoutubeApiKey',
   openaiApiKey: 'OpenaiApiKey',
+  transcriptionApiKey: 'TranscriptionApiKey',
 } as const satisfies Record<keyof OperatorCredentials, string>;
 
 // Values go into the secret's JSON as they are: no quotes, backslashes or whitespace.
@@ -43,6 +44,12 @@ const PARAMETERS: Record<
   },
   openaiApiKey: {
     description: 'API key of the OpenAI-compatible server at openaiBaseUrl; empty for none',
+    pattern: '^[^\\s"\\\\]*$',
+    rule: 'must be empty or a key without spaces, quotes or backslashes',
+  },
+  transcriptionApiKey: {
+    description:
+      'API key of the OpenAI-compatible transcription server at transcriptionBaseUrl; empty for none',
     pattern: '^[^\\s"\\\\]*$',
     rule: 'must be empty or a key without spaces, quotes or backslashes',
   },

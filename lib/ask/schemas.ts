@@ -103,6 +103,7 @@ export const askResponseSchema = z
         transcript_auto_generated: answerFields.transcript_auto_generated,
         transcript_word_count: answerFields.transcript_word_count,
         transcript_client: answerFields.transcript_client,
+        transcript_source: answerFields.transcript_source,
         model: answerFields.model,
         model_id: answerFields.model_id,
         context: z.enum(ASK_CONTEXTS).check(

@@ -1,6 +1,6 @@
 // The questions service of a Config: the answer cache and the quota in the table, the video
-// source the summary worker uses (the transcript cache, then YouTube), and the model clients,
-// each loaded on first use (summaries/model-clients.ts).
+// source the summary worker uses (the transcript cache, then YouTube, then a kept transcription),
+// and the model clients, each loaded on first use (summaries/model-clients.ts).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -9,6 +9,7 @@ import { modelClientsFrom } from '../summaries/model-clients';
 import { createCache } from '../summaries/store/cache';
 import { createQuota } from '../summaries/store/quota';
 import { createVideoSource } from '../summaries/videos';
+import { keptTranscriptionsOf } from '../transcription/reuse';
 import type { Video } from '../youtube/types';
 import type { AskResponse } from './schemas';
 import { type AskService, createAskService } from './service';
@@ -33,6 +34,8 @@ export function askServiceFrom(
     video: createVideoSource({
       videos: createCache<Video>(db, table, config.TRANSCRIPT_CACHE_TTL_SECONDS),
       youtube: clients.youtube,
+      // Questions reuse the transcriptions summaries made; an answer has no time to make one.
+      captionless: keptTranscriptionsOf(config, db),
       logger,
     }),
     chat: (model) => clients.chat(model),

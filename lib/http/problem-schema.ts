@@ -40,6 +40,24 @@ export const problemSchema = z
           "YouTube's own words (404 video-unavailable, 422 age-restricted or video-unplayable)",
       }),
     ),
+    max_minutes: z.optional(z.int().check(z.positive())).check(
+      z.meta({
+        description:
+          'The longest video transcribed, in minutes (422 video-too-long-to-transcribe, TRANSCRIPTION_MAX_MINUTES)',
+      }),
+    ),
+    max_mb: z.optional(z.int().check(z.positive())).check(
+      z.meta({
+        description:
+          'The largest audio transcribed, in MB (422 transcription-too-large: TRANSCRIPTION_MAX_MB, or the backend’s TRANSCRIPTION_MAX_UPLOAD_MB)',
+      }),
+    ),
+    backend_reason: z.optional(z.string()).check(
+      z.meta({
+        description:
+          "The transcription service's own words for refusing the audio (422 transcription-rejected)",
+      }),
+    ),
     block_reason: z
       .optional(z.enum(BLOCK_REASONS))
       .check(z.meta({ description: 'Why YouTube refused this server (503 youtube-blocked)' })),

@@ -69,10 +69,22 @@ export const transcriptSchema = z
     duration_seconds: z
       .nullable(z.int().check(z.nonnegative()))
       .check(z.meta({ description: 'Length of the video; null when YouTube does not say' })),
-    language: z.string().check(z.meta({ description: 'Language of the caption track used' })),
+    language: z.string().check(
+      z.meta({
+        description:
+          'Language of the caption track used, or the one the transcription heard ("und" when unknown)',
+      }),
+    ),
     auto_generated: z.boolean().check(
       z.meta({
-        description: "YouTube's speech recognition track (no punctuation, approximate words)",
+        description:
+          "Machine speech recognition: YouTube's automatic track (no punctuation, approximate words), or a transcription",
+      }),
+    ),
+    source: z.enum(['captions', 'transcription']).check(
+      z.meta({
+        description:
+          'Where the transcript comes from: the captions, or a transcription of the audio that a summary of the video made',
       }),
     ),
     segments: z.array(transcriptSegmentSchema).check(

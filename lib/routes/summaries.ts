@@ -45,9 +45,18 @@ export const summaryRoutes = {
       },
       ...withBody,
       ...videoAndModel,
+      429: {
+        description:
+          'Daily quota used up (quota-exceeded), or, for a video without captions, the daily budget of transcribed minutes (transcription-budget-exceeded); see Retry-After',
+        example: videoAndModel[429].example,
+      },
+      502: {
+        description:
+          'YouTube, the model or the transcription service (transcription-error) answered with something unusable, or the model is not enabled',
+      },
       422: {
         description:
-          'Invalid fields, unknown model, a summary_length the model cannot make (summary-length-unsupported, with max_summary_length), or a video without usable captions',
+          'Invalid fields, unknown model, a summary_length the model cannot make (summary-length-unsupported, with max_summary_length), or a video without usable captions that is not transcribed (captions-disabled; with transcription: video-too-long-to-transcribe, transcription-too-large, transcription-rejected)',
         example: new ValidationError([
           {
             field: 'video_url',
@@ -59,7 +68,10 @@ export const summaryRoutes = {
         description:
           'YouTube blocked us, the model is throttled, the model named is misconfigured on this server (server-misconfigured, with allowed_models), or the job could not be queued; see Retry-After',
       },
-      504: { description: 'YouTube or the model did not answer in time' },
+      504: {
+        description:
+          'YouTube, the model or a transcription job (transcription-timeout) did not finish in time',
+      },
     },
   }),
   listSummaries: route({

@@ -3,6 +3,7 @@
 // YouTube client, the Bedrock and OpenAI-compatible clients. A run of the offline model never
 // loads the model clients. (The offline summarizer is the worker's alone: worker-wiring.ts.)
 import type { Config } from '../config';
+import type { OperatorCredentials } from '../credentials';
 import type { Logger } from '../logger';
 import { once } from '../once';
 import type { YouTubeClient } from '../youtube/client';
@@ -11,6 +12,8 @@ import type { ChatModel } from './llm/summarizer';
 import type { Summarizer } from './types';
 
 export interface ModelClients {
+  /** The operator's credentials (read once per instance). */
+  credentials: () => Promise<OperatorCredentials>;
   /** The YouTube client (with the proxy and key of the operator's credentials). */
   youtube: () => Promise<YouTubeClient>;
   /** One call at a time to a language model of the catalog. */
@@ -53,6 +56,7 @@ export function modelClientsFrom(config: Config, logger: Logger): ModelClients {
     logger,
   });
   return {
+    credentials,
     youtube,
     async chat(model) {
       if (model.kind === 'openai') {

@@ -11,7 +11,14 @@ import {
   videoMetadataSchema,
   videoUrlSchema,
 } from '../youtube/schema';
+import type { TranscriptSource } from '../youtube/types';
 import { SUMMARY_LENGTH } from './limits';
+
+/** Where a transcript comes from (lib/youtube/types.ts TranscriptSource). */
+const TRANSCRIPT_SOURCES = [
+  'captions',
+  'transcription',
+] as const satisfies readonly TranscriptSource[];
 
 export { SUMMARY_LENGTH, videoUrlSchema };
 
@@ -94,18 +101,30 @@ const tokenCount = () => z.nullable(count());
  * question's): which transcript it read, which model made it, and what that cost.
  */
 export const answerFields = {
-  transcript_language: z
-    .string()
-    .check(z.meta({ description: 'Language of the caption track used' })),
-  transcript_auto_generated: z
-    .boolean()
-    .check(z.meta({ description: "YouTube's speech recognition track" })),
+  transcript_language: z.string().check(
+    z.meta({
+      description:
+        'Language of the caption track used, or the one the transcription heard ("und", BCP 47’s undetermined, when the transcription service did not say)',
+    }),
+  ),
+  transcript_auto_generated: z.boolean().check(
+    z.meta({
+      description: "Machine speech recognition: YouTube's automatic track, or a transcription",
+    }),
+  ),
   transcript_word_count: count(),
   transcript_client: z.string().check(
     z.meta({
       description:
-        'The InnerTube client whose caption list gave the transcript (see YOUTUBE_CLIENTS)',
+        'The InnerTube client whose caption list gave the transcript, or whose audio was transcribed (see YOUTUBE_CLIENTS)',
       examples: ['ANDROID'],
+    }),
+  ),
+  transcript_source: z.enum(TRANSCRIPT_SOURCES).check(
+    z.meta({
+      description:
+        'Where the transcript comes from: the video’s captions, or a transcription of its audio (a video without usable captions, when the deployment transcribes)',
+      examples: ['captions'],
     }),
   ),
   model: z.string().check(z.meta({ description: 'The model name asked for (or the default)' })),
@@ -146,6 +165,7 @@ export const summarizeResponseSchema = z
           }),
         ),
         transcript_client: answerFields.transcript_client,
+        transcript_source: answerFields.transcript_source,
         model: answerFields.model,
         model_id: answerFields.model_id,
         summary_length_requested: count(),
@@ -183,7 +203,14 @@ export const JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled']
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** Where the making of its summary stands. */
-export const JOB_STAGES = ['queued', 'transcript', 'summarizing', 'combining', 'done'] as const;
+export const JOB_STAGES = [
+  'queued',
+  'transcript',
+  'transcribing',
+  'summarizing',
+  'combining',
+  'done',
+] as const;
 export type JobStage = (typeof JOB_STAGES)[number];
 
 /** Job ids: 22 URL-safe characters (128 random bits). Anything else is an unknown job. */
@@ -201,7 +228,7 @@ export const jobProgressSchema = z
     stage: z.enum(JOB_STAGES).check(
       z.meta({
         description:
-          'queued (waiting for a worker), transcript (fetching it from YouTube), summarizing (the parts), combining (their summaries into one), done',
+          'queued (waiting for a worker), transcript (fetching it from YouTube), transcribing (a video without captions: downloading and transcribing its audio), summarizing (the parts), combining (their summaries into one), done',
       }),
     ),
     parts_done: count().check(z.meta({ description: 'Parts summarised so far' })),

@@ -1,9 +1,15 @@
-// The summary worker of a Config: the stores, the YouTube client and the summarizers, each
-// loaded on first use (model-clients.ts). functions/worker.ts and the local host build it.
+// The summary worker of a Config: the stores, the YouTube client, the summarizers and the
+// transcriber of videos without captions, each loaded on first use (model-clients.ts).
+// functions/worker.ts and the local host build it.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { once } from '../once';
+import {
+  captionlessHandler,
+  transcriptionCache,
+  transcriptionConfigured,
+} from '../transcription/reuse';
 import type { Video } from '../youtube/types';
 import { catalogFromConfig } from './catalog';
 import { modelClientsFrom } from './model-clients';
@@ -27,10 +33,27 @@ export function summaryWorkerFrom(
   const extractive = once<Summarizer>(async () =>
     (await import('./extractive/summarizer')).createExtractiveSummarizer(),
   );
+  const configured = transcriptionConfigured(config);
   return createSummaryWorker({
     ...storesFrom(config, db),
     videos: createCache<Video>(db, config.TABLE_NAME, config.TRANSCRIPT_CACHE_TTL_SECONDS),
     youtube: clients.youtube,
+    captionless: captionlessHandler({
+      transcriptions: transcriptionCache(config, db),
+      configured,
+      // The backend and its SDK load on the first video without captions.
+      ...(configured
+        ? {
+            transcriber: once(async () =>
+              (await import('../transcription/wiring')).transcriberFrom(config, db, {
+                youtube: clients.youtube,
+                credentials: clients.credentials,
+                logger,
+              }),
+            ),
+          }
+        : {}),
+    }),
     catalog: catalogFromConfig(config),
     summarizer: (model) => (model.kind === 'extractive' ? extractive() : clients.summarizer(model)),
     reuseSeconds: config.SUMMARY_CACHE_TTL_SECONDS,

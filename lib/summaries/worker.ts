@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../config';
 import { GatewayTimeoutError, HttpError, misconfigured, ServiceUnavailableError } from '../errors';
 import type { Logger } from '../logger';
+import { TranscriptionPendingError, transcriptionTimeout } from '../transcription/errors';
+import type { CaptionlessHandler } from '../transcription/reuse';
 import { countWords } from '../words';
 import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
@@ -35,7 +37,9 @@ export interface SummaryWorkerDeps {
   videos: Cache<Video>;
   quota: Quota;
   /** Resolved on first use (the YouTube client is only loaded by workers that need it). */
-  youtube: () => Promise<Pick<YouTubeClient, 'fetchVideo'>>;
+  youtube: () => Promise<Pick<YouTubeClient, 'lookUpVideo'>>;
+  /** What becomes of a video without usable captions: its transcription (reuse.ts). */
+  captionless: CaptionlessHandler;
   catalog: Catalog;
   /** The summarizer of a catalog entry, loaded on first use (the offline one holds a model). */
   summarizer: (model: CatalogEntry) => Promise<Summarizer>;
@@ -283,6 +287,14 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         language: work.language,
         signal,
         deadlineAt: endsAt,
+        // A video without captions is transcribed on the account of the job that started the run.
+        payer: record.chargedTo?.userId,
+        onTranscribing: async () => {
+          await records
+            .progress(key, owner, { stage: 'transcribing', partsTotal: 0, partsDone: 0 })
+            .catch(asStopped);
+          logger.info('summary progress', { ...fields, stage: 'transcribing' });
+        },
       });
       title = video.metadata.title;
       const summarizer = await deps.summarizer(model);
@@ -316,6 +328,19 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         if (why !== 'lost') await records.release(key, owner).catch(() => undefined);
         logger.info('summary run stopped', { ...fields, why });
         return 'stopped';
+      }
+      if (error instanceof TranscriptionPendingError) {
+        // A transcription outlives this run: the next delivery picks it up by its job's name.
+        if (lastDelivery) {
+          await fail(key, owner, transcriptionTimeout()).catch(() => undefined);
+          return 'failed';
+        }
+        await records.release(key, owner).catch(() => undefined);
+        logger.info('summary run hands its transcription over to the next delivery', {
+          ...fields,
+          why: error.message,
+        });
+        return 'retry';
       }
       if (error instanceof ServiceUnavailableError && error.type === 'storage-unavailable') {
         if (lastDelivery && (await failInterrupted(key, owner, record))) return 'failed';

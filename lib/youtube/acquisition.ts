@@ -18,6 +18,7 @@
 // client fails, the most telling failure is reported; when InnerTube said nothing about the
 // video (every client refused), the watch page is read for what it says (watch-page.ts).
 import { HttpError } from '../errors';
+import { type AudioSummary, audioOf, durationOf } from './audio';
 import { parseCaptions } from './captions';
 import type { ClientName, InnerTubeClient } from './clients';
 import { playerRequest } from './clients';
@@ -56,7 +57,9 @@ export type AttemptOutcome =
   | 'po-token'
   | 'track-refused'
   | 'timeout'
-  | 'failed';
+  | 'failed'
+  /** A caption track with nothing spoken in it (only "[Music]" cues). */
+  | 'empty';
 
 /** One client asked for one video: what it answered (the canary prints these). */
 export interface Attempt {
@@ -82,6 +85,8 @@ export interface Attempt {
   retry: boolean;
   /** Words of the transcript, when this attempt got one. */
   words?: number;
+  /** The audio this client was offered, when its answer was about the video (audio.ts). */
+  audio?: AudioSummary;
   elapsedMs: number;
 }
 
@@ -114,11 +119,33 @@ export interface AcquisitionContext {
 }
 
 export interface Acquired {
+  kind: 'captions';
   client: InnerTubeClient;
   player: PlayerResponse;
   transcript: Transcript;
   attempts: Attempt[];
 }
+
+/**
+ * No caption track could be had, though clients answered about the video: no client listed one,
+ * or every listed track was refused, empty or unusable. Its audio may still be transcribed.
+ */
+export interface Captionless {
+  kind: 'captionless';
+  /** What the search ends with when nothing is transcribed (422 captions-disabled, ...). */
+  problem: HttpError;
+  /** The answers of the clients that played the video, in the order asked. */
+  players: { client: InnerTubeClient; player: PlayerResponse }[];
+  attempts: Attempt[];
+}
+
+/** How asking ended for the clients whose audio a transcription may use. */
+const AUDIO_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set([
+  'no-captions',
+  'po-token',
+  'track-refused',
+  'empty',
+]);
 
 // URLs are written against youtube.com; the controlled fetch moves them onto YOUTUBE_BASE_URL.
 const PLAYER_URL = 'https://www.youtube.com/youtubei/v1/player?prettyPrint=false';
@@ -136,6 +163,8 @@ const MIN_TURN_MS = 1_000;
 
 interface ClientResult {
   attempt: Attempt;
+  client: InnerTubeClient;
+  /** The answer, when it was about the video (kept for its audio when no track comes). */
   player?: PlayerResponse;
   transcript?: Transcript;
   /** The error this client's answer stands for (a verdict, a block, a timeout...). */
@@ -143,16 +172,18 @@ interface ClientResult {
 }
 
 /**
- * The transcript of `videoId` from the first client that can give one.
+ * The transcript of `videoId` from the first client that can give one, or, when no caption
+ * track can be had from clients that played the video, what they answered (its audio).
  * @throws HttpError: a verdict on the video (404 video-unavailable, 422 video-unplayable,
- * age-restricted, captions-disabled, transcript-language-unavailable, transcript-empty),
- * 503 youtube-blocked, 502 youtube-bad-response, 503 youtube-unreachable, 504 youtube-timeout.
+ * age-restricted, transcript-language-unavailable), 503 youtube-blocked, 502
+ * youtube-bad-response, 503 youtube-unreachable, 504 youtube-timeout; and the problem of a
+ * Captionless search when no client played the video.
  */
 export async function acquireTranscript(
   context: AcquisitionContext,
   videoId: string,
   language?: string,
-): Promise<Acquired> {
+): Promise<Acquired | Captionless> {
   const results: ClientResult[] = [];
   const { clients } = context;
   for (const [index, client] of clients.entries()) {
@@ -177,12 +208,36 @@ export async function acquireTranscript(
     context.onAttempt?.(result.attempt);
     if (result.transcript && result.player) {
       const attempts = results.map((each) => each.attempt);
-      return { client, player: result.player, transcript: result.transcript, attempts };
+      return {
+        kind: 'captions',
+        client,
+        player: result.player,
+        transcript: result.transcript,
+        attempts,
+      };
     }
+    // A track with nothing spoken is about the video: no other client's track says more.
+    if (result.attempt.outcome === 'empty') break;
     const agreed = agreedVerdict(results, clients);
     if (agreed) throw agreed;
   }
-  throw await failureOf(context, videoId, results);
+  const problem = await failureOf(context, videoId, results);
+  const players = results.flatMap(({ attempt, client, player }) =>
+    player && AUDIO_OUTCOMES.has(attempt.outcome) ? [{ client, player }] : [],
+  );
+  if (players.length === 0 || !mayTranscribe(problem)) throw problem;
+  return { kind: 'captionless', problem, players, attempts: results.map((r) => r.attempt) };
+}
+
+/**
+ * Whether a search that ended with `problem` lacked only captions: not a verdict on the video,
+ * nor a block of this address (a PO token guards caption tracks, not the audio).
+ */
+function mayTranscribe(problem: HttpError): boolean {
+  if (problem.type === 'youtube-blocked') {
+    return problem.extensions.block_reason === 'po-token-required';
+  }
+  return ['captions-disabled', 'transcript-empty', 'youtube-bad-response'].includes(problem.type);
 }
 
 /** When a client's turn ends: an equal share of the time left among the clients still to ask. */
@@ -298,7 +353,7 @@ async function askClient(
     if (extra.error?.type === 'youtube-blocked') {
       attempt.blockReason = extra.error.extensions.block_reason as BlockReason;
     }
-    return { attempt, ...extra };
+    return { attempt, client, ...extra };
   };
 
   // 1. Ask the player, with the visitor data YouTube expects.
@@ -344,7 +399,9 @@ async function askClient(
     attempt.detail = verdict.videoId;
     return end('other-video');
   }
-  if (verdict.kind === 'no-captions') return end('no-captions');
+  // An answer about the video: what audio it offers (for a transcription, and the canary).
+  attempt.audio = audioOf(player, client, durationOf(player));
+  if (verdict.kind === 'no-captions') return end('no-captions', { player });
 
   // 2. Choose the track, among those that need no PO token.
   const { tracks } = verdict;
@@ -357,7 +414,7 @@ async function askClient(
   try {
     track = chooseCaptionTrack(usable, language);
   } catch {
-    return end('po-token'); // the track exists, but only behind a PO token
+    return end('po-token', { player }); // the track exists, but only behind a PO token
   }
 
   // 3. Fetch it, within a deadline of its own: a withheld track can take seconds to answer
@@ -376,10 +433,10 @@ async function askClient(
   attempt.captionBytes = Buffer.byteLength(captions);
   if (!download.ok) {
     attempt.detail = String(download.status);
-    return end('track-refused');
+    return end('track-refused', { player });
   }
   // An empty 200 is how YouTube withholds captions from clients without a PO token.
-  if (captions.trim() === '') return end('po-token');
+  if (captions.trim() === '') return end('po-token', { player });
 
   // 4. Parse it.
   const cues = await parseCaptions(captions, { videoId, language: track.languageCode });
@@ -387,7 +444,7 @@ async function askClient(
     language: track.languageCode,
     autoGenerated: isAutoGenerated(track),
   });
-  if (transcript.segments.length === 0) throw transcriptEmpty();
+  if (transcript.segments.length === 0) return end('empty', { player, error: transcriptEmpty() });
   attempt.words = transcript.wordCount;
   return end('transcript', { player, transcript });
 }
@@ -427,6 +484,9 @@ async function failureOf(
   results: readonly ClientResult[],
 ): Promise<HttpError> {
   const attempts = results.map((result) => result.attempt);
+  // A track with nothing spoken ended the search: that is what the video has.
+  const empty = results.find((result) => result.attempt.outcome === 'empty');
+  if (empty?.error) return empty.error;
   const blocked = results.find((result) => result.attempt.outcome === 'blocked');
   if (blocked?.error) return honestBlock(context, blocked.error, attempts);
   if (attempts.some((attempt) => attempt.outcome === 'po-token')) {

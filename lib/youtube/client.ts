@@ -6,15 +6,17 @@
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config';
 import type { OperatorCredentials } from '../credentials';
-import { ValidationError } from '../errors';
+import { type HttpError, ValidationError } from '../errors';
 import { requireShipped } from '../shipped';
 import { type AcquisitionContext, type Attempt, acquireTranscript } from './acquisition';
+import { type AudioOffer, audioOf, durationOf } from './audio';
 import { type InnerTubeClient, parseClientOrder } from './clients';
 import { DEFAULT_BLOCKED_RETRY_AFTER_SECONDS } from './errors';
 import { createControlledFetch } from './fetch';
+import { type Download, downloadMedia } from './media';
 import { fetchDataApiDetails, metadataFromPlayer, withDataApiDetails } from './metadata';
 import { normaliseLanguage } from './tracks';
-import type { Video } from './types';
+import type { Video, VideoMetadata } from './types';
 import { isVideoId } from './url';
 import { createVisitorSession } from './visitor';
 
@@ -60,6 +62,21 @@ export interface FetchVideoOptions {
   onAttempt?: (attempt: Attempt) => void;
 }
 
+/** A video that plays but has no caption track to be had: what a transcription starts from. */
+export interface CaptionlessVideo {
+  kind: 'captionless';
+  metadata: VideoMetadata;
+  /** The answer when nothing is transcribed (422 captions-disabled, transcript-empty...). */
+  problem: HttpError;
+  /** Each playing client's smallest audio format with a direct URL, in the order asked. */
+  offers: AudioOffer[];
+  /** Audio formats were offered, but only behind a signatureCipher (none downloadable). */
+  cipheredOnly: boolean;
+}
+
+/** What a look at a video found: its transcript, or only its audio. */
+export type VideoLookup = { kind: 'video'; video: Video } | CaptionlessVideo;
+
 export interface YouTubeClient {
   /**
    * Transcript and metadata of one video.
@@ -68,6 +85,19 @@ export interface YouTubeClient {
    * 503 youtube-blocked | youtube-unreachable, 502 youtube-bad-response, 504 youtube-timeout.
    */
   fetchVideo(videoId: string, options?: FetchVideoOptions): Promise<Video>;
+  /**
+   * As fetchVideo, but a video without usable captions answers its audio offers instead of
+   * its problem. @throws what fetchVideo throws, but for that.
+   */
+  lookUpVideo(videoId: string, options?: FetchVideoOptions): Promise<VideoLookup>;
+  /**
+   * The audio of an offer, in ranges of at most 10 MB, through the proxy.
+   * @throws what media.ts's downloadMedia throws (ForeignMediaError without a request).
+   */
+  downloadAudio(
+    offer: AudioOffer,
+    download: Download & { signal?: AbortSignal },
+  ): Promise<Uint8Array>;
   /** Closes pooled proxy connections (tests, local host shutdown). */
   close(): Promise<void>;
 }
@@ -110,7 +140,7 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
     void old?.close().catch(() => undefined);
   };
 
-  async function fetchVideo(videoId: string, call: FetchVideoOptions = {}): Promise<Video> {
+  async function lookUpVideo(videoId: string, call: FetchVideoOptions = {}): Promise<VideoLookup> {
     if (!isVideoId(videoId)) {
       throw new ValidationError([
         { field: 'video_url', message: 'Must be an 11-character YouTube video ID.' },
@@ -163,11 +193,28 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
         : Promise.resolve(undefined);
 
       const acquired = await acquireTranscript(context, videoId, language);
+      const player = acquired.kind === 'captions' ? acquired.player : acquired.players[0]?.player;
       const metadata = withDataApiDetails(
-        metadataFromPlayer(acquired.player, videoId),
+        metadataFromPlayer(player ?? {}, videoId),
         await enrichment,
       );
-      return { metadata, transcript: acquired.transcript, client: acquired.client.name };
+      if (acquired.kind === 'captions') {
+        const { transcript, client } = acquired;
+        return {
+          kind: 'video',
+          video: { metadata, transcript, client: client.name, source: 'captions' },
+        };
+      }
+      const audio = acquired.players.map(({ client, player }) =>
+        audioOf(player, client, durationOf(player)),
+      );
+      return {
+        kind: 'captionless',
+        metadata,
+        problem: acquired.problem,
+        offers: audio.flatMap((summary) => (summary.offer ? [summary.offer] : [])),
+        cipheredOnly: audio.some((summary) => summary.ciphered > 0),
+      };
     } finally {
       call.signal?.removeEventListener('abort', forwardAbort);
       controller.abort();
@@ -192,8 +239,24 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
     }
   }
 
+  // Tests serve the media from YOUTUBE_BASE_URL's origin; YouTube's own origin serves none.
+  const mediaTestOrigin = new URL(baseUrl).origin;
+  const testOrigin = mediaTestOrigin === 'https://www.youtube.com' ? undefined : mediaTestOrigin;
+
   return {
-    fetchVideo,
+    lookUpVideo,
+    async fetchVideo(videoId, call) {
+      const found = await lookUpVideo(videoId, call);
+      if (found.kind === 'captionless') throw found.problem;
+      return found.video;
+    },
+    downloadAudio(offer, { signal, ...download }) {
+      return downloadMedia(offer.url, download, {
+        ...(testOrigin ? { testOrigin } : {}),
+        ...(proxy ? { dispatcher: proxy } : {}),
+        ...(signal ? { signal } : {}),
+      });
+    },
     async close() {
       await proxy?.close();
     },

@@ -32,6 +32,11 @@ export interface ControlledFetchOptions {
   origin: string;
   /** Hosts whose URLs are rewritten onto `origin`; a URL on any other host is refused. */
   hosts?: ReadonlySet<string>;
+  /**
+   * Instead of one origin: the URLs that may be requested, as they are (the media hosts of
+   * media.ts); any other URL, a redirect's too, is refused without a request.
+   */
+  allow?: (target: URL) => boolean;
   /** Deadline of one request (each redirect hop gets its own). */
   timeoutMs: number;
   /** Largest response body accepted, in bytes, after decompression. */
@@ -67,6 +72,10 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
   const retryAfterDefault = options.blockedRetryAfterSeconds ?? DEFAULT_BLOCKED_RETRY_AFTER_SECONDS;
 
   const onOrigin = (target: URL): URL => {
+    if (options.allow) {
+      if (options.allow(target)) return target;
+      throw youTubeBadResponse(`a request to another host (${target.host}) was refused`);
+    }
     if (target.origin === origin) return new URL(target.pathname + target.search, origin);
     const plainHttps =
       target.protocol === 'https:' && target.port === '' && !target.username && !target.password;

@@ -20,6 +20,8 @@ export interface PlayerResponse {
     playerCaptionsTracklistRenderer?: { captionTracks?: unknown };
   };
   videoDetails?: Record<string, unknown>;
+  /** The formats to play: the audio-only ones are what a transcription downloads (audio.ts). */
+  streamingData?: { adaptiveFormats?: unknown };
   microformat?: { playerMicroformatRenderer?: Record<string, unknown> };
 }
 

@@ -24,9 +24,16 @@ export interface Transcript {
 /** What the API reports about a video in `metadata` (snake_case, as the API speaks). */
 export type VideoMetadata = z.output<typeof videoMetadataSchema>;
 
+/** Where a transcript comes from: a caption track, or a transcription of the audio. */
+export type TranscriptSource = 'captions' | 'transcription';
+
 export interface Video {
   metadata: VideoMetadata;
   transcript: Transcript;
-  /** The InnerTube client whose caption list gave the transcript (e.g. "ANDROID"). */
+  /**
+   * The InnerTube client whose caption list gave the transcript (e.g. "ANDROID"), or whose
+   * audio URL was transcribed.
+   */
   client: string;
+  source: TranscriptSource;
 }

@@ -487,7 +487,7 @@ describe('data', () => {
 });
 
 describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () => {
-  const names = ['YoutubeProxyUrl', 'YoutubeApiKey', 'OpenaiApiKey'];
+  const names = ['YoutubeProxyUrl', 'YoutubeApiKey', 'OpenaiApiKey', 'TranscriptionApiKey'];
 
   it('are NoEcho stack parameters stored in a secret, never in the template or an environment', () => {
     const parameters = base.template.toJSON().Parameters;
@@ -504,7 +504,12 @@ describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () 
 
     for (const handler of allFunctions) {
       const env = environment(base, handler);
-      for (const variable of ['YOUTUBE_PROXY_URL', 'YOUTUBE_API_KEY', 'OPENAI_API_KEY']) {
+      for (const variable of [
+        'YOUTUBE_PROXY_URL',
+        'YOUTUBE_API_KEY',
+        'OPENAI_API_KEY',
+        'TRANSCRIPTION_API_KEY',
+      ]) {
         expect(env).not.toHaveProperty(variable);
       }
       const resources = statements(base, handler)

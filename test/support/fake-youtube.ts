@@ -14,7 +14,9 @@
 // without it), all from the same cues: the recorded transcript.xml is the manual English track;
 // other languages and the automatic English track are small synthesized tracks. URLs carrying
 // `exp=xpe` get the empty 200 real YouTube gives clients without a PO token. The Data API
-// (GET /youtube/v3/videos) is synthesized and wants `X-Goog-Api-Key: FAKE_API_KEY`.
+// (GET /youtube/v3/videos) is synthesized and wants `X-Goog-Api-Key: FAKE_API_KEY`. The audio
+// formats of the recordings point at the fake itself, which serves them a range at a time as
+// googlevideo.com does (fake-media.ts; `media` logs every request).
 //
 // Shapes the recordings do not show are built from public evidence, each with its source:
 // - HTTP 400 FAILED_PRECONDITION for a retired client version: the error body quoted in
@@ -36,6 +38,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClientName } from '../../lib/youtube/clients';
 import type { BlockReason } from '../../lib/youtube/errors';
+import { type AudioEdit, type MediaRequest, rewriteAudio, serveMedia } from './fake-media';
 
 const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 export const FIXTURES_DIR = resolve(REPO_ROOT, 'test/fixtures/youtube');
@@ -68,6 +71,8 @@ interface RecordingEdit {
   fmt?: 'srv3' | 'json3' | null;
   /** `videoDetails.videoId` replaced: an answer about another video. */
   videoId?: string;
+  /** The audio formats' URLs, sizes and length (fake-media.ts). */
+  audio?: AudioEdit;
 }
 
 type WatchAnswer =
@@ -105,6 +110,10 @@ export interface ScenarioSpec {
 }
 
 const NORMAL = { recording: 'youtube.innertube.json' } as const;
+/** A video whose uploader turned captions off (its audio is served, fake-media.ts). */
+const CAPTIONS_OFF = 'youtube_transcripts_disabled.innertube.json';
+/** The size of the 60-minute video's smallest audio format: 30 MB, as a real one's (~67 kbit/s). */
+export const LONG_AUDIO_BYTES = 30 * 1_048_576;
 /** The value of the `v` field of the recorded consent page's form. */
 const CONSENT_FORM_VALUE = 'cb.20210328-17-p0.de+FX+119';
 const NORMAL_PAGE = { page: 'youtube.html' } as const;
@@ -378,6 +387,66 @@ export const SCENARIOS = {
     captions: 'hang',
     expect: { status: 504, type: 'youtube-timeout' },
   },
+  // Videos without captions whose audio is served in other ways (fake-media.ts): what the
+  // service answers without a transcription backend is each one's 422.
+  'no-captions-long': {
+    id: 'nocaption60',
+    player: {
+      '*': {
+        recording: CAPTIONS_OFF,
+        edit: { audio: { lengthSeconds: 3_600, smallestBytes: LONG_AUDIO_BYTES } },
+      },
+    },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
+  'no-captions-28mb': {
+    id: 'nocaption28',
+    player: {
+      '*': {
+        recording: CAPTIONS_OFF,
+        edit: { audio: { lengthSeconds: 1_200, smallestBytes: 28 * 1_048_576 } },
+      },
+    },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
+  'no-captions-25mb': {
+    id: 'nocaption25',
+    player: {
+      '*': {
+        recording: CAPTIONS_OFF,
+        edit: { audio: { lengthSeconds: 1_200, smallestBytes: 25.5 * 1_048_576 } },
+      },
+    },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
+  'audio-foreign': {
+    id: 'audioforgn0',
+    player: { '*': { recording: CAPTIONS_OFF, edit: { audio: { host: 'foreign' } } } },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
+  'audio-foreign-first': {
+    id: 'audioforgn1',
+    player: {
+      ANDROID: { recording: CAPTIONS_OFF, edit: { audio: { host: 'foreign' } } },
+      '*': { recording: CAPTIONS_OFF },
+    },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
+  'audio-redirect-foreign': {
+    id: 'audioredir0',
+    player: { '*': { recording: CAPTIONS_OFF, edit: { audio: { redirectForeign: true } } } },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
+  'audio-refused-first': {
+    id: 'audio403and',
+    player: { '*': { recording: CAPTIONS_OFF, edit: { audio: { refuse: ['ANDROID'] } } } },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
+  'audio-cipher-only': {
+    id: 'audiocipher',
+    player: { '*': { recording: CAPTIONS_OFF, edit: { audio: { cipherOnly: true } } } },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
 } as const satisfies Record<string, ScenarioSpec>;
 
 export type FakeScenario = keyof typeof SCENARIOS;
@@ -436,6 +505,8 @@ export interface FakeYouTube {
   /** Requests that reached the off-site canary the redirect scenario points at (must stay 0). */
   readonly canaryRequests: number;
   readonly log: readonly FakeRequest[];
+  /** Requests of the media server (`/videoplayback`), with their ranges. */
+  readonly media: readonly MediaRequest[];
   /** Visitor data handed out so far (visitor_id answers and player answers). */
   readonly visitors: readonly string[];
   /** Forces one scenario for every video ID; `undefined` goes back to the ID mapping. */
@@ -554,6 +625,7 @@ function playerResponse(
   videoId: string,
   client: string,
   visitorData: string,
+  media: { origin: string; foreign: string },
 ) {
   const recording = fixture(answer.recording);
   const recordedId = (JSON.parse(recording) as { videoDetails?: { videoId?: string } }).videoDetails
@@ -574,6 +646,11 @@ function playerResponse(
     track.baseUrl = url.href;
   }
   if (edit.videoId && json.videoDetails) json.videoDetails.videoId = edit.videoId;
+  rewriteAudio(
+    json as Parameters<typeof rewriteAudio>[0],
+    { ...media, videoId, client },
+    edit.audio,
+  );
   json.responseContext = { ...(json.responseContext as object), visitorData };
   return JSON.stringify(json);
 }
@@ -591,6 +668,7 @@ export async function startFakeYouTube(
   let connections = 0;
   let canaryRequests = 0;
   const log: FakeRequest[] = [];
+  const media: MediaRequest[] = [];
   const visitors: string[] = [];
   /** Player requests so far per scenario, video and client (for `sequence` answers). */
   const asked = new Map<string, number>();
@@ -670,7 +748,11 @@ export async function startFakeYouTube(
       }
       const json =
         'recording' in answer
-          ? playerResponse(answer, videoId ?? '', client.name, newVisitor())
+          ? playerResponse(answer, videoId ?? '', client.name, newVisitor(), {
+              // As a server builds its URLs: from the Host asked for (a proxy's exit, too).
+              origin: request.headers.host ? `http://${request.headers.host}` : baseUrl,
+              foreign: canaryUrl,
+            })
           : JSON.stringify({ playabilityStatus: answer.playabilityStatus });
       return send(response, 200, 'application/json; charset=UTF-8', json);
     }
@@ -704,6 +786,12 @@ export async function startFakeYouTube(
         'text/xml; charset=UTF-8',
         captionTrack(captions, url, englishTrack),
       );
+    }
+    if (request.method === 'GET' && url.pathname === '/videoplayback') {
+      const scenario = scenarioOf(url.searchParams.get('v'));
+      entry.scenario = scenario;
+      const edit = audioEditOf(SCENARIOS[scenario], url.searchParams.get('c') ?? '');
+      return serveMedia(request, url, response, edit, canaryUrl, media);
     }
     if (request.method === 'GET' && url.pathname === '/youtube/v3/videos') {
       return dataApi(request, url, response);
@@ -740,6 +828,7 @@ export async function startFakeYouTube(
     },
     visitors,
     log,
+    media,
     useScenario(scenario) {
       forced = scenario;
     },
@@ -751,6 +840,7 @@ export async function startFakeYouTube(
       connections = 0;
       canaryRequests = 0;
       log.length = 0;
+      media.length = 0;
       visitors.length = 0;
       asked.clear();
     },
@@ -758,6 +848,19 @@ export async function startFakeYouTube(
       await Promise.all([stop(server), stop(canary)]);
     },
   };
+}
+
+/** The audio edit of the recording a scenario answers `client` with (none: served as is). */
+function audioEditOf(spec: ScenarioSpec, client: string): AudioEdit {
+  const planned = spec.player[client as ClientName] ?? spec.player['*'];
+  const answers =
+    typeof planned === 'object' && 'sequence' in planned ? planned.sequence : [planned];
+  for (const answer of answers) {
+    if (typeof answer === 'object' && 'recording' in answer && answer.edit?.audio) {
+      return answer.edit.audio;
+    }
+  }
+  return {};
 }
 
 function captionTrack(answer: CaptionAnswer, url: URL, englishTrack?: string): string {

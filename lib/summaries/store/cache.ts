@@ -15,13 +15,22 @@ export interface Cache<T> {
 
 /**
  * Part of every key: raise it when the shape of what is cached changes, so that entries made by
- * an older version are not served (they expire by their TTL). Videos, 2: `transcript_client`.
+ * an older version are not served (they expire by their TTL). Videos, 2: `transcript_client`;
+ * 3: `source` (captions or a transcription).
  */
-const VIDEO_SHAPE_VERSION = 2;
+const VIDEO_SHAPE_VERSION = 3;
 
 /** The key of a fetched video (transcript and metadata). */
 export function videoKey(videoId: string, language: string | undefined): string {
   return `VIDEO#v${VIDEO_SHAPE_VERSION}#${videoId}#${language?.toLowerCase() ?? '*'}`;
+}
+
+/**
+ * The key of a video's transcription (one per video, whatever language a request asked for:
+ * the audio has the language it has).
+ */
+export function transcribedKey(videoId: string): string {
+  return `VIDEO#v${VIDEO_SHAPE_VERSION}#${videoId}#transcribed`;
 }
 
 /**

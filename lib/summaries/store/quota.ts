@@ -62,10 +62,13 @@ const YOUTUBE_FAILURES = new Set(['youtube-bad-response', 'youtube-blocked', 'yo
 
 /**
  * Whether a request that took a unit and then failed with `error` gets it back: yes for a
- * failure of ours or of the model (5xx), no for anything YouTube answered (a verdict on the
- * video, 404 or 422, or YouTube's own failures) and for a refusal of the request itself.
+ * failure of ours or of the model (5xx), and for a run that its user's transcription budget
+ * stopped before any work (that budget is the one that was spent); no for anything YouTube
+ * answered (a verdict on the video, 404 or 422, or YouTube's own failures) and for a refusal of
+ * the request itself.
  */
 export function givesUnitBack(error: HttpError): boolean {
+  if (error.type === 'transcription-budget-exceeded') return true;
   return error.status >= 500 && !YOUTUBE_FAILURES.has(error.type);
 }
 

@@ -305,6 +305,7 @@ describe('get_transcript', () => {
       duration_seconds: 316,
       language: 'en',
       auto_generated: false,
+      source: 'captions',
       segments: asSegments(shared.segments),
       truncated: false,
       next_start_seconds: null,

@@ -42,6 +42,7 @@ const video: Video = {
   metadata: loadSharedMetadata(),
   transcript: loadSharedTranscript(),
   client: 'ANDROID',
+  source: 'captions',
 };
 
 /** A worker over the real stores, whose summarizer takes `ms` (then throws `error`, if given)
@@ -75,7 +76,10 @@ function worker(
     jobs,
     videos: createCache<Video>(db, config.TABLE_NAME, 0),
     quota: quota ?? createQuota(db, config.TABLE_NAME, 0),
-    youtube: async () => ({ fetchVideo: async () => video }),
+    youtube: async () => ({ lookUpVideo: async () => ({ kind: 'video' as const, video }) }),
+    captionless: async (found) => {
+      throw found.problem;
+    },
     catalog: buildCatalog(),
     summarizer: async () => summarizer,
     logger: silent,

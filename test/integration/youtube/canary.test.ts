@@ -40,6 +40,8 @@ const COLUMNS = [
   'visitor',
   'words',
   'ms',
+  'audio',
+  'audioCheck',
 ] as const;
 
 /** The table's rows, as objects keyed by the heading line. */
@@ -95,6 +97,33 @@ describe('npm run canary', () => {
       outcome: 'transcript',
     });
     expect(stdout).toContain('clients that yield transcripts: IOS@21.26.4, VISIONOS@1.02');
+  });
+
+  it('reports, per client, the audio formats offered with direct URLs and whether the first 64 KB of the smallest download', async () => {
+    fake.reset();
+    const { stdout } = await canary(
+      [FAKE_VIDEO_IDS['audio-refused-first'], FAKE_VIDEO_IDS['audio-cipher-only']],
+      { YOUTUBE_CLIENTS: 'ANDROID,IOS' },
+    );
+
+    const table = rows(stdout);
+    expect(
+      table.map((row) => [row.client?.split('@')[0], row.video, row.audio, row.audioCheck]),
+    ).toEqual([
+      ['ANDROID', 'audio403and', '5 direct', 'refused: HTTP 403'],
+      ['ANDROID', 'audiocipher', '0 direct, 5 ciphered', '-'],
+      [
+        'IOS',
+        'audio403and',
+        '5 direct',
+        expect.stringMatching(/^ok 65536 B, \d+ ms \(itag 139\)$/),
+      ],
+      ['IOS', 'audiocipher', '0 direct, 5 ciphered', '-'],
+    ]);
+    expect(
+      fake.media.filter((request) => request.status === 206).map((request) => request.range),
+    ).toEqual([[0, 65_535]]);
+    expect(stdout).toContain('clients whose audio downloads (what transcription needs): IOS@');
   });
 
   it('exits 1 when no client yields a transcript', async () => {

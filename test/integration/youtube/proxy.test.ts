@@ -1,5 +1,6 @@
 // YOUTUBE_PROXY_URL: every YouTube request goes through the proxy (an HTTP CONNECT tunnel).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../../infra/local/dynamodb';
 import { HttpError } from '../../../lib/errors';
 import { createYouTubeClient } from '../../../lib/youtube/client';
 import { parseClientOrder } from '../../../lib/youtube/clients';
@@ -59,6 +60,33 @@ describe('YOUTUBE_PROXY_URL', () => {
     expect((error as HttpError).type).toBe('youtube-unreachable');
     expect((error as HttpError).message).toContain('YOUTUBE_PROXY_URL');
     expect(fake.requests).toBe(0);
+  });
+
+  it('downloads the audio of a video without captions through the proxy as well', async () => {
+    // Nothing listens at the origin the client is given: only the proxy, whose exit is the
+    // fake, gets a request there, and the fake's audio URLs name that origin (its Host).
+    const exit = await startConnectProxy({ exits: [new URL(fake.baseUrl).host] });
+    const unreachable = `http://127.0.0.1:${await freePort()}`;
+    const client = createYouTubeClient({ baseUrl: unreachable, proxyUrl: exit.url });
+    fake.reset();
+    try {
+      const found = await client.lookUpVideo(FAKE_VIDEO_IDS.disabled);
+      if (found.kind !== 'captionless') throw new Error('expected a video without captions');
+      const offer = found.offers[0];
+      if (!offer) throw new Error('expected an audio offer');
+      const audio = await client.downloadAudio(offer, {
+        userAgent: offer.userAgent,
+        maxBytes: 10_000_000,
+      });
+
+      expect(new URL(offer.url).origin).toBe(unreachable);
+      expect(audio.byteLength).toBe(offer.bytes);
+      expect(fake.media.map((request) => request.status)).toEqual([206]);
+      expect(new Set(exit.tunnels)).toEqual(new Set([new URL(unreachable).host]));
+    } finally {
+      await client.close();
+      await exit.close();
+    }
   });
 
   it('answers 503 youtube-unreachable when the proxy is down', async () => {

@@ -7,7 +7,7 @@ import { TooManyRequestsError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import { TRANSCRIPT_PAGE_CHARACTERS } from '../../../lib/mcp/schemas';
 import { createTranscriptService, pageOf } from '../../../lib/mcp/transcripts';
-import type { Cache } from '../../../lib/summaries/store/cache';
+import { type Cache, videoKey } from '../../../lib/summaries/store/cache';
 import type { Quota } from '../../../lib/summaries/store/quota';
 import type { User } from '../../../lib/users/store';
 import {
@@ -25,19 +25,22 @@ const video: Video = {
   metadata: { ...loadSharedMetadata(), video_id: VIDEO_ID, duration_seconds: 4_000 },
   transcript: buildLongTranscript(10_000),
   client: 'ANDROID',
+  source: 'captions',
 };
 const logger = (): Logger => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() });
 
 function setUp(options: { cached?: Video; fetch?: () => Promise<Video>; quotaLeft?: boolean }) {
   const stored = new Map<string, Video>();
-  if (options.cached) stored.set(`VIDEO#v2#${VIDEO_ID}#*`, options.cached);
+  if (options.cached) stored.set(videoKey(VIDEO_ID, undefined), options.cached);
   const videos: Cache<Video> = {
     get: vi.fn(async (key: string) => stored.get(key)),
     put: vi.fn(async (key: string, value: Video) => {
       stored.set(key, value);
     }),
   };
-  const fetchVideo = vi.fn(options.fetch ?? (async () => video));
+  const fetchVideo = vi.fn(
+    (_id: string, _call?: object): Promise<Video> => (options.fetch ?? (async () => video))(),
+  );
   const quota = {
     reservation: vi.fn(),
     reserve: vi.fn(async () => {
@@ -49,7 +52,15 @@ function setUp(options: { cached?: Video; fetch?: () => Promise<Video>; quotaLef
   } satisfies Quota;
   const service = createTranscriptService({
     videos,
-    youtube: async () => ({ fetchVideo }),
+    youtube: async () => ({
+      lookUpVideo: async (id: string, call?: object) => ({
+        kind: 'video' as const,
+        video: await fetchVideo(id, call),
+      }),
+    }),
+    captionless: async (found) => {
+      throw found.problem;
+    },
     quota,
     logger: logger(),
   });
@@ -76,7 +87,7 @@ describe('the transcript service', () => {
 
     expect(quota.reserve).toHaveBeenCalledWith('user-1');
     expect(fetchVideo).toHaveBeenCalledWith(VIDEO_ID, expect.objectContaining({ language: 'en' }));
-    expect(videos.put).toHaveBeenCalledWith(`VIDEO#v2#${VIDEO_ID}#en`, video);
+    expect(videos.put).toHaveBeenCalledWith(videoKey(VIDEO_ID, 'en'), video);
     expect(quota.release).not.toHaveBeenCalled();
   });
 

@@ -51,6 +51,7 @@ describe('progressOf', () => {
     const seen = [
       job('queued', 'queued'),
       job('running', 'transcript'),
+      job('running', 'transcribing'),
       job('running', 'summarizing', 0, 4),
       job('running', 'summarizing', 1, 4),
       job('running', 'summarizing', 4, 4),
@@ -58,7 +59,13 @@ describe('progressOf', () => {
       job('done', 'done', 4, 4),
     ].map((state) => progressOf(state).percent);
 
-    expect(seen).toEqual([0, 5, 10, 30, 90, 90, 100]);
+    expect(seen).toEqual([0, 5, 7, 10, 30, 90, 90, 100]);
+  });
+
+  it('says that a video without captions is being transcribed', () => {
+    expect(progressOf(job('running', 'transcribing')).words).toBe(
+      'No captions: transcribing the audio…',
+    );
   });
 
   it('says how many parts are done', () => {

@@ -130,7 +130,12 @@ describe('a 2,048-token window', () => {
       {
         question: `What does the talk say about the topic? ${'Please be precise. '.repeat(23)}`,
         videoId: crowded.video_id,
-        video: { metadata: crowded, transcript: buildLongTranscript(1_700), client: 'WEB' },
+        video: {
+          metadata: crowded,
+          transcript: buildLongTranscript(1_700),
+          client: 'WEB',
+          source: 'captions',
+        },
       },
       { chat, model: window2k, signal: AbortSignal.timeout(10_000) },
     );

@@ -1,0 +1,282 @@
+// Transcription by Amazon Transcribe (the deployed backend, `-c transcription=amazon-transcribe`):
+// the audio goes to the stack's S3 bucket as it was downloaded, a batch transcription job reads
+// it there (identifying the language unless the video's is known) and writes its JSON result
+// beside it; the worker waits for the job within its run, reads the result and deletes both
+// objects (the bucket's lifecycle removes whatever a crash leaves within a day). A job that
+// outlives the run is handed over by its name (TranscribeCall.started), and the next delivery
+// waits for that very job instead of starting another.
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import {
+  GetTranscriptionJobCommand,
+  type LanguageCode,
+  type MediaFormat,
+  StartTranscriptionJobCommand,
+  TranscribeClient,
+  type TranscriptionJob,
+} from '@aws-sdk/client-transcribe';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { randomId } from '../random-id';
+import { sleep } from '../retry';
+import * as z from '../schema';
+import {
+  type AudioFile,
+  containerOf,
+  type Heard,
+  type TranscribeCall,
+  type TranscriptionBackend,
+} from './backend';
+import { AUDIO_PREFIX, JOB_NAME_PREFIX, RESULTS_PREFIX } from './bucket';
+import { TranscriptionPendingError, transcriptionError, transcriptionRejected } from './errors';
+
+export interface AmazonTranscriptionOptions {
+  /** TRANSCRIPTION_BUCKET: where the audio and the results sit while a job runs. */
+  bucket: string;
+  region: string;
+  /** AWS_ENDPOINT_URL_TRANSCRIBE and AWS_ENDPOINT_URL_S3 (tests' stubs). */
+  transcribeEndpoint?: string;
+  s3Endpoint?: string;
+  /** How often a job is looked at: first after `firstMs`, then twice as long up to `maxMs`. */
+  poll?: { firstMs: number; maxMs: number };
+}
+
+const DEFAULT_POLL = { firstMs: 1_000, maxMs: 15_000 };
+
+/**
+ * The locale Transcribe wants for a known language, when the video's audio track names only
+ * a language: the most common variant (otherwise the job identifies the language itself).
+ */
+const LOCALES: Record<string, string> = {
+  en: 'en-US',
+  es: 'es-US',
+  fr: 'fr-FR',
+  de: 'de-DE',
+  it: 'it-IT',
+  pt: 'pt-BR',
+  ja: 'ja-JP',
+  ko: 'ko-KR',
+  zh: 'zh-CN',
+  hi: 'hi-IN',
+  ar: 'ar-SA',
+  ru: 'ru-RU',
+  nl: 'nl-NL',
+};
+
+/** The parts of Transcribe's result file this service reads. */
+export const resultSchema = z.object({
+  results: z.object({
+    language_code: z.optional(z.string()),
+    // One line per stretch of speech, with its text and times (as strings of seconds).
+    audio_segments: z.optional(
+      z.array(z.object({ transcript: z.string(), start_time: z.string(), end_time: z.string() })),
+    ),
+    // Older results have only words and punctuation marks.
+    items: z.optional(
+      z.array(
+        z.object({
+          type: z.string(),
+          start_time: z.optional(z.string()),
+          end_time: z.optional(z.string()),
+          alternatives: z.array(z.object({ content: z.string() })),
+        }),
+      ),
+    ),
+  }),
+});
+
+/** The backend of Amazon Transcribe, with its S3 bucket. */
+export function createAmazonTranscription(
+  options: AmazonTranscriptionOptions,
+): TranscriptionBackend {
+  const handler = () => new NodeHttpHandler({ connectionTimeout: 3_000, requestTimeout: 60_000 });
+  const s3 = new S3Client({
+    region: options.region,
+    ...(options.s3Endpoint ? { endpoint: options.s3Endpoint, forcePathStyle: true } : {}),
+    requestHandler: handler(),
+  });
+  const transcribe = new TranscribeClient({
+    region: options.region,
+    ...(options.transcribeEndpoint ? { endpoint: options.transcribeEndpoint } : {}),
+    requestHandler: handler(),
+  });
+  const poll = options.poll ?? DEFAULT_POLL;
+  const { bucket } = options;
+  const audioKey = (job: string) => `${AUDIO_PREFIX}${job}`;
+  const resultKey = (job: string) => `${RESULTS_PREFIX}${job}.json`;
+
+  /** Uploads the audio and starts a job on it; the job's name. */
+  async function start(file: AudioFile, call: TranscribeCall): Promise<string> {
+    const name = `${JOB_NAME_PREFIX}${file.videoId}-${randomId()}`;
+    // Named before it exists: a run that dies between the two calls leaves a name a later run
+    // finds unknown, and starts again.
+    await call.started(name);
+    const signal = { abortSignal: call.signal };
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: audioKey(name),
+        Body: file.bytes,
+        ContentType: file.mimeType,
+      }),
+      signal,
+    );
+    const locale =
+      call.language && (LOCALES[call.language] ?? /^[a-z]{2}-[A-Z]{2}$/.exec(call.language)?.[0]);
+    await transcribe.send(
+      new StartTranscriptionJobCommand({
+        TranscriptionJobName: name,
+        Media: { MediaFileUri: `s3://${bucket}/${audioKey(name)}` },
+        MediaFormat: containerOf(file.mimeType) as MediaFormat,
+        ...(locale ? { LanguageCode: locale as LanguageCode } : { IdentifyLanguage: true }),
+        OutputBucketName: bucket,
+        OutputKey: resultKey(name),
+      }),
+      signal,
+    );
+    return name;
+  }
+
+  /** The job, or undefined when Transcribe does not know it. */
+  async function job(name: string, signal: AbortSignal): Promise<TranscriptionJob | undefined> {
+    try {
+      const output = await transcribe.send(
+        new GetTranscriptionJobCommand({ TranscriptionJobName: name }),
+        { abortSignal: signal },
+      );
+      return output.TranscriptionJob;
+    } catch (error) {
+      // Transcribe answers an unknown job name with a BadRequest ("couldn't be found").
+      if (error instanceof Error && /couldn.t be found|not found/i.test(error.message)) {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  /** Waits for the job to end, until the run must hand over. */
+  async function finished(
+    name: string,
+    call: TranscribeCall,
+  ): Promise<TranscriptionJob | undefined> {
+    let pause = poll.firstMs;
+    for (;;) {
+      const current = await job(name, call.signal);
+      const status = current?.TranscriptionJobStatus;
+      if (!current || status === 'COMPLETED' || status === 'FAILED') return current;
+      if (Date.now() + pause >= call.handOverAt) {
+        throw new TranscriptionPendingError(`Transcribe job ${name} is still ${status}`);
+      }
+      if (!(await sleep(pause, call.signal))) throw call.signal.reason;
+      pause = Math.min(poll.maxMs, pause * 2);
+    }
+  }
+
+  /** Deletes what a job left in the bucket; the lifecycle rule catches what this misses. */
+  async function cleanUp(name: string): Promise<void> {
+    await Promise.all(
+      [audioKey(name), resultKey(name)].map((Key) =>
+        s3.send(new DeleteObjectCommand({ Bucket: bucket, Key })).catch(() => undefined),
+      ),
+    );
+  }
+
+  return {
+    name: 'amazon-transcribe',
+    async transcribe(audio, call): Promise<Heard> {
+      try {
+        let name = call.resume;
+        let done = name ? await finished(name, call) : undefined;
+        if (!done) {
+          // Nothing to resume, or a name Transcribe never heard of: start (again).
+          name = await start(await audio(), call);
+          done = await finished(name, call);
+        }
+        if (!done || !name) throw transcriptionError('Amazon Transcribe lost the job');
+        try {
+          if (done.TranscriptionJobStatus === 'FAILED') {
+            throw failureOf(done.FailureReason ?? 'no reason given');
+          }
+          return await read(name, done.LanguageCode);
+        } finally {
+          await cleanUp(name);
+        }
+      } catch (error) {
+        throw asProblem(error, call.signal);
+      }
+    },
+  };
+
+  /** What the result file says. */
+  async function read(name: string, language: string | undefined): Promise<Heard> {
+    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: resultKey(name) }));
+    let json: unknown;
+    try {
+      json = JSON.parse((await object.Body?.transformToString('utf8')) ?? '');
+    } catch {
+      json = undefined;
+    }
+    const parsed = resultSchema.safeParse(json);
+    if (!parsed.success)
+      throw transcriptionError('Amazon Transcribe wrote a result this service cannot read');
+    const { results } = parsed.data;
+    const heard: Heard = { segments: segmentsOf(results) };
+    const said = language ?? results.language_code;
+    if (said) heard.language = said;
+    return heard;
+  }
+}
+
+/**
+ * The lines of a Transcribe result: its audio segments, or (results written before Transcribe
+ * had them) its words cut into sentences at their closing punctuation.
+ */
+export function segmentsOf(results: z.output<typeof resultSchema>['results']): Heard['segments'] {
+  const ms = (seconds: string | undefined) => Math.round(Number(seconds ?? 0) * 1000);
+  if (results.audio_segments) {
+    return results.audio_segments.map((segment) => ({
+      startMs: ms(segment.start_time),
+      endMs: ms(segment.end_time),
+      text: segment.transcript,
+    }));
+  }
+  const lines: Heard['segments'] = [];
+  let line: Heard['segments'][number] | undefined;
+  for (const item of results.items ?? []) {
+    const content = item.alternatives[0]?.content ?? '';
+    if (item.type === 'punctuation') {
+      if (line) line.text += content;
+      if (line && /[.!?]$/.test(content)) line = undefined;
+      continue;
+    }
+    if (!line) {
+      line = { startMs: ms(item.start_time), endMs: ms(item.end_time), text: content };
+      lines.push(line);
+    } else {
+      line.text += ` ${content}`;
+      line.endMs = ms(item.end_time);
+    }
+  }
+  return lines;
+}
+
+/** A failed job: the audio refused (its format, size or length) is the client's 422. */
+function failureOf(reason: string) {
+  return /media|format|file size|duration|sample rate|corrupt|invalid|unsupported/i.test(reason)
+    ? transcriptionRejected(reason)
+    : transcriptionError(`Amazon Transcribe failed the job (${reason.slice(0, 200)})`);
+}
+
+/** An SDK failure as the problem the client sees (a 502), the run's stop as it is. */
+function asProblem(error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted) return signal.reason ?? error;
+  if (error instanceof TranscriptionPendingError) return error;
+  if (error instanceof Error && 'status' in error && typeof error.status === 'number') return error;
+  return transcriptionError(
+    `Amazon Transcribe or its bucket failed (${error instanceof Error ? error.name : 'unknown error'})`,
+    error,
+  );
+}

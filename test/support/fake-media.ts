@@ -1,0 +1,170 @@
+// The media side of the fake YouTube (fake-youtube.ts): what googlevideo.com does for a video's
+// audio. The recorded player answers list their audio formats (`streamingData.adaptiveFormats`,
+// itags 139/140/249/250/251, with googlevideo URLs); the fake rewrites each URL onto its own
+// origin (or, as a scenario says, onto a foreign host, or drops it for a signatureCipher) and
+// serves `GET /videoplayback` as googlevideo does: the bytes of the format, a Range at a time
+// (206 with Content-Range; 416 past the end), 403 for a URL YouTube would refuse. The bytes are
+// made up (a fixed pseudo-random stream per video and itag, as long as the format's size), so
+// a test can check that the upload is exactly what was downloaded.
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** How a scenario changes the audio of its recording. */
+export interface AudioEdit {
+  /** Where the URLs point: the fake (default), or a foreign host (the off-site canary). */
+  host?: 'fake' | 'foreign';
+  /** The media server redirects every request to a foreign host (the canary). */
+  redirectForeign?: boolean;
+  /** The formats carry only a signatureCipher, no URL. */
+  cipherOnly?: boolean;
+  /** The video's length (videoDetails.lengthSeconds and the formats' approxDurationMs). */
+  lengthSeconds?: number;
+  /** The formats' sizes scaled so that the smallest is this many bytes. */
+  smallestBytes?: number;
+  /** The media server answers 403 to these clients' URLs (the `c=` parameter). */
+  refuse?: readonly string[];
+}
+
+/** One request the media server answered. */
+export interface MediaRequest {
+  videoId: string;
+  itag: number;
+  client: string;
+  /** The Range asked for, as [first, last] byte (inclusive); undefined without one. */
+  range?: [number, number];
+  status: number;
+  userAgent?: string;
+  /** When it arrived and when its answer was sent (epoch ms). */
+  receivedAt: number;
+  answeredAt?: number;
+}
+
+interface Format {
+  itag?: number;
+  url?: string;
+  signatureCipher?: string;
+  mimeType?: string;
+  contentLength?: string;
+  approxDurationMs?: string;
+}
+
+/**
+ * Rewrites the audio formats of a player answer (in place) for `client` and `videoId`, as
+ * `edit` says. `origin` is the fake's, `foreign` the canary's.
+ */
+export function rewriteAudio(
+  player: {
+    streamingData?: { adaptiveFormats?: Format[] };
+    videoDetails?: { lengthSeconds?: string };
+  },
+  context: { origin: string; foreign: string; videoId: string; client: string },
+  edit: AudioEdit = {},
+): void {
+  const formats = player.streamingData?.adaptiveFormats ?? [];
+  const audio = formats.filter((format) => format.mimeType?.startsWith('audio/'));
+  const sizes = audio.map((format) => Number(format.contentLength ?? 0)).filter((size) => size > 0);
+  const scale =
+    edit.smallestBytes && sizes.length > 0 ? edit.smallestBytes / Math.min(...sizes) : 1;
+  if (edit.lengthSeconds !== undefined && player.videoDetails) {
+    player.videoDetails.lengthSeconds = String(edit.lengthSeconds);
+  }
+  for (const format of audio) {
+    const size = Math.round(Number(format.contentLength ?? 0) * scale);
+    if (format.contentLength !== undefined) format.contentLength = String(size);
+    if (edit.lengthSeconds !== undefined)
+      format.approxDurationMs = String(edit.lengthSeconds * 1000);
+    const original = new URL(format.url ?? 'https://rr1---sn-fake.googlevideo.com/videoplayback');
+    const base = edit.host === 'foreign' ? context.foreign : context.origin;
+    const url = new URL(`${base}/videoplayback${original.search}`);
+    url.searchParams.set('v', context.videoId);
+    url.searchParams.set('c', context.client);
+    url.searchParams.set('clen', String(size));
+    if (edit.cipherOnly) {
+      delete format.url;
+      format.signatureCipher = `s=AOq0QJ8wRQIhAL&sp=sig&url=${encodeURIComponent(url.href)}`;
+    } else {
+      format.url = url.href;
+    }
+  }
+}
+
+const streams = new Map<string, Buffer>();
+
+/** The made-up bytes of one format: deterministic, `size` long. */
+export function audioBytes(videoId: string, itag: number, size: number): Buffer {
+  const key = `${videoId}/${itag}/${size}`;
+  let bytes = streams.get(key);
+  if (!bytes) {
+    // xorshift32 seeded by the key's hash: 30 MB in tens of milliseconds, no two formats alike.
+    let state = createHash('sha256').update(key).digest().readUInt32LE(0) || 1;
+    const words = new Uint32Array(Math.ceil(size / 4));
+    for (let i = 0; i < words.length; i++) {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      words[i] = state >>> 0;
+    }
+    bytes = Buffer.from(words.buffer, 0, size);
+    streams.set(key, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * Answers `GET /videoplayback` as googlevideo does, logging it. `edit` is the scenario's audio
+ * edit for the video; `foreign` where a redirect sends.
+ */
+export function serveMedia(
+  request: IncomingMessage,
+  url: URL,
+  response: ServerResponse,
+  edit: AudioEdit,
+  foreign: string,
+  log: MediaRequest[],
+): void {
+  const videoId = url.searchParams.get('v') ?? '';
+  const itag = Number(url.searchParams.get('itag'));
+  const client = url.searchParams.get('c') ?? '';
+  const size = Number(url.searchParams.get('clen'));
+  const range = /^bytes=(\d+)-(\d*)$/.exec(String(request.headers.range ?? ''));
+  const entry: MediaRequest = { videoId, itag, client, status: 200, receivedAt: Date.now() };
+  const userAgent = request.headers['user-agent'];
+  if (userAgent) entry.userAgent = userAgent;
+  log.push(entry);
+  const answer = (status: number, headers: Record<string, string>, body?: Buffer) => {
+    entry.status = status;
+    response.writeHead(status, headers);
+    response.end(body, () => {
+      entry.answeredAt = Date.now();
+    });
+  };
+  if (edit.redirectForeign) {
+    answer(302, { Location: `${foreign}/videoplayback${url.search}` });
+    return;
+  }
+  if (edit.refuse?.includes(client) || !Number.isInteger(itag) || !(size > 0)) {
+    answer(403, { 'Content-Type': 'text/plain' }, Buffer.from('Forbidden'));
+    return;
+  }
+  const bytes = audioBytes(videoId, itag, size);
+  if (!range) {
+    answer(200, { 'Content-Type': 'audio/webm' }, bytes);
+    return;
+  }
+  const first = Number(range[1]);
+  const last = Math.min(range[2] ? Number(range[2]) : size - 1, size - 1);
+  entry.range = [first, range[2] ? Number(range[2]) : size - 1];
+  if (first >= size || last < first) {
+    answer(416, { 'Content-Range': `bytes */${size}` });
+    return;
+  }
+  answer(
+    206,
+    {
+      'Content-Type': 'audio/webm',
+      'Content-Range': `bytes ${first}-${last}/${size}`,
+      'Content-Length': String(last - first + 1),
+    },
+    bytes.subarray(first, last + 1),
+  );
+}
