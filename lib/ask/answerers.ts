@@ -12,8 +12,9 @@ import {
   PLANNING_TAG,
   roomForData,
 } from '../summaries/llm/plan';
-import { formatTimestamp, stampedUnits } from '../summaries/llm/prompt';
+import { stampedUnits } from '../summaries/llm/prompt';
 import { type ChatModel, cutText, modelProblems } from '../summaries/llm/summarizer';
+import { formatTimestamp } from '../summaries/timed-line';
 import type { Video } from '../youtube/types';
 import { checkCitations, makeCitation } from './citations';
 import { answeringPassages, type PassageMatch, passagesOf, searchPassages } from './passages';

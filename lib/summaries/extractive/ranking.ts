@@ -130,20 +130,47 @@ export function cueScore(tokens: readonly string[], cues: CueWords = CUE_WORDS):
   return tokens.length === 0 ? 0 : sum / tokens.length;
 }
 
+/** Whether a lowercased token is a content term (not a stopword, filler or debris). */
+const isContent = (token: string) => token.length >= MIN_TERM_LENGTH && !STOPWORDS.has(token);
+
+/** The stem of a lowercased token, cached in `stems` (a text repeats its words). */
+function stemOf(token: string, stems: Map<string, string>): string {
+  let stem = stems.get(token);
+  if (stem === undefined) {
+    stem = english().stemWord(token);
+    stems.set(token, stem);
+  }
+  return stem;
+}
+
 function readSentence(sentence: string, stems: Map<string, string>): Sentence {
-  const { stemWord } = english();
   const tokens = sentenceTokens(sentence);
   const terms = new Set<string>();
-  for (const token of tokens) {
-    if (token.length < MIN_TERM_LENGTH || STOPWORDS.has(token)) continue;
-    let stem = stems.get(token);
-    if (stem === undefined) {
-      stem = stemWord(token);
-      stems.set(token, stem);
-    }
-    terms.add(stem);
-  }
+  for (const token of tokens) if (isContent(token)) terms.add(stemOf(token, stems));
   return { tokens, terms: [...terms] };
+}
+
+/** A content word of a sentence as written (its case kept), the term (stem) it counts as, and
+ * its place among the sentence's tokens (two content words side by side make a phrase). */
+export interface ContentWord {
+  word: string;
+  term: string;
+  position: number;
+}
+
+/**
+ * The content words of a sentence in order, with repeats: what the scores count as its terms,
+ * each as the speaker wrote it (chapter titles show them). `stems` caches the stemming.
+ */
+export function contentWords(sentence: string, stems: Map<string, string>): ContentWord[] {
+  const words: ContentWord[] = [];
+  let position = 0;
+  for (const word of sentence.replace(/’/g, "'").match(TOKEN) ?? []) {
+    const token = word.toLowerCase();
+    if (isContent(token)) words.push({ word, term: stemOf(token, stems), position });
+    position++;
+  }
+  return words;
 }
 
 // The cosine of each sentence's idf-weighted term vector with the text's centroid (the sum of

@@ -10,6 +10,7 @@ import type { Config } from '../../../lib/config';
 import { ServiceUnavailableError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import { buildCatalog } from '../../../lib/summaries/catalog';
+import { NO_CHAPTERS } from '../../../lib/summaries/chapters/chapter';
 import { createCache } from '../../../lib/summaries/store/cache';
 import { createJobStore, newJobId } from '../../../lib/summaries/store/jobs';
 import { createQuota } from '../../../lib/summaries/store/quota';
@@ -58,6 +59,7 @@ function worker(ms = 0, error?: Error) {
       return {
         summary: 'A summary.',
         keyPoints: [],
+        chapters: NO_CHAPTERS,
         chunks: 1,
         inputTokens: null,
         outputTokens: null,
@@ -126,6 +128,7 @@ function pendingJob(jobs: ReturnType<typeof worker>['jobs'], key: string, jobId:
       summary_length: 1,
       used_model: 'extractive',
       include_key_points: true,
+      include_chapters: true,
     },
     status: 'pending',
     shared: false,
