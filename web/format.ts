@@ -70,7 +70,7 @@ export function excerpt(text: string, maxChars: number): string {
   return `${kept.replace(/[\s,;:]+$/, '')}…`;
 }
 
-/** The summary and its key points (with their links) as Markdown, to paste into notes. */
+/** The summary, its chapters and key points (with their links) as Markdown, to paste into notes. */
 export function summaryMarkdown(summary: Summary): string {
   const { metadata } = summary;
   const url = watchUrl(metadata.video_id);
@@ -81,6 +81,13 @@ export function summaryMarkdown(summary: Summary): string {
     '',
     summary.summary.trim(),
   ];
+  if (summary.chapters && summary.chapters.length > 0) {
+    lines.push('', '## Chapters', '');
+    for (const chapter of summary.chapters) {
+      const link = `[${clock(chapter.start_seconds)} ${escapeMarkdown(chapter.title)}](${chapter.url})`;
+      lines.push(`- ${link}: ${chapter.summary}`);
+    }
+  }
   if (summary.key_points && summary.key_points.length > 0) {
     lines.push('', '## Key points', '');
     for (const point of summary.key_points) {

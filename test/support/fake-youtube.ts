@@ -447,7 +447,18 @@ export interface FakeYouTube {
    * (e.g. a prompt injection or a 3-hour transcript); `undefined` restores the recording.
    */
   setEnglishTrack(xml: string | undefined): void;
+  /**
+   * Replaces the description and the length of every video the player endpoint describes (e.g.
+   * a description that lists chapters, a 3-hour talk); `undefined` restores the recording's.
+   */
+  setVideoDetails(details: VideoDetails | undefined): void;
   close(): Promise<void>;
+}
+
+/** What setVideoDetails can change of a player response's videoDetails. */
+export interface VideoDetails {
+  description?: string;
+  lengthSeconds?: number;
 }
 
 const files = new Map<string, string>();
@@ -554,6 +565,7 @@ function playerResponse(
   videoId: string,
   client: string,
   visitorData: string,
+  details: VideoDetails = {},
 ) {
   const recording = fixture(answer.recording);
   const recordedId = (JSON.parse(recording) as { videoDetails?: { videoId?: string } }).videoDetails
@@ -561,7 +573,7 @@ function playerResponse(
   const json = JSON.parse(
     recordedId ? recording.replaceAll(recordedId, videoId) : recording,
   ) as Record<string, unknown> & {
-    videoDetails?: { videoId?: string };
+    videoDetails?: { videoId?: string; shortDescription?: string; lengthSeconds?: string };
     captions?: { playerCaptionsTracklistRenderer?: { captionTracks?: { baseUrl: string }[] } };
   };
   const edit = answer.edit ?? {};
@@ -574,6 +586,12 @@ function playerResponse(
     track.baseUrl = url.href;
   }
   if (edit.videoId && json.videoDetails) json.videoDetails.videoId = edit.videoId;
+  if (json.videoDetails && details.description !== undefined) {
+    json.videoDetails.shortDescription = details.description;
+  }
+  if (json.videoDetails && details.lengthSeconds !== undefined) {
+    json.videoDetails.lengthSeconds = String(details.lengthSeconds);
+  }
   json.responseContext = { ...(json.responseContext as object), visitorData };
   return JSON.stringify(json);
 }
@@ -587,6 +605,7 @@ export async function startFakeYouTube(
 ): Promise<FakeYouTube> {
   let forced: FakeScenario | undefined;
   let englishTrack: string | undefined;
+  let videoDetails: VideoDetails | undefined;
   let requests = 0;
   let connections = 0;
   let canaryRequests = 0;
@@ -670,7 +689,7 @@ export async function startFakeYouTube(
       }
       const json =
         'recording' in answer
-          ? playerResponse(answer, videoId ?? '', client.name, newVisitor())
+          ? playerResponse(answer, videoId ?? '', client.name, newVisitor(), videoDetails)
           : JSON.stringify({ playabilityStatus: answer.playabilityStatus });
       return send(response, 200, 'application/json; charset=UTF-8', json);
     }
@@ -745,6 +764,9 @@ export async function startFakeYouTube(
     },
     setEnglishTrack(xml) {
       englishTrack = xml;
+    },
+    setVideoDetails(details) {
+      videoDetails = details;
     },
     reset() {
       requests = 0;

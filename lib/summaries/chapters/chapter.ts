@@ -48,14 +48,23 @@ export function videoEndMs(transcript: Transcript, metadata: VideoMetadata): num
   return Math.max((metadata.duration_seconds ?? 0) * 1000, captionsEnd);
 }
 
+/** A chapter says at least this many words: a transcript of fewer than twice that has none. */
+export const LEAST_CHAPTER_WORDS = 100;
+
 /**
- * How many chapters suit a video of `durationMs`: about one per 4-8 minutes (aim: one per 6), at
- * least 2 and at most MOST_CHAPTERS; none under five minutes. 10 minutes: 2-3; 3 hours: 22-45.
+ * How many chapters suit a video of `durationMs` whose transcript says `words`: about one per
+ * 4-8 minutes (aim: one per 6), at least 2 and at most MOST_CHAPTERS, and none under five minutes
+ * or where the words do not make two chapters of LEAST_CHAPTER_WORDS. 10 minutes: 2-3; 3 hours:
+ * 22-45.
  */
-export function chapterCount(durationMs: number): { min: number; target: number; max: number } {
-  if (durationMs < CHAPTERED_FROM_MS) return { min: 0, target: 0, max: 0 };
+export function chapterCount(
+  durationMs: number,
+  words = Number.POSITIVE_INFINITY,
+): { min: number; target: number; max: number } {
+  const byWords = Math.floor(words / LEAST_CHAPTER_WORDS);
+  if (durationMs < CHAPTERED_FROM_MS || byWords < 2) return { min: 0, target: 0, max: 0 };
   const minutes = durationMs / 60_000;
-  const max = Math.min(MOST_CHAPTERS, Math.max(2, Math.ceil(minutes / 4)));
+  const max = Math.min(MOST_CHAPTERS, byWords, Math.max(2, Math.ceil(minutes / 4)));
   const min = Math.min(max, Math.max(2, Math.floor(minutes / 8)));
   const target = Math.min(max, Math.max(min, Math.round(minutes / 6)));
   return { min, target, max };

@@ -69,7 +69,7 @@ export async function modelChapters(input: ModelChapterInput): Promise<Chapters>
     }));
     return { source: 'creator', list: await complete(withEnds(starts, endMs)) };
   }
-  if (chapterCount(endMs).target === 0) return NO_CHAPTERS;
+  if (chapterCount(endMs, transcript.wordCount).target === 0) return NO_CHAPTERS;
   const combined = combineModelChapters(made, endMs);
   if (combined.length > 0) return { source: 'model', list: await complete(combined) };
   const { offlineChapters } = await offline();

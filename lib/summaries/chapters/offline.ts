@@ -131,7 +131,10 @@ export function* offlineChapters(
   if (creator.length > 0) {
     return { source: 'creator', list: summarisedCreatorChapters(sentences, creator, endMs) };
   }
-  const count = chapterCount(endMs);
+  const count = chapterCount(
+    endMs,
+    sentences.reduce((sum, sentence) => sum + sentence.words, 0),
+  );
   if (count.target === 0) return NO_CHAPTERS;
   const boundaries = yield* segmentBoundaries(sentences, { ...count, endMs });
   if (boundaries.length === 0) return NO_CHAPTERS;

@@ -29,7 +29,8 @@ export function chapterPlan(input: Pick<SummarizeInput, 'transcript' | 'metadata
   const endMs = videoEndMs(input.transcript, input.metadata);
   if (input.chapters === false) return { creator: [], target: 0, endMs };
   const creator = creatorChapters(input.metadata.description, endMs);
-  return { creator, target: creator.length > 0 ? 0 : chapterCount(endMs).target, endMs };
+  const { target } = chapterCount(endMs, input.transcript.wordCount);
+  return { creator, target: creator.length > 0 ? 0 : target, endMs };
 }
 
 /**
@@ -70,14 +71,17 @@ export function probeAsk(plan: ChapterPlan, share: number): ChapterAsk | undefin
   return { kind: 'make', count: most, fromMs: far, toMs: far };
 }
 
-/** Each part's ask: from where it starts to where the next one does, within the probe's size. */
+/**
+ * Each part's ask: from where it starts to where the next one does, within the size of `probe`
+ * (the largest ask the parts were sized for) when there is one.
+ */
 export function partAsks(
   plan: ChapterPlan,
   spans: readonly PartSpan[],
-  probe: ChapterAsk | undefined,
+  probe?: ChapterAsk,
 ): (ChapterAsk | undefined)[] {
-  if (!probe) return spans.map(() => undefined);
-  const most = probe.kind === 'make' ? probe.count : probe.chapters.length;
+  let most = Number.POSITIVE_INFINITY;
+  if (probe) most = probe.kind === 'make' ? probe.count : probe.chapters.length;
   return spans.map((span, index) =>
     askFor(plan, index === 0 ? 0 : span.startMs, spans[index + 1]?.startMs ?? plan.endMs, most),
   );

@@ -472,25 +472,48 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
       // Known before any call: this video's parts and this length do not fit the model.
       throw new SummaryLengthError(limits.name, targetWords, longest);
     }
-    // A part's chapters take room from its transcript; a model too small for both makes none.
-    const largestAsk = probeAsk(plan, plain / estimateTokens(text));
-    const asking = dataBudget(probe, askingFor(run, largestAsk));
-    const budget = asking >= MIN_DATA_TOKENS ? asking : plain;
-    const parts =
+    const cut = (budget: number) =>
       (plan.creator.length > 0 &&
-        budget === asking &&
         splitAtChapters(
           units,
           budget,
           plan.creator.map((chapter) => chapter.startMs),
         )) ||
       splitIntoParts(texts, budget);
-    const asks = partAsks(plan, spansOf(units, parts), budget === asking ? largestAsk : undefined);
+    const stepFor = (count: number, index: number): Step => ({
+      kind: 'part',
+      words: clampWords(Math.ceil((1.5 * targetWords) / count)),
+      index,
+      count,
+    });
+    /** Whether each part's call, asked its chapters, still holds the part. */
+    const holds = (parts: readonly string[], asks: readonly (ChapterAsk | undefined)[]) =>
+      parts.every(
+        (part, index) =>
+          asks[index] === undefined ||
+          estimateTokens(part) <=
+            dataBudget(stepFor(parts.length, index), askingFor(run, asks[index])),
+      );
+    // The parts are cut as without chapters (sized for the longest answer a part may be asked,
+    // they mostly leave room for its chapters): no call more than the summary needs. Only where
+    // a part's chapters do not fit are the parts cut smaller, if that costs at most one part.
+    let parts = cut(plain);
+    let asks = partAsks(plan, spansOf(units, parts));
+    if (!holds(parts, asks)) {
+      const largest = probeAsk(plan, plain / estimateTokens(text));
+      const asking = dataBudget(probe, askingFor(run, largest));
+      const smaller = asking >= MIN_DATA_TOKENS ? cut(asking) : undefined;
+      if (smaller && smaller.length <= parts.length + 1) {
+        parts = smaller;
+        asks = partAsks(plan, spansOf(units, smaller), largest);
+      } else {
+        asks = parts.map(() => undefined);
+      }
+    }
     // Each part once, then at most one combination per part and the final step: a reduce that
     // needs more is not converging, and ends (422) rather than spending calls.
     run.callsLeft = 2 * parts.length + 1;
-    const words = clampWords(Math.ceil((1.5 * targetWords) / parts.length));
-    const stepOf = (index: number): Step => ({ kind: 'part', words, index, count: parts.length });
+    const stepOf = (index: number): Step => stepFor(parts.length, index);
     if (job) {
       const recalled = parts.filter((part, index) =>
         job.recall(callKey(stepOf(index), askingFor(run, asks[index]), part)),
