@@ -36,7 +36,7 @@ const TRANSITION_WEIGHT = 0.1;
 const FULL_PAUSE_MS = 3_000;
 // Openings that announce a new part of a talk. Read on the sentence's lowercased first words.
 const TRANSITION =
-  /^(?:(?:ok(?:ay)?|so|alright|all right|right|and|now|well)[,\s]+)*(?:let'?s (?:talk|move|turn|look|start|begin|get|switch|go back|jump|dive)|moving on|next(?: up)?[,\s]|the next (?:thing|step|part|topic|question|point)|(?:in )?the (?:second|third|fourth|last|final) (?:part|section|step|thing|topic)|another (?:thing|topic|question|important)|now (?:we|i|let)|to (?:sum up|summari[sz]e|conclude|wrap up)|in (?:conclusion|summary)|that brings us|first(?:ly)?,? (?:of all|we|i|let)|finally)/;
+  /^(?:(?:ok(?:ay)?|so|alright|all right|right|and|now|well)[,\s]+)*(?:let'?s (?:talk|move|turn|look|start|begin|get|switch|go back|jump|dive)|moving on|next(?:,| up\b)|the next (?:thing|step|part|topic|question|point)|(?:in )?the (?:second|third|fourth|last|final) (?:part|section|step|thing|topic)|another (?:thing|topic|question|important)|now (?:we|i|let)|to (?:sum up|summari[sz]e|conclude|wrap up)|in (?:conclusion|summary)|that brings us|first(?:ly)?,? (?:of all|we|i|let)|finally)/;
 
 /** Whether a sentence opens with a transition phrase ("So, let's talk about...", "Moving on"). */
 export function opensTransition(sentence: string): boolean {
