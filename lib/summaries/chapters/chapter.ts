@@ -2,6 +2,7 @@
 // offline segmentation), and the rules every list of chapters keeps: in video order, the first at
 // 0, each ending where the next starts and the last at the video's end, none on a video under
 // five minutes, titles under 80 characters, a count that suits the video's length.
+import { trimEndOf } from '../../text';
 import type { Transcript, VideoMetadata } from '../../youtube/types';
 
 /** Where a summary's chapters came from (metadata.chapters_source). */
@@ -84,7 +85,8 @@ export function chapterTitle(text: string): string {
   if (plain.length <= TITLE_CHARS) return plain;
   const cut = plain.slice(0, TITLE_CHARS);
   const space = cut.lastIndexOf(' ');
-  return `${(space > TITLE_CHARS / 2 ? cut.slice(0, space) : cut.slice(0, TITLE_CHARS - 1)).replace(/[\s,;:.\-–—]+$/u, '')}…`;
+  const kept = space > TITLE_CHARS / 2 ? cut.slice(0, space) : cut.slice(0, TITLE_CHARS - 1);
+  return `${trimEndOf(kept, ' \t,;:.-–—')}…`;
 }
 
 /**

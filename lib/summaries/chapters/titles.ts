@@ -3,6 +3,7 @@
 // convolutions", "house prices": side by side without a stopword between, they are nearly always
 // names of things); or, for a chapter with no such words, its most central sentence cut to a
 // phrase.
+import { trimEndOf } from '../../text';
 import { stripLeadingFillers } from '../extractive/fillers';
 import { contentWords } from '../extractive/ranking';
 import { chapterTitle } from './chapter';
@@ -104,10 +105,7 @@ function phraseTitle(sentences: readonly RankedSentence[]): string {
   let cut = Math.min(words.length, PHRASE_WORDS);
   const clause = words.slice(0, cut).findIndex((word, i) => i >= 2 && /[,;:.!?]$/.test(word));
   if (clause >= 0) cut = clause + 1;
-  const phrase = words
-    .slice(0, cut)
-    .join(' ')
-    .replace(/[,;:.!?…]+$/, '');
+  const phrase = trimEndOf(words.slice(0, cut).join(' '), ',;:.!?…');
   return cut < words.length ? `${phrase}…` : phrase;
 }
 
