@@ -2,6 +2,8 @@
 // call or in each part's, never in a combination; parts follow the creator's chapters where the
 // description lists them; and where a model gives none usable, they are made offline.
 import { describe, expect, it } from 'vitest';
+import { splitChapters } from '../../../../lib/summaries/chapters/model';
+import { checkChapters } from '../../../../lib/summaries/llm/chapter-asks';
 import { spansOf, splitAtChapters } from '../../../../lib/summaries/llm/parts';
 import { type ModelLimits, splitIntoParts } from '../../../../lib/summaries/llm/plan';
 import { timedUnits } from '../../../../lib/summaries/llm/prompt';
@@ -141,5 +143,62 @@ describe('parts that follow the creator’s chapters', () => {
 
   it('are not made when no cut at chapter starts fits the budget', () => {
     expect(splitAtChapters(units, 15_000, [0, 9_000_000])).toBeUndefined();
+  });
+});
+
+describe('checkChapters', () => {
+  const caption = long.segments[200];
+  const at = caption?.offsetMs ?? 0;
+  const mark = `${Math.floor(at / 60_000)}:${String(Math.floor((at % 60_000) / 1000)).padStart(2, '0')}`;
+  const cut = (text: string) => text.slice(0, 20);
+
+  it('keeps a made chapter in the stretch the call read, at its caption, its summary cut', () => {
+    const { chapters: claimed } = splitChapters(
+      [
+        'CHAPTERS:',
+        `[${mark}] Inside`,
+        'A summary far longer than any chapter needs to be, going on and on.',
+        '[2:59:59] Outside the stretch',
+        'This chapter is in another part.',
+        '[99:99] Not a time',
+        'Read as more of the chapter before.',
+      ].join('\n'),
+    );
+
+    const kept = checkChapters(
+      { kind: 'make', count: 2, fromMs: at - 60_000, toMs: at + 600_000 },
+      claimed,
+      long,
+      endMs,
+      cut,
+    );
+
+    expect(kept).toEqual([{ startMs: at, title: 'Inside', summary: 'A summary far longer' }]);
+  });
+
+  it('keeps a creator chapter the call summarised, with the creator’s time and title', () => {
+    const { chapters: claimed } = splitChapters(
+      'CHAPTERS:\n[0:01] A title the model changed\nWhat the first chapter says, in words.',
+    );
+
+    const kept = checkChapters(
+      {
+        kind: 'summarise',
+        chapters: [
+          { startMs: 0, title: 'Intro' },
+          { startMs: 600_000, title: 'Kernels' },
+        ],
+        fromMs: 0,
+        toMs: 1_200_000,
+      },
+      claimed,
+      long,
+      endMs,
+      (text) => text,
+    );
+
+    expect(kept).toEqual([
+      { startMs: 0, title: 'Intro', summary: 'What the first chapter says, in words.' },
+    ]);
   });
 });
