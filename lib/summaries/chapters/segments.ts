@@ -50,24 +50,35 @@ export function opensTransition(sentence: string): boolean {
  */
 function* blockSimilarities(sentences: readonly TimedTerms[]): Steps<number[]> {
   const n = sentences.length;
-  const left = new Map<string, number>();
-  const right = new Map<string, number>();
+  // Terms as numbers, counts in arrays: the blocks change at every boundary, and a Map update
+  // per term and side cost more than the rest of the chapters together.
+  const ids = new Map<string, number>();
+  const termsOf = sentences.map((sentence) =>
+    Int32Array.from(sentence.terms, (term) => {
+      let id = ids.get(term);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(term, id);
+      }
+      return id;
+    }),
+  );
+  const left = new Int32Array(ids.size);
+  const right = new Int32Array(ids.size);
   let dot = 0;
   let leftNorm = 0;
   let rightNorm = 0;
   const add = (side: 'left' | 'right', index: number, sign: 1 | -1) => {
     const own = side === 'left' ? left : right;
     const other = side === 'left' ? right : left;
-    for (const term of sentences[index]?.terms ?? []) {
-      const count = own.get(term) ?? 0;
-      const next = count + sign;
+    for (const term of termsOf[index] ?? []) {
+      const count = own[term] ?? 0;
       // (c ± 1)² - c² = ±2c + 1
-      const normChange = next * next - count * count;
+      const normChange = 2 * sign * count + 1;
       if (side === 'left') leftNorm += normChange;
       else rightNorm += normChange;
-      dot += sign * (other.get(term) ?? 0);
-      if (next === 0) own.delete(term);
-      else own.set(term, next);
+      dot += sign * (other[term] ?? 0);
+      own[term] = count + sign;
     }
   };
   const gaps = new Array<number>(n).fill(0);

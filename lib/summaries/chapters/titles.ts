@@ -29,46 +29,65 @@ const VAGUE = new Set(
 );
 const VERB_LIKE = /(?:ing|ly|ed)$/;
 
-/** The unit a title may name: one word or two side by side, with how it was written. */
+/** The unit a title may name: one word or two side by side, how often it is said, and how. */
 interface Candidate {
   key: string;
   words: number;
-  forms: Map<string, number>;
   count: number;
+  /**
+   * How it is mostly written (Boyer and Moore's majority vote: `form` gains a vote when written
+   * so, loses one otherwise, and is replaced at none), and whether it was written in lowercase
+   * too ("Kernels" at a sentence's start, "kernels" elsewhere).
+   */
+  form: string;
+  votes: number;
+  lowercase: boolean;
 }
 
-/** The way a term or phrase was written most often (lowercase when only a sentence start
- * capitalised it: "Kernels" at a sentence's start, "kernels" elsewhere). */
-function shownForm(forms: Map<string, number>): string {
-  const written = [...forms].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
-  const lower = written.toLowerCase();
-  return written !== lower && written.slice(1) === lower.slice(1) && forms.has(lower)
-    ? lower
-    : written;
-}
+/** Whether a word may name a chapter on its own (cached: a text repeats its words). */
+const namedWords = new Map<string, boolean>();
+const named = (word: string) => {
+  let is = namedWords.get(word);
+  if (is === undefined) {
+    const lower = word.toLowerCase();
+    is = !VAGUE.has(lower) && !VERB_LIKE.test(lower);
+    // Bounded: a process that reads many transcripts keeps only the most recent words.
+    if (namedWords.size >= 50_000) namedWords.clear();
+    namedWords.set(word, is);
+  }
+  return is;
+};
 
-/** The candidates of a stretch of sentences: its content words and adjacent pairs of them. */
+/**
+ * The candidates of a stretch of sentences, in one pass over their content words: each word,
+ * and each pair of content words side by side ("kernel convolutions" names a thing; "adjust
+ * weights" or "even better" does not). `terms` caches the words' terms across the stretches.
+ */
 function candidatesOf(
   sentences: readonly RankedSentence[],
-  stems: Map<string, string>,
+  terms: Map<string, string>,
 ): Map<string, Candidate> {
   const found = new Map<string, Candidate>();
-  const add = (key: string, words: number, form: string) => {
-    const candidate = found.get(key) ?? { key, words, forms: new Map(), count: 0 };
+  const visit = (key: string, words: number, written: string) => {
+    let candidate = found.get(key);
+    if (!candidate) {
+      candidate = { key, words, count: 0, form: written, votes: 0, lowercase: false };
+      found.set(key, candidate);
+    }
     candidate.count++;
-    candidate.forms.set(form, (candidate.forms.get(form) ?? 0) + 1);
-    found.set(key, candidate);
+    if (written === candidate.form) candidate.votes++;
+    else if (candidate.votes > 0) candidate.votes--;
+    else {
+      candidate.form = written;
+      candidate.votes = 1;
+    }
+    if (!candidate.lowercase && written === written.toLowerCase()) candidate.lowercase = true;
   };
   for (const sentence of sentences) {
-    const words = contentWords(sentence.text, stems);
-    const named = (word: string) => {
-      const lower = word.toLowerCase();
-      return !VAGUE.has(lower) && !VERB_LIKE.test(lower);
-    };
+    const words = contentWords(sentence.text, terms);
     words.forEach((word, i) => {
-      if (named(word.word)) add(word.term, 1, word.word);
+      if (named(word.word)) visit(word.term, 1, word.word);
       const next = words[i + 1];
-      // "kernel convolutions" names a thing, "adjust weights" or "even better" does not.
       if (
         next &&
         next.position === word.position + 1 &&
@@ -76,11 +95,17 @@ function candidatesOf(
         !VAGUE.has(word.word.toLowerCase()) &&
         named(next.word)
       ) {
-        add(`${word.term} ${next.term}`, 2, `${word.word} ${next.word}`);
+        visit(`${word.term} ${next.term}`, 2, `${word.word} ${next.word}`);
       }
     });
   }
   return found;
+}
+
+/** How a candidate is shown: lowercase when only a sentence start capitalised it. */
+function shownForm(candidate: Candidate): string {
+  const lower = candidate.form.toLowerCase();
+  return candidate.lowercase && candidate.form.slice(1) === lower.slice(1) ? lower : candidate.form;
 }
 
 /** "Kernels, edges and pooling": names as a title, the first letter capitalised. */
@@ -115,24 +140,26 @@ function phraseTitle(sentences: readonly RankedSentence[]): string {
  * no term is said often enough in it.
  */
 export function titlesOf(parts: readonly (readonly RankedSentence[])[]): string[] {
-  const stems = new Map<string, string>();
-  const found = parts.map((sentences) => candidatesOf(sentences, stems));
+  const terms = new Map<string, string>();
+  const found = parts.map((sentences) => candidatesOf(sentences, terms));
   const spread = new Map<string, number>();
   for (const candidates of found) {
     for (const key of candidates.keys()) spread.set(key, (spread.get(key) ?? 0) + 1);
   }
   return found.map((candidates, index) => {
-    const ranked = [...candidates.values()]
-      .filter((candidate) => candidate.count >= LEAST_SAID + (candidate.words === 1 ? 1 : 0))
-      .map((candidate) => ({
+    const ranked: { candidate: Candidate; value: number }[] = [];
+    for (const candidate of candidates.values()) {
+      if (candidate.count < LEAST_SAID + (candidate.words === 1 ? 1 : 0)) continue;
+      ranked.push({
         candidate,
         // A phrase counts for a little more than its words: it names the thing more precisely.
         value:
           candidate.count *
           Math.log(1 + parts.length / (spread.get(candidate.key) ?? 1)) *
           (candidate.words === 2 ? 1.5 : 1),
-      }))
-      .sort((a, b) => b.value - a.value || (a.candidate.key < b.candidate.key ? -1 : 1));
+      });
+    }
+    ranked.sort((a, b) => b.value - a.value || (a.candidate.key < b.candidate.key ? -1 : 1));
     const chosen: Candidate[] = [];
     for (const { candidate } of ranked) {
       if (chosen.length >= TITLE_TERMS) break;
@@ -144,9 +171,7 @@ export function titlesOf(parts: readonly (readonly RankedSentence[])[]): string[
       if (!overlaps) chosen.push(candidate);
     }
     const title =
-      chosen.length > 0
-        ? listTitle(chosen.map((candidate) => shownForm(candidate.forms)))
-        : phraseTitle(parts[index] ?? []);
+      chosen.length > 0 ? listTitle(chosen.map(shownForm)) : phraseTitle(parts[index] ?? []);
     return chapterTitle(title);
   });
 }
