@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runToEnd } from '../lib/cooperative';
+import { stripLeadingFillers } from '../lib/summaries/extractive/fillers';
 import {
   type CueWords,
   cueScore,
@@ -23,7 +24,6 @@ import {
   sentenceTokens,
   type Weights,
 } from '../lib/summaries/extractive/ranking';
-import { stripLeadingFillers } from '../lib/summaries/extractive/fillers';
 import { summarizeSentences } from '../lib/summaries/extractive/summarizer';
 import { countWords } from '../lib/words';
 

@@ -70,6 +70,8 @@ describe('the extractive summary', () => {
 
     expect(starts.length).toBeGreaterThan(5);
     // "And so on" stays: it is a phrase, not a filler.
-    expect(summary).not.toMatch(/(?:^|[.!?] )(?:Ok|Okay|So|Um|Uh|Right|And(?! so (?:on|forth))),? /);
+    expect(summary).not.toMatch(
+      /(?:^|[.!?] )(?:Ok|Okay|So|Um|Uh|Right|And(?! so (?:on|forth))),? /,
+    );
   });
 });
