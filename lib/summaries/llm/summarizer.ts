@@ -2,7 +2,8 @@
 // ChatModel). A transcript that does not fit the model's context is summarised in parts (map)
 // whose summaries are then combined (reduce, recursively when even they do not fit). Nothing is
 // ever cut off to make it fit. Key points come back with the summary and are checked against
-// the transcript (key-points.ts).
+// the transcript (key-points.ts); so do chapters, asked of the calls that read the transcript
+// (chapter-asks.ts) and put together once they are done (chapters/finish.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import {
   BadGatewayError,
@@ -307,7 +308,8 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     const recalled = job?.recall(key);
     if (recalled) {
       run.usage(recalled);
-      return { ...recalled, chapters: recalled.chapters ?? [] };
+      const { summary, keyPoints, chapters = [] } = recalled;
+      return { summary, keyPoints, chapters };
     }
     if (run.callsLeft <= 0) {
       throw tooLongFor(
