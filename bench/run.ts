@@ -1,4 +1,4 @@
-// `npm run bench`: every benchmark of issues 6, 17 (jobs) and 26 (transcription), printed as a table with its target
+// `npm run bench`: every benchmark of issues 6, 17 (jobs), 26 (transcription) and 27 (chapters), printed as a table with its target
 // and written to bench/results.json. A missed target is reported, never a failure of the command.
 // Run on an otherwise idle machine for figures worth comparing; these machines are shared.
 // `npm run bench` loads bench/bench.env (no logs, and what the local host needs).
@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { startDynamoDbLocal } from '../infra/local/dynamodb';
 import { bundleBenchmarks } from './bundles';
+import { chapterBenchmarks } from './chapters';
 import { handlerBenchmarks } from './handlers';
 import { jobBenchmarks } from './jobs';
 import { localStartBenchmarks } from './local-start';
@@ -21,6 +22,7 @@ const started = Date.now();
 rows.push(...(await bundleBenchmarks(log)));
 rows.push(...(await summarizerBenchmarks(log)));
 rows.push(...(await qualityBenchmarks(log)));
+rows.push(...(await chapterBenchmarks(log)));
 rows.push(...(await localStartBenchmarks(log)));
 log('starting DynamoDB Local');
 const dynamo = await startDynamoDbLocal({ dataDir: 'memory' });

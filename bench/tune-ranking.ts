@@ -7,12 +7,14 @@
 // 'cues' values (see crossFitted). The model is a
 // conditional logit: within each summarization clip, the probability that a sentence is one of
 // the labelled ones is the softmax of weights · features over the clip's sentences, so only a
-// sentence's standing within its own clip counts, as in the Top-3 metric. Fitted by Newton's
-// method with a small L2 penalty; the likelihood is concave, so there is one answer.
+// sentence's standing within its own clip counts, as in the Top-3 metric; each clip weighs the
+// same (see accumulate). Fitted by Newton's method with a small L2 penalty; the likelihood is
+// concave, so there is one answer.
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runToEnd } from '../lib/cooperative';
+import { stripLeadingFillers } from '../lib/summaries/extractive/fillers';
 import {
   type CueWords,
   cueScore,
@@ -241,8 +243,12 @@ function solve(matrix: number[][], vector: number[]): number[] {
 }
 
 // Adds one clip's gradient and Hessian of the log-likelihood at `weights`: a clip with m labelled
-// sentences contributes m log-softmax terms.
+// sentences contributes the mean of its m log-softmax terms, so that every clip weighs the same,
+// as in the metric (Top-3 precision and recall are averaged over clips). Summing them instead,
+// which lets clips with many labelled sentences weigh more, gave 44.54 in train cross-validation
+// (this: 44.73, better in 4 of the 5 folds) and 45.37 on dev (this: 45.34).
 function accumulate(example: Example, weights: number[], gradient: number[], hessian: number[][]) {
+  const share = 1 / example.positives;
   const d = weights.length;
   const linear = example.rows.map((row) =>
     row.reduce((sum, x, j) => sum + x * (weights[j] ?? 0), 0),
@@ -258,8 +264,8 @@ function accumulate(example: Example, weights: number[], gradient: number[], hes
   });
   example.rows.forEach((row, i) => {
     if (example.labels[i])
-      for (let j = 0; j < d; j++) gradient[j] = (gradient[j] ?? 0) + (row[j] ?? 0);
-    const p = example.positives * (probabilities[i] ?? 0);
+      for (let j = 0; j < d; j++) gradient[j] = (gradient[j] ?? 0) + share * (row[j] ?? 0);
+    const p = probabilities[i] ?? 0;
     for (let a = 0; a < d; a++) {
       const da = (row[a] ?? 0) - (expected[a] ?? 0);
       const line = hessian[a] as number[];
@@ -267,8 +273,7 @@ function accumulate(example: Example, weights: number[], gradient: number[], hes
         line[b] = (line[b] ?? 0) + p * da * ((row[b] ?? 0) - (expected[b] ?? 0));
     }
   });
-  for (let j = 0; j < d; j++)
-    gradient[j] = (gradient[j] ?? 0) - example.positives * (expected[j] ?? 0);
+  for (let j = 0; j < d; j++) gradient[j] = (gradient[j] ?? 0) - (expected[j] ?? 0);
 }
 
 /** Fits the ranking's weights to the labelled clips (deterministic). */
@@ -364,7 +369,10 @@ export function labelledShare(videos: LabelledVideo[]): number {
       video.clips.flatMap((clip) => clip.sentences.filter((_, i) => clip.labels[i])),
     );
     const summary = summarizeSentences(video.sentences, SUMMARY_WORDS);
-    const picked = video.sentences.filter((sentence) => summary.includes(sentence));
+    // The summary shows its sentences without their leading fillers.
+    const picked = video.sentences.filter((sentence) =>
+      summary.includes(stripLeadingFillers(sentence)),
+    );
     const words = picked.reduce((n, sentence) => n + countWords(sentence), 0);
     const fromLabelled = picked
       .filter((sentence) => labelled.has(sentence))

@@ -46,8 +46,8 @@ export function App({ settings }: { settings: PageSettings }) {
       <main>
         <h1>Summaries of YouTube videos</h1>
         <p class="intro">
-          Paste a YouTube link: you get a summary of what is said, and its key points with links to
-          the moments they are said.
+          Paste a YouTube link: you get a summary of what is said, its chapters, and its key points,
+          each with a link to its moment in the video.
         </p>
         {session ? (
           <Workspace

@@ -109,8 +109,8 @@ export function excerpt(text: string, maxChars: number): string {
 }
 
 /**
- * The summary and its key points (with their links) as Markdown, to paste into notes. Every text
- * in it is escaped and links go to YouTube only (markdown.ts).
+ * The summary, its chapters and key points (with their links) as Markdown, to paste into notes.
+ * Every text in it is escaped and links go to YouTube only (markdown.ts).
  */
 export function summaryMarkdown(summary: Summary): string {
   const { metadata } = summary;
@@ -121,6 +121,13 @@ export function summaryMarkdown(summary: Summary): string {
     '',
     markdownParagraphs(paragraphsOf(summary.summary)),
   ];
+  if (summary.chapters && summary.chapters.length > 0) {
+    lines.push('', '## Chapters', '');
+    for (const chapter of summary.chapters) {
+      const link = markdownLink(`${clock(chapter.start_seconds)} ${chapter.title}`, chapter.url);
+      lines.push(`- ${link}: ${markdownText(chapter.summary)}`);
+    }
+  }
   if (summary.key_points && summary.key_points.length > 0) {
     lines.push('', '## Key points', '');
     for (const point of summary.key_points) {

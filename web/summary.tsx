@@ -1,6 +1,6 @@
-// A finished summary: the video's title and channel, the summary, and the key points as links
-// to their moments on YouTube (as the answers to questions cite theirs); "Copy as Markdown" puts
-// all of it on the clipboard.
+// A finished summary: the video's title and channel, the summary, its chapters and key points as
+// links to their moments on YouTube (as the answers to questions cite theirs); "Copy as Markdown"
+// puts all of it on the clipboard.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Summary } from './api';
 import { clock, paragraphsOf, summaryMarkdown } from './format';
@@ -21,6 +21,22 @@ export function Moments({ moments, label }: { moments: readonly Moment[]; label?
           <a href={moment.url} target="_blank" rel="noopener noreferrer">
             <span class="time">{clock(moment.start_seconds)}</span> {moment.text}
           </a>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The video's chapters: each a link to its start, with what it says. */
+function Chapters({ chapters }: { chapters: NonNullable<Summary['chapters']> }) {
+  return (
+    <ol class="chapters" aria-label="Chapters">
+      {chapters.map((chapter) => (
+        <li key={chapter.start_seconds}>
+          <a href={chapter.url} target="_blank" rel="noopener noreferrer">
+            <span class="time">{clock(chapter.start_seconds)}</span> {chapter.title}
+          </a>
+          <p>{chapter.summary}</p>
         </li>
       ))}
     </ol>
@@ -63,6 +79,12 @@ export function SummaryView({ summary }: { summary: Summary }) {
       {paragraphsOf(summary.summary).map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>
       ))}
+      {summary.chapters && summary.chapters.length > 0 && (
+        <>
+          <h3>Chapters</h3>
+          <Chapters chapters={summary.chapters} />
+        </>
+      )}
       {summary.key_points && summary.key_points.length > 0 && (
         <>
           <h3>Key points</h3>

@@ -15,8 +15,9 @@ import {
   roomForData,
   transcriptRoom,
 } from '../summaries/llm/plan';
-import { formatTimestamp, stampedUnits } from '../summaries/llm/prompt';
+import { stampedUnits } from '../summaries/llm/prompt';
 import { type ChatModel, cutText } from '../summaries/llm/summarizer';
+import { formatTimestamp } from '../summaries/timed-line';
 import type { Video } from '../youtube/types';
 import { checkCitations, makeCitation, withoutMarks } from './citations';
 import { answeringPassages, type PassageMatch, passagesOf, searchPassages } from './passages';

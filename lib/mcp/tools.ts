@@ -62,7 +62,7 @@ export function summaryTools(summaries: SummaryService, waitMs: number): ToolDef
       name: 'summarize_video',
       title: 'Summarize a YouTube video',
       description:
-        "Summarises a YouTube video's transcript in about summary_length words, with key points that link to the moment each is said. Takes the body of POST /summarize. Answers the summary (the body of POST /summarize's 200) when it is ready within about 20 seconds: at once when cached, or with the offline extractive model. Otherwise answers the job (the body of GET /summaries/{id}): call get_summary with its id every few seconds until status is done, then read result. A new summary takes a unit of the caller's daily quota; a cached one does not.",
+        "Summarises a YouTube video's transcript in about summary_length words, with key points that link to the moment each is said and, for videos of 5 minutes or more, its chapters (the creator's when the description lists them), each linked to its start and summarised. Takes the body of POST /summarize. Answers the summary (the body of POST /summarize's 200) when it is ready within about 20 seconds: at once when cached, or with the offline extractive model. Otherwise answers the job (the body of GET /summaries/{id}): call get_summary with its id every few seconds until status is done, then read result. A new summary takes a unit of the caller's daily quota; a cached one does not.",
       input: summarizeBodySchema,
       output: z.union([summarizeResponseSchema, jobSchema]),
       annotations: { readOnlyHint: false, openWorldHint: true },

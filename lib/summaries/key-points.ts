@@ -3,9 +3,8 @@
 // and every time they give is checked against the transcript: a point is moved to the start
 // of the caption that says it, or dropped, so that no link opens a moment that does not exist.
 import type { Transcript, TranscriptSegment } from '../youtube/types';
-import { parseTimestamp } from './llm/prompt';
 import { keysOf } from './terms';
-import { KEY_POINT_FORM, readTimedLine } from './timed-line';
+import { KEY_POINT_FORM, parseTimestamp, readTimedLine } from './timed-line';
 
 /** A key point at the start of the caption where it is said. */
 export interface KeyPoint {

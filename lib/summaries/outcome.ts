@@ -28,21 +28,24 @@ export function progressOf(record: SummaryRecord): JobProgress {
 }
 
 /**
- * The answer to one request: without key points when it asked for none, and marked as cached
- * (with this request's own elapsed time) when the summary was made for another request.
+ * The answer to one request: without key points or chapters when it asked for none, and marked
+ * as cached (with this request's own elapsed time) when the summary was made for another request.
  */
 export function answerFor(
   value: SummarizeResponse,
-  request: { include_key_points: boolean },
+  request: { include_key_points: boolean; include_chapters: boolean },
   shared: { since: number } | false,
   now = Date.now(),
 ): SummarizeResponse {
-  const answer: SummarizeResponse = shared
-    ? { ...value, metadata: { ...value.metadata, cached: true, elapsed_ms: now - shared.since } }
-    : value;
-  if (request.include_key_points) return answer;
-  const { key_points: _omitted, ...rest } = answer;
-  return rest;
+  const { key_points, chapters, ...rest } = value;
+  return {
+    ...rest,
+    ...(request.include_key_points && key_points !== undefined ? { key_points } : {}),
+    ...(request.include_chapters && chapters !== undefined ? { chapters } : {}),
+    ...(shared
+      ? { metadata: { ...value.metadata, cached: true, elapsed_ms: now - shared.since } }
+      : {}),
+  };
 }
 
 /** How a run's end settles a job, or undefined while the run goes on (or was cancelled). */

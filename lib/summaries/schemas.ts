@@ -12,6 +12,7 @@ import {
   videoUrlSchema,
 } from '../youtube/schema';
 import type { TranscriptSource } from '../youtube/types';
+import { CHAPTER_SOURCES } from './chapters/chapter';
 import { SUMMARY_LENGTH } from './limits';
 
 /** Where a transcript comes from (lib/youtube/types.ts TranscriptSource). */
@@ -69,6 +70,12 @@ export const summarizeBodySchema = z
           'Whether the answer carries key_points (they are made and cached either way, so this only shapes the answer)',
       }),
     ),
+    include_chapters: z._default(z.boolean(), true).check(
+      z.meta({
+        description:
+          'Whether the answer carries chapters (they are made and cached either way, so this only shapes the answer)',
+      }),
+    ),
   })
   .check(z.meta({ id: 'SummarizeRequest' }));
 
@@ -91,6 +98,46 @@ export const keyPointSchema = z
     ),
   })
   .check(z.meta({ id: 'KeyPoint' }));
+
+export const chapterSchema = z
+  .object({
+    start_seconds: z.number().check(
+      z.nonnegative(),
+      z.meta({
+        description:
+          'Where the chapter starts, in seconds from the start of the video: 0 for the first; the time the creator wrote, or the start of a caption of the transcript (milliseconds as decimals)',
+        examples: [0],
+      }),
+    ),
+    end_seconds: z.number().check(
+      z.nonnegative(),
+      z.meta({
+        description:
+          'Where it ends: where the next chapter starts, the last at the end of the video',
+        examples: [312.4],
+      }),
+    ),
+    title: z.string().check(
+      z.meta({
+        description:
+          'The title the creator wrote in the description, or a made one of under 80 characters',
+        examples: ['Kernel convolutions'],
+      }),
+    ),
+    summary: z.string().check(
+      z.meta({
+        description: 'What the chapter says, in one to three sentences',
+        examples: ['A kernel slides over the image and computes a weighted sum of each pixel.'],
+      }),
+    ),
+    url: z.string().check(
+      z.meta({
+        description: 'The video at the chapter’s start (t= in whole seconds)',
+        examples: ['https://www.youtube.com/watch?v=py5byOOHZM8&t=0s'],
+      }),
+    ),
+  })
+  .check(z.meta({ id: 'Chapter' }));
 
 /** A count: an integer, never negative (documented with its minimum, so examples show 0). */
 export const count = () => z.int().check(z.nonnegative());
@@ -152,6 +199,12 @@ export const summarizeResponseSchema = z
           'The main points with the moment each is said, in video order; every start_seconds is the start of a caption of the transcript. Absent when the request set include_key_points to false; may be empty when the model gave none the transcript bears out.',
       }),
     ),
+    chapters: z.optional(z.array(chapterSchema)).check(
+      z.meta({
+        description:
+          'The video’s parts in order, each with its title, a summary and a link to its start: the first starts at 0, each ends where the next starts, the last at the end of the video. The creator’s chapters when the description lists them as YouTube reads them (metadata.chapters_source creator), else made by the language model (model) or offline (offline). Empty for videos under 5 minutes, or a transcript too short to divide. Absent when the request set include_chapters to false.',
+      }),
+    ),
     metadata: z
       .extend(videoMetadataSchema, {
         transcript_language: answerFields.transcript_language,
@@ -171,6 +224,13 @@ export const summarizeResponseSchema = z
         summary_length_requested: count(),
         cached: answerFields.cached,
         chunks: count().check(z.meta({ description: 'Parts the transcript was summarised in' })),
+        chapters_source: z.nullable(z.enum(CHAPTER_SOURCES)).check(
+          z.meta({
+            description:
+              'Where the chapters came from: creator (the description), model (the language model), offline (found in the transcript without a model); null when there are none',
+            examples: ['offline'],
+          }),
+        ),
         input_tokens: answerFields.input_tokens,
         output_tokens: answerFields.output_tokens,
         estimated_cost_usd: answerFields.estimated_cost_usd,
@@ -250,6 +310,7 @@ export const jobRequestSchema = z
     language: z.optional(z.string()),
     summary_language: z.optional(z.string()),
     include_key_points: z.boolean(),
+    include_chapters: z.boolean(),
   })
   .check(z.meta({ id: 'SummaryJobRequest' }));
 

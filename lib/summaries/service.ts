@@ -217,6 +217,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
           summary_length: request.summary_length,
           used_model: model.name,
           include_key_points: request.include_key_points,
+          include_chapters: request.include_chapters,
           ...(request.language === undefined ? {} : { language: request.language }),
           ...(request.summary_language === undefined
             ? {}

@@ -94,3 +94,23 @@ export function readTimedLine(line: string, form: TimedLineForm): TimedLine | un
   const text = line.slice(i).trimEnd();
   return text === '' ? undefined : { time, text };
 }
+
+/** `m:ss`, or `h:mm:ss` from an hour on, as YouTube writes times. */
+export function formatTimestamp(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, '0');
+  return hours > 0
+    ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}`
+    : `${minutes}:${seconds}`;
+}
+
+/** Milliseconds of `m:ss` or `h:mm:ss`; undefined for anything else. */
+export function parseTimestamp(text: string): number | undefined {
+  const match = /^(?:(\d{1,2}):)?(\d{1,3}):(\d{2})$/.exec(text.trim());
+  if (!match) return undefined;
+  const [, hours, minutes, seconds] = match;
+  if (Number(seconds) > 59 || (hours !== undefined && Number(minutes) > 59)) return undefined;
+  return ((Number(hours ?? 0) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000;
+}

@@ -1,11 +1,14 @@
 // The contract every summarizer (offline extractive, Bedrock, OpenAI-compatible) implements.
 import type { Transcript, VideoMetadata } from '../youtube/types';
+import type { ChapterStart, Chapters } from './chapters/chapter';
 import type { KeyPoint } from './key-points';
 
 /** What one finished model call gave: a part's summary, a combination, or the whole. */
 export interface CallResult {
   summary: string;
   keyPoints: KeyPoint[];
+  /** The chapters the call was asked for, checked against the transcript (absent: none). */
+  chapters?: ChapterStart[];
   inputTokens?: number;
   outputTokens?: number;
 }
@@ -38,6 +41,8 @@ export interface SummarizeInput {
   summaryLanguage?: string;
   /** Whether to find key points (they cost tokens with a model); default true. */
   keyPoints?: boolean;
+  /** Whether to make chapters (a model is asked for them in its calls); default true. */
+  chapters?: boolean;
   /** Aborted when the request's own deadline (or the job's budget) passes. */
   signal: AbortSignal;
   /** Checkpoints, progress and cancellation of a job. */
@@ -48,6 +53,8 @@ export interface SummaryResult {
   summary: string;
   /** In video order, each at the start of a caption of the transcript; empty when not asked. */
   keyPoints: KeyPoint[];
+  /** The video's chapters (none under five minutes, or when not asked). */
+  chapters: Chapters;
   /** How many parts the transcript was summarised in (1 when it fit at once). */
   chunks: number;
   /** Token usage when the model reports it; null for the offline summarizer. */

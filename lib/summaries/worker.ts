@@ -101,6 +101,13 @@ function responseOf(
       start_seconds: point.startMs / 1000,
       url: keyPointUrl(work.videoId, point.startMs),
     })),
+    chapters: result.chapters.list.map((chapter) => ({
+      start_seconds: chapter.startMs / 1000,
+      end_seconds: chapter.endMs / 1000,
+      title: chapter.title,
+      summary: chapter.summary,
+      url: keyPointUrl(work.videoId, chapter.startMs),
+    })),
     metadata: {
       ...metadata,
       summary_language: summaryLanguage,
@@ -108,6 +115,7 @@ function responseOf(
       summary_length_requested: work.length,
       cached: false,
       chunks: result.chunks,
+      chapters_source: result.chapters.source,
       ...usageMetadata(model, result.inputTokens, result.outputTokens),
       elapsed_ms: Date.now() - startedAt,
       generated_at: new Date().toISOString(),
@@ -313,6 +321,8 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
       logger.info('summary run done', {
         ...fields,
         chunks: result.chunks,
+        chapters: result.chapters.list.length,
+        chapters_source: result.chapters.source,
         input_tokens: result.inputTokens,
         output_tokens: result.outputTokens,
         elapsed_ms: response.metadata.elapsed_ms,

@@ -371,7 +371,37 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       },
     );
 
-    await step('copy it as Markdown, key point links included', async () => {
+    await step('read its chapters: each a link to its moment, with what it says', async () => {
+      const article = page.getByRole('article', { name: VIDEO_TITLE });
+      await article.getByRole('heading', { name: 'Chapters', level: 3 }).waitFor();
+      const chapters = article.getByRole('list', { name: 'Chapters' }).getByRole('listitem');
+      // An hour of talk: about one chapter per 4-8 minutes.
+      expect(await chapters.count()).toBeGreaterThanOrEqual(7);
+      expect(await chapters.count()).toBeLessThanOrEqual(16);
+      const starts: number[] = [];
+      for (const chapter of await chapters.all()) {
+        const link = chapter.getByRole('link');
+        const href = (await link.getAttribute('href')) ?? '';
+        const seconds = Number(
+          new RegExp(`^https://www\\.youtube\\.com/watch\\?v=${VIDEO_ID}&t=(\\d+)s$`).exec(
+            href,
+          )?.[1],
+        );
+        // The link shows the chapter's start, then its title; what it says follows.
+        const [, shown = '', title = ''] =
+          /^(\S+) (.+)$/s.exec((await link.textContent()) ?? '') ?? [];
+        expect(shown).toBe(clock(seconds));
+        expect(title.trim()).not.toBe('');
+        await expect(link.getAttribute('target')).resolves.toBe('_blank');
+        const said = (await chapter.getByRole('paragraph').textContent()) ?? '';
+        expect(said.split(/\s+/).filter(Boolean).length).toBeGreaterThanOrEqual(5);
+        starts.push(seconds);
+      }
+      expect(starts[0]).toBe(0);
+      expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+    });
+
+    await step('copy it as Markdown, chapter and key point links included', async () => {
       await page.getByRole('button', { name: 'Copy as Markdown' }).click();
       await page.getByText('Copied as Markdown.').waitFor();
       const markdown = String(await page.evaluate('navigator.clipboard.readText()'));
@@ -384,6 +414,20 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       expect(markdown).toContain(`# [${VIDEO_TITLE}]`);
       expect(markdown).toContain('## Key points');
       expect(markdown).toContain(`](${firstLink})`);
+      // Each chapter as `- [m:ss Title](url): what it says`, in the order the page shows them.
+      const chapters = page
+        .getByRole('article', { name: VIDEO_TITLE })
+        .getByRole('list', { name: 'Chapters' })
+        .getByRole('listitem');
+      expect(markdown).toContain('## Chapters');
+      const lines = markdown.split('\n').filter((line) => /^- \[\d+:\d{2}(?::\d{2})? /.test(line));
+      expect(lines).toHaveLength(await chapters.count());
+      const first = chapters.first();
+      const said = (await first.getByRole('paragraph').textContent()) ?? '';
+      // Markdown escapes the brackets a title may hold.
+      expect(lines[0]?.replace(/\\(.)/g, '$1')).toBe(
+        `- [${(await first.getByRole('link').textContent())?.trim()}](${await first.getByRole('link').getAttribute('href')}): ${said}`,
+      );
     });
 
     await step(

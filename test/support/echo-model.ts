@@ -84,13 +84,70 @@ export function echoAsk(request: EchoRequest): string {
   return sentences.join(' ');
 }
 
+const seconds = (time: string) =>
+  time
+    .split(':')
+    .map(Number)
+    .reduce((total, part) => total * 60 + part, 0);
+
+/** The time marks of the data and the words after each (up to the next mark). */
+function marksOf(request: EchoRequest): { time: string; words: string[] }[] {
+  return [...dataOf(request).matchAll(/\[((?:\d{1,2}:)?\d{1,3}:\d{2})\]([^[]*)/g)].map((match) => ({
+    time: match[1] ?? '',
+    words: words((match[2] ?? '').replace(/^Key points:$/gm, '')),
+  }));
+}
+
+/**
+ * The chapters asked for, two lines each (`[m:ss] Title`, then what it says): to make about N of
+ * them, N of the data's time marks spread evenly, titled by the four words after the mark and
+ * summarised by the twelve after those; to summarise the creator's chapters, each one listed
+ * under "Chapters:" in the range asked, with the twelve words after the first mark at or after
+ * its time. Real moments of the transcript, so the service keeps them.
+ */
+export function echoChapters(request: EchoRequest): string[] {
+  const marks = marksOf(request).filter((mark) => mark.words.length > 0);
+  const make = /into about (\d+) chapters/.exec(request.system);
+  if (make) {
+    const count = Math.min(Number(make[1]), marks.length);
+    return Array.from({ length: count }, (_, i) => {
+      const mark = marks[Math.floor((i * marks.length) / count)] ?? { time: '0:00', words: [] };
+      return [
+        `[${mark.time}] ${mark.words.slice(0, 4).join(' ')}`,
+        `${mark.words.slice(4, 16).join(' ')}.`,
+      ];
+    }).flat();
+  }
+  if (!/The creator divided the video into the chapters/.test(request.system)) return [];
+  const range = /at \[([\d:]+)\] or later, before \[([\d:]+)\]/.exec(request.system);
+  const from = range ? seconds(range[1] ?? '0:00') : 0;
+  const to = range ? seconds(range[2] ?? '0:00') : Number.POSITIVE_INFINITY;
+  const listed = /\nChapters:\n([\s\S]*?)\n(?:Transcript|Part summaries):/.exec(request.userText);
+  const lines: string[] = [];
+  for (const line of (listed?.[1] ?? '').split('\n')) {
+    const chapter = /^\[([\d:]+)\] (.*)$/.exec(line);
+    const at = chapter ? seconds(chapter[1] ?? '') : -1;
+    if (!chapter || at < from || at >= to) continue;
+    const said = marks.find((mark) => seconds(mark.time) >= at) ?? marks.at(-1);
+    lines.push(line, `${(said?.words ?? []).slice(0, 12).join(' ')}.`);
+  }
+  return lines;
+}
+
 /**
  * The whole answer: to a question, echoAsk; else the summary alone, or the SUMMARY / KEY POINTS
- * form when it is asked for.
+ * / CHAPTERS form when key points or chapters are asked for.
  */
 export function echoAnswer(request: EchoRequest): string {
   if (isAsk(request)) return echoAsk(request);
   const summary = echoSummary(request);
-  if (!/at most \d+ key points/.test(request.system)) return summary;
-  return ['SUMMARY:', summary, 'KEY POINTS:', ...echoKeyPoints(request)].join('\n');
+  const points = /at most \d+ key points/.test(request.system);
+  const chapters = echoChapters(request);
+  if (!points && chapters.length === 0) return summary;
+  return [
+    'SUMMARY:',
+    summary,
+    ...(points ? ['KEY POINTS:', ...echoKeyPoints(request)] : []),
+    ...(chapters.length > 0 ? ['CHAPTERS:', ...chapters] : []),
+  ].join('\n');
 }

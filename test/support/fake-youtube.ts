@@ -518,7 +518,18 @@ export interface FakeYouTube {
    * (e.g. a prompt injection or a 3-hour transcript); `undefined` restores the recording.
    */
   setEnglishTrack(xml: string | undefined): void;
+  /**
+   * Replaces the description and the length of every video the player endpoint describes (e.g.
+   * a description that lists chapters, a 3-hour talk); `undefined` restores the recording's.
+   */
+  setVideoDetails(details: VideoDetails | undefined): void;
   close(): Promise<void>;
+}
+
+/** What setVideoDetails can change of a player response's videoDetails. */
+export interface VideoDetails {
+  description?: string;
+  lengthSeconds?: number;
 }
 
 const files = new Map<string, string>();
@@ -626,6 +637,7 @@ function playerResponse(
   client: string,
   visitorData: string,
   media: { origin: string; foreign: string },
+  details: VideoDetails = {},
 ) {
   const recording = fixture(answer.recording);
   const recordedId = (JSON.parse(recording) as { videoDetails?: { videoId?: string } }).videoDetails
@@ -633,7 +645,7 @@ function playerResponse(
   const json = JSON.parse(
     recordedId ? recording.replaceAll(recordedId, videoId) : recording,
   ) as Record<string, unknown> & {
-    videoDetails?: { videoId?: string };
+    videoDetails?: { videoId?: string; shortDescription?: string; lengthSeconds?: string };
     captions?: { playerCaptionsTracklistRenderer?: { captionTracks?: { baseUrl: string }[] } };
   };
   const edit = answer.edit ?? {};
@@ -651,6 +663,12 @@ function playerResponse(
     { ...media, videoId, client },
     edit.audio,
   );
+  if (json.videoDetails && details.description !== undefined) {
+    json.videoDetails.shortDescription = details.description;
+  }
+  if (json.videoDetails && details.lengthSeconds !== undefined) {
+    json.videoDetails.lengthSeconds = String(details.lengthSeconds);
+  }
   json.responseContext = { ...(json.responseContext as object), visitorData };
   return JSON.stringify(json);
 }
@@ -664,6 +682,7 @@ export async function startFakeYouTube(
 ): Promise<FakeYouTube> {
   let forced: FakeScenario | undefined;
   let englishTrack: string | undefined;
+  let videoDetails: VideoDetails | undefined;
   let requests = 0;
   let connections = 0;
   let canaryRequests = 0;
@@ -748,11 +767,18 @@ export async function startFakeYouTube(
       }
       const json =
         'recording' in answer
-          ? playerResponse(answer, videoId ?? '', client.name, newVisitor(), {
-              // As a server builds its URLs: from the Host asked for (a proxy's exit, too).
-              origin: request.headers.host ? `http://${request.headers.host}` : baseUrl,
-              foreign: canaryUrl,
-            })
+          ? playerResponse(
+              answer,
+              videoId ?? '',
+              client.name,
+              newVisitor(),
+              {
+                // As a server builds its URLs: from the Host asked for (a proxy's exit, too).
+                origin: request.headers.host ? `http://${request.headers.host}` : baseUrl,
+                foreign: canaryUrl,
+              },
+              videoDetails,
+            )
           : JSON.stringify({ playabilityStatus: answer.playabilityStatus });
       return send(response, 200, 'application/json; charset=UTF-8', json);
     }
@@ -834,6 +860,9 @@ export async function startFakeYouTube(
     },
     setEnglishTrack(xml) {
       englishTrack = xml;
+    },
+    setVideoDetails(details) {
+      videoDetails = details;
     },
     reset() {
       requests = 0;

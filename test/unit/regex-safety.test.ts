@@ -23,6 +23,14 @@ const UNTRUSTED_READERS = [
   'lib/summaries/llm/summarizer.ts', // a model's summary, cut at a sentence end
   'lib/summaries/extractive/summarizer.ts', // captions: cues, sentences
   'lib/summaries/extractive/ranking.ts', // captions' words
+  'lib/summaries/extractive/fillers.ts', // captions' sentences and their openings
+  'lib/summaries/chapters/chapter.ts', // chapter titles and summaries (models', captions')
+  'lib/summaries/chapters/creator.ts', // a description's chapters
+  'lib/summaries/chapters/model.ts', // a model's chapters
+  'lib/summaries/chapters/segments.ts', // captions' sentences: transition phrases
+  'lib/summaries/chapters/titles.ts', // captions' words and sentences as titles
+  'lib/summaries/chapters/finish.ts', // a model's chapter summaries
+  'lib/summaries/llm/parts.ts', // captions' words, counted
   'lib/summaries/terms.ts', // answers, captions and questions as search terms
   'lib/words.ts', // every text whose words are counted
   'web/markdown.ts', // titles, summaries and key points written as Markdown

@@ -7,9 +7,13 @@ import { UnprocessableError } from '../../errors';
 import { trimEndOf } from '../../text';
 import { countWords } from '../../words';
 import type { Transcript, TranscriptSegment } from '../../youtube/types';
+import { type Chapters, NO_CHAPTERS, videoEndMs } from '../chapters/chapter';
+import { creatorChapters } from '../chapters/creator';
+import { offlineChapters, type RankedSentence } from '../chapters/offline';
 import { type KeyPoint, keyPointCount } from '../key-points';
 import type { SummarizeInput, Summarizer, SummaryResult } from '../types';
 import { english } from './english';
+import { stripLeadingFillers } from './fillers';
 import { analyse } from './ranking';
 
 export { rankSentences } from './ranking';
@@ -317,6 +321,9 @@ interface Selection {
   scores: number[];
   /** Whether a sentence says something: at least MIN_SAYING_WORDS words and a content word. */
   saying: boolean[];
+  /** Each sentence's distinct content terms, and its words as shown. */
+  terms: string[][];
+  lengths: number[];
 }
 
 // Shorter sentences ("Brilliant!", "Yes, exactly.") are reactions, not content.
@@ -330,7 +337,10 @@ function joinParts(parts: Map<number, string>): string {
 }
 
 function* select(sentences: string[], targetWords: number): Steps<Selection> {
-  const lengths = sentences.map((sentence) => countWords(sentence));
+  // What the summary shows of each sentence: without the fillers that open it. The ranking reads
+  // the sentence as said, as its weights were trained (scoring stripped sentences did worse).
+  const shown = sentences.map(stripLeadingFillers);
+  const lengths = shown.map((sentence) => countWords(sentence));
   const { terms, scores } = yield* analyse(sentences);
   const saying = sentences.map(
     (_, i) => (lengths[i] ?? 0) >= MIN_SAYING_WORDS && (terms[i]?.length ?? 0) > 0,
@@ -339,8 +349,8 @@ function* select(sentences: string[], targetWords: number): Steps<Selection> {
   const eligible = saying.some(Boolean) ? saying : sentences.map(() => true);
   const available = lengths.reduce((sum, length, i) => sum + (eligible[i] ? length : 0), 0);
   if (available <= targetWords) {
-    const all = sentences.flatMap((sentence, i) => (eligible[i] ? [[i, sentence] as const] : []));
-    return { parts: new Map(all), scores, saying };
+    const all = shown.flatMap((sentence, i) => (eligible[i] ? [[i, sentence] as const] : []));
+    return { parts: new Map(all), scores, saying, terms, lengths };
   }
   const top = scores.reduce((a, b) => Math.max(a, b), Number.MIN_VALUE);
   const upper = Math.floor(targetWords * (1 + BUDGET_SLACK));
@@ -369,7 +379,7 @@ function* select(sentences: string[], targetWords: number): Steps<Selection> {
     }
     if (best < 0) break;
     chosen[best] = 1;
-    parts.set(best, sentences[best] ?? '');
+    parts.set(best, shown[best] ?? '');
     total += lengths[best] ?? 0;
     const picked = new Set(terms[best]);
     for (let i = 0; i < sentences.length; i++) {
@@ -390,10 +400,10 @@ function* select(sentences: string[], targetWords: number): Steps<Selection> {
       if (best < 0 || (scores[i] ?? 0) > (scores[best] ?? 0)) best = i;
     }
     if (best >= 0 && room > 0)
-      parts.set(best, trimSentence(sentences[best] ?? '', room, lower - total));
+      parts.set(best, trimSentence(shown[best] ?? '', room, lower - total));
   }
 
-  return { parts, scores, saying };
+  return { parts, scores, saying, terms, lengths };
 }
 
 /**
@@ -410,19 +420,55 @@ function keyPointsOf(selection: Selection, sentences: TimedSentence[], count: nu
     .map((index) => ({ text: parts.get(index) ?? '', startMs: sentences[index]?.startMs ?? 0 }));
 }
 
+/** The sentences with what the chapters read of them (offline.ts). */
+function rankedOf(
+  sentences: readonly TimedSentence[],
+  analysis: { terms: string[][]; scores: number[] },
+): RankedSentence[] {
+  return sentences.map((sentence, i) => ({
+    text: sentence.text,
+    startMs: sentence.startMs,
+    terms: analysis.terms[i] ?? [],
+    score: analysis.scores[i] ?? 0,
+    words: countWords(sentence.text),
+  }));
+}
+
+/**
+ * A transcript's sentences, timed and scored as the summary ranks them: what chapters are made
+ * and summarised from offline when a model made the summary (chapters/finish.ts).
+ */
+export function* rankTranscript(transcript: Transcript): Steps<RankedSentence[]> {
+  const sentences = yield* split(transcript);
+  const analysis = yield* analyse(sentences.map((sentence) => sentence.text));
+  return rankedOf(sentences, analysis);
+}
+
 function* summaryOf(
-  transcript: Transcript,
-  targetWords: number,
-  keyPoints: boolean,
-): Steps<{ summary: string; keyPoints: KeyPoint[] }> {
+  input: Pick<SummarizeInput, 'transcript' | 'metadata' | 'targetWords' | 'keyPoints' | 'chapters'>,
+): Steps<{ summary: string; keyPoints: KeyPoint[]; chapters: Chapters }> {
+  const { transcript, metadata, targetWords } = input;
   const sentences = yield* split(transcript);
   const selection = yield* select(
     sentences.map((sentence) => sentence.text),
     targetWords,
   );
+  const endMs = videoEndMs(transcript, metadata);
+  const chapters =
+    input.chapters === false
+      ? NO_CHAPTERS
+      : yield* offlineChapters(
+          rankedOf(sentences, selection),
+          endMs,
+          creatorChapters(metadata.description, endMs),
+        );
   return {
     summary: joinParts(selection.parts),
-    keyPoints: keyPoints ? keyPointsOf(selection, sentences, keyPointCount(targetWords)) : [],
+    keyPoints:
+      input.keyPoints === false
+        ? []
+        : keyPointsOf(selection, sentences, keyPointCount(targetWords)),
+    chapters,
   };
 }
 
@@ -440,7 +486,7 @@ function sameLanguage(wanted: string | undefined, transcript: string): boolean {
 export function createExtractiveSummarizer(): Summarizer {
   return {
     async summarize(input: SummarizeInput): Promise<SummaryResult> {
-      const { transcript, targetWords, signal } = input;
+      const { transcript, signal } = input;
       if (!sameLanguage(input.summaryLanguage, transcript.language)) {
         throw new UnprocessableError(
           'summary-language-unsupported',
@@ -450,10 +496,7 @@ export function createExtractiveSummarizer(): Summarizer {
             'for that language, or choose a language model (used_model).',
         );
       }
-      const result = await runInSlices(
-        summaryOf(transcript, targetWords, input.keyPoints !== false),
-        signal,
-      );
+      const result = await runInSlices(summaryOf(input), signal);
       return { ...result, chunks: 1, inputTokens: null, outputTokens: null };
     },
   };

@@ -8,6 +8,7 @@ import type { VideoMetadata } from '../../youtube/types';
 import { keyPointCount } from '../key-points';
 import {
   CHAPTERS_CHARS,
+  chaptersAsked,
   DESCRIPTION_CHARS,
   NAME_CHARS,
   type PromptContext,
@@ -40,6 +41,8 @@ const METADATA_SHARE = 1 / 4;
 export const MIN_DATA_TOKENS = 200;
 /** Tokens of answer per key point asked for (a sentence and its time). */
 const TOKENS_PER_KEY_POINT = 40;
+/** Tokens of answer per chapter asked for (its time and title, a sentence or two on it). */
+const TOKENS_PER_CHAPTER = 80;
 /** Longest summary the planning considers (the API allows 2,000 words). */
 const LONGEST_SUMMARY_WORDS = 10_000;
 
@@ -94,20 +97,32 @@ export function metadataCharsWithin(room: number, body: string): number {
   return Math.max(0, 3 * (room - estimateTokens(body)) - 3);
 }
 
-/** Tokens an answer of about `words` words and `keyPoints` key points may need, uncapped. */
-function wantedTokens(words: number, limits: ModelLimits, keyPoints: number): number {
+/**
+ * Tokens an answer of about `words` words, `keyPoints` key points and `chapters` chapters may
+ * need, uncapped.
+ */
+function wantedTokens(words: number, limits: ModelLimits, keyPoints: number, chapters = 0): number {
   return (
-    Math.ceil(words * 1.5) + 150 + keyPoints * TOKENS_PER_KEY_POINT + limits.reasoningReserveTokens
+    Math.ceil(words * 1.5) +
+    150 +
+    keyPoints * TOKENS_PER_KEY_POINT +
+    chapters * TOKENS_PER_CHAPTER +
+    limits.reasoningReserveTokens
   );
 }
 
 /**
- * Max tokens for an answer of about `words` words and `keyPoints` key points: ~1.5 tokens per
- * word plus a margin so the model can finish its last sentence, plus the model's reasoning
- * reserve, capped at its limit.
+ * Max tokens for an answer of about `words` words, `keyPoints` key points and `chapters`
+ * chapters: ~1.5 tokens per word plus a margin so the model can finish its last sentence, plus
+ * the model's reasoning reserve, capped at its limit.
  */
-export function maxTokensFor(words: number, limits: ModelLimits, keyPoints = 0): number {
-  return Math.min(limits.maxOutputTokens, wantedTokens(words, limits, keyPoints));
+export function maxTokensFor(
+  words: number,
+  limits: ModelLimits,
+  keyPoints = 0,
+  chapters = 0,
+): number {
+  return Math.min(limits.maxOutputTokens, wantedTokens(words, limits, keyPoints, chapters));
 }
 
 /** The most words a model can be asked for without max tokens hitting its output limit. */
@@ -217,7 +232,7 @@ export function plannerFor(limits: ModelLimits): Planner {
     const stepContext = { ...context, keyPoints: pointsFor(step, context), metadataChars: 0 };
     return roomForData(
       limits,
-      maxTokensFor(step.words, limits, stepContext.keyPoints),
+      maxTokensFor(step.words, limits, stepContext.keyPoints, chaptersAsked(stepContext)),
       systemPrompt(PLANNING_TAG, step, stepContext),
       userPrompt(step, PLANNING_TAG, stepContext, ''),
     );

@@ -2,9 +2,11 @@
 // instructions (system prompt), the task, and the video's data between markers with a random
 // nonce, as material to summarise and never as instructions. The data carries the video's
 // title, channel, publish date, the start of its description, its chapters when the
-// description lists them, and the transcript with [m:ss] marks the key points refer to.
+// description lists them, and the transcript with [m:ss] marks the key points and chapters refer
+// to.
 import type { Transcript, VideoMetadata } from '../../youtube/types';
-import { CHAPTER_FORM, readTimedLine } from '../timed-line';
+import { type CreatorChapter, creatorChapters } from '../chapters/creator';
+import { CHAPTER_FORM, formatTimestamp, readTimedLine } from '../timed-line';
 
 /** One call of a summary: the whole transcript, one part of it, or a combination of parts. */
 export type Step =
@@ -24,12 +26,23 @@ export interface PromptContext {
    * the model's context leaves beside the data); all of them when absent.
    */
   metadataChars?: number;
+  /** What to ask about chapters; absent asks for none. */
+  chapters?: ChapterAsk;
 }
 
-/** A chapter the video's description lists ("0:00 Intro"). */
-export interface Chapter {
-  startMs: number;
-  title: string;
+/**
+ * Chapters asked of one call reading the video from `fromMs` to `toMs`: `make` about `count` of
+ * them, or `summarise` the creator's chapters that start there.
+ */
+export type ChapterAsk =
+  | { kind: 'make'; count: number; fromMs: number; toMs: number }
+  | { kind: 'summarise'; chapters: readonly CreatorChapter[]; fromMs: number; toMs: number };
+
+/** How many chapters a call's answer holds (what its answer is sized for). */
+export function chaptersAsked(context: Pick<PromptContext, 'chapters'>): number {
+  const ask = context.chapters;
+  if (!ask) return 0;
+  return ask.kind === 'make' ? ask.count : ask.chapters.length;
 }
 
 /** Characters of the description the model sees: enough for what the video is about. */
@@ -47,44 +60,7 @@ const STAMP_EVERY_MS = 30_000;
 /** Headings of the answer; kept in English whatever the summary's language, so we can find them. */
 const SUMMARY_HEADING = 'SUMMARY:';
 const KEY_POINTS_HEADING = 'KEY POINTS:';
-
-/** `m:ss`, or `h:mm:ss` from an hour on, as YouTube writes times. */
-export function formatTimestamp(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, '0');
-  return hours > 0
-    ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}`
-    : `${minutes}:${seconds}`;
-}
-
-/** Milliseconds of `m:ss` or `h:mm:ss`; undefined for anything else. */
-export function parseTimestamp(text: string): number | undefined {
-  const match = /^(?:(\d{1,2}):)?(\d{1,3}):(\d{2})$/.exec(text.trim());
-  if (!match) return undefined;
-  const [, hours, minutes, seconds] = match;
-  if (Number(seconds) > 59 || (hours !== undefined && Number(minutes) > 59)) return undefined;
-  return ((Number(hours ?? 0) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000;
-}
-
-/**
- * The chapters a description lists, as YouTube recognises them: at least three lines that start
- * with a time ("0:00 Intro", "1:02:03 - Wrap-up", "(12:30) Results"), the first at 0:00, in
- * increasing order. Empty otherwise.
- */
-export function chaptersOf(description: string): Chapter[] {
-  const chapters: Chapter[] = [];
-  for (const line of description.split(/\r?\n/)) {
-    const read = readTimedLine(line, CHAPTER_FORM);
-    const startMs = read ? parseTimestamp(read.time) : undefined;
-    if (!read || startMs === undefined) continue;
-    const previous = chapters.at(-1);
-    if (previous !== undefined && startMs <= previous.startMs) continue;
-    chapters.push({ startMs, title: read.text.slice(0, 100) });
-  }
-  return chapters.length >= 3 && chapters[0]?.startMs === 0 ? chapters : [];
-}
+const CHAPTERS_HEADING = 'CHAPTERS:';
 
 /** `text` of at most `chars` characters (then ending in an ellipsis). */
 function clip(text: string, chars: number): string {
@@ -102,27 +78,39 @@ function descriptionExcerpt(description: string): string {
   return prose.length <= DESCRIPTION_CHARS ? prose : `${prose.slice(0, DESCRIPTION_CHARS)}…`;
 }
 
+/** A unit of the transcript as a model reads it: its text (maybe marked) and when it starts. */
+export interface TimedUnit {
+  text: string;
+  startMs: number;
+}
+
 /**
  * The transcript as text units (caption lines) with a `[m:ss]` mark before the first line and
- * then before the first line at least 30 s after the previous mark. The marks are what a model
- * cites as a key point's time.
+ * then before the first line at least 30 s after the previous mark, each with its start. The
+ * marks are what a model cites as a key point's or a chapter's time.
  */
-export function stampedUnits(transcript: Transcript): string[] {
-  const units: string[] = [];
+export function timedUnits(transcript: Transcript): TimedUnit[] {
+  const units: TimedUnit[] = [];
   let lastStamp = Number.NEGATIVE_INFINITY;
   for (const segment of transcript.segments) {
     const text = segment.text.trim();
     if (text === '') continue;
-    if (segment.offsetMs - lastStamp >= STAMP_EVERY_MS) {
-      lastStamp = segment.offsetMs;
-      units.push(`[${formatTimestamp(segment.offsetMs)}] ${text}`);
+    const startMs = segment.offsetMs;
+    if (startMs - lastStamp >= STAMP_EVERY_MS) {
+      lastStamp = startMs;
+      units.push({ text: `[${formatTimestamp(startMs)}] ${text}`, startMs });
     } else {
-      units.push(text);
+      units.push({ text, startMs });
     }
   }
   if (units.length > 0) return units;
   const text = transcript.text.trim();
-  return text === '' ? [] : [text];
+  return text === '' ? [] : [{ text, startMs: 0 }];
+}
+
+/** The texts of timedUnits. */
+export function stampedUnits(transcript: Transcript): string[] {
+  return timedUnits(transcript).map((unit) => unit.text);
 }
 
 /** "German (de)" for "de": models follow a language's name better than its tag. */
@@ -141,25 +129,64 @@ function languageRule(context: PromptContext): string {
     : `Write in ${languageName(context.summaryLanguage)}, whatever the language of the transcript`;
 }
 
+/** The rule of a call's chapters (chaptersAsked says there are some). */
+function chapterRule(step: Step, ask: ChapterAsk): string {
+  const scope = step.kind === 'part' ? 'this part of the transcript' : 'the video';
+  if (ask.kind === 'make') {
+    return (
+      `- Divide ${scope} into about ${ask.count} chapters where its subject changes, in order. ` +
+      'Start each with the [m:ss] mark of the passage where it begins, copied from the marks ' +
+      `in the data (the first chapter at the first mark of ${scope}); never make up a time. ` +
+      'Give it a title of at most eight words, and on the next line one or two sentences on ' +
+      'what is said in it.'
+    );
+  }
+  const range =
+    step.kind === 'part'
+      ? ` that starts in this part (at [${formatTimestamp(ask.fromMs)}] or later, before ` +
+        `[${formatTimestamp(ask.toMs)}])`
+      : '';
+  return (
+    '- The creator divided the video into the chapters listed under "Chapters:" in the data. ' +
+    `For each of them${range}, give its [m:ss] mark and title as listed, and on the next line ` +
+    'one or two sentences on what is said in it.'
+  );
+}
+
 function answerForm(step: Step, context: PromptContext): string[] {
-  if (context.keyPoints === 0) {
+  const chapters = context.chapters && chaptersAsked(context) > 0 ? context.chapters : undefined;
+  if (context.keyPoints === 0 && !chapters) {
     return [
       `- ${languageRule(context)}, as plain prose without headings, lists or preamble. ` +
         'Output only the summary.',
       `- Aim for about ${step.words} words.`,
     ];
   }
-  return [
-    `- ${languageRule(context)}. Answer in exactly this form, keeping the two headings in ` +
+  const headings = 1 + (context.keyPoints > 0 ? 1 : 0) + (chapters ? 1 : 0);
+  const form = [
+    `- ${languageRule(context)}. Answer in exactly this form, keeping the ${headings === 3 ? 'three' : 'two'} headings in ` +
       'English as they are:',
     SUMMARY_HEADING,
     `<the summary: plain prose, no headings or lists, about ${step.words} words>`,
-    KEY_POINTS_HEADING,
-    '[m:ss] <one key point in one sentence>',
-    `- Give at most ${context.keyPoints} key points, one per line, in the order of the video. ` +
-      'Start each with the [m:ss] mark of the transcript passage it comes from, copied from ' +
-      'the marks in the data (or from the key points of the part summaries); never make up a time.',
   ];
+  if (context.keyPoints > 0)
+    form.push(KEY_POINTS_HEADING, '[m:ss] <one key point in one sentence>');
+  if (chapters) {
+    form.push(
+      CHAPTERS_HEADING,
+      '[m:ss] <chapter title>',
+      '<one or two sentences on what the chapter says>',
+    );
+  }
+  if (context.keyPoints > 0) {
+    form.push(
+      `- Give at most ${context.keyPoints} key points, one per line, in the order of the video. ` +
+        'Start each with the [m:ss] mark of the transcript passage it comes from, copied from ' +
+        'the marks in the data (or from the key points of the part summaries); never make up a time.',
+    );
+  }
+  if (chapters) form.push(chapterRule(step, chapters));
+  return form;
 }
 
 /**
@@ -213,7 +240,7 @@ function descriptionAndChapters(metadata: VideoMetadata, chars: number): string[
   const prose = description === '' ? [] : [`Description: ${description}`];
   const chapters: string[] = [];
   let room = CHAPTERS_CHARS;
-  for (const chapter of chaptersOf(metadata.description)) {
+  for (const chapter of creatorChapters(metadata.description)) {
     const line = `[${formatTimestamp(chapter.startMs)}] ${chapter.title}`;
     room -= line.length + 1;
     if (room < 0) break;
@@ -261,7 +288,11 @@ export function dataBlock(
 /** The task and the data of one call. */
 export function userPrompt(step: Step, tag: string, context: PromptContext, body: string): string {
   const about = `about ${step.words} words`;
-  const points = context.keyPoints > 0 ? ', with its key points' : '';
+  const asked = [
+    ...(context.keyPoints > 0 ? ['key points'] : []),
+    ...(chaptersAsked(context) > 0 ? ['chapters'] : []),
+  ];
+  const points = asked.length > 0 ? `, with its ${asked.join(' and ')}` : '';
   let task: string;
   let heading = 'Transcript';
   switch (step.kind) {

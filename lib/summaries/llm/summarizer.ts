@@ -2,10 +2,14 @@
 // ChatModel). A transcript that does not fit the model's context is summarised in parts (map)
 // whose summaries are then combined (reduce, recursively when even they do not fit). Nothing is
 // ever cut off to make it fit. Key points come back with the summary and are checked against
-// the transcript (key-points.ts).
+// the transcript (key-points.ts); so do chapters, asked of the calls that read the transcript
+// (chapter-asks.ts) and put together once they are done (chapters/finish.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { UnprocessableError } from '../../errors';
 import type { Transcript } from '../../youtube/types';
+import { type ChapterStart, NO_CHAPTERS } from '../chapters/chapter';
+import { modelChapters } from '../chapters/finish';
+import { splitChapters } from '../chapters/model';
 import {
   anchorKeyPoints,
   type ClaimedKeyPoint,
@@ -13,8 +17,18 @@ import {
   keyPointCount,
   parseAnswer,
 } from '../key-points';
+import { formatTimestamp } from '../timed-line';
 import type { CallResult, JobHooks, SummarizeInput, Summarizer, SummaryResult } from '../types';
+import {
+  askFor,
+  type ChapterPlan,
+  chapterPlan,
+  checkChapters,
+  partAsks,
+  probeAsk,
+} from './chapter-asks';
 import { modelProblems } from './failures';
+import { spansOf, splitAtChapters } from './parts';
 import {
   estimateTokens,
   MIN_DATA_TOKENS,
@@ -25,11 +39,12 @@ import {
   splitIntoParts,
 } from './plan';
 import {
-  formatTimestamp,
+  type ChapterAsk,
+  chaptersAsked,
   type PromptContext,
   type Step,
-  stampedUnits,
   systemPrompt,
+  timedUnits,
   userPrompt,
 } from './prompt';
 
@@ -82,6 +97,9 @@ const SUMMARY_WORDS_FACTOR = 2;
 const SUMMARY_CHARS_PER_WORD = 16;
 /** A key point is one sentence: longer ones are cut. */
 const KEY_POINT_CHARS = 300;
+/** A chapter's summary is one to three sentences: longer ones are cut (words, characters). */
+const CHAPTER_SUMMARY_WORDS = 80;
+const CHAPTER_SUMMARY_CHARS = 600;
 // Where a sentence ends: its punctuation and any closing quote or bracket, then a space (or the
 // end); full-width punctuation needs no space after it.
 const SENTENCE_END = /[.!?…][\]"'”’)]*(?=\s|$)|[。！？][」』”’）)]*/gu;
@@ -194,7 +212,12 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
    * summaries, which checkpoints replay) gives the same keys; anything else misses.
    */
   function callKey(step: Step, context: PromptContext, body: string): string {
-    const asked = JSON.stringify([step, pointsFor(step, context), context.summaryLanguage ?? '']);
+    const asked = JSON.stringify([
+      step,
+      pointsFor(step, context),
+      context.summaryLanguage ?? '',
+      ...(context.chapters ? [context.chapters] : []),
+    ]);
     const hash = createHash('sha256').update(asked).update('\n').update(body).digest('base64url');
     return `${step.kind === 'part' ? 'p' : 'c'}${hash.slice(0, 22)}`;
   }
@@ -211,7 +234,20 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     /** Model calls this summary may still make, and has made. */
     callsLeft: number;
     callsMade: number;
+    /** What its calls are asked about chapters. */
+    chapters: ChapterPlan;
   }
+
+  /** What one call gave: its summary and the key points and chapters that held up. */
+  interface Answer {
+    summary: string;
+    keyPoints: KeyPoint[];
+    chapters: ChapterStart[];
+  }
+
+  /** The context of a call asked `ask` about chapters. */
+  const askingFor = (run: Run, ask: ChapterAsk | undefined): PromptContext =>
+    ask ? { ...run.context, chapters: ask } : run.context;
 
   /** The 422 for a summary whose part summaries (`bodyTokens`) its final step cannot hold. */
   function tooLongFor(run: Run, bodyTokens: number, why: string): SummaryLengthError {
@@ -229,13 +265,16 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     step: Step,
     body: string,
     signal = run.signal,
-  ): Promise<{ summary: string; keyPoints: KeyPoint[] }> {
-    const { context, job } = run;
+    ask?: ChapterAsk,
+  ): Promise<Answer> {
+    const { job } = run;
+    const context = askingFor(run, ask);
     const key = job ? callKey(step, context, body) : '';
     const recalled = job?.recall(key);
     if (recalled) {
       run.usage(recalled);
-      return { summary: recalled.summary, keyPoints: recalled.keyPoints };
+      const { summary, keyPoints, chapters = [] } = recalled;
+      return { summary, keyPoints, chapters };
     }
     if (run.callsLeft <= 0) {
       throw tooLongFor(
@@ -254,7 +293,12 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
       keyPoints: pointsFor(step, context),
       metadataChars: metadataChars(step, context, body),
     };
-    const maxTokens = maxTokensFor(step.words, limits, stepContext.keyPoints);
+    const maxTokens = maxTokensFor(
+      step.words,
+      limits,
+      stepContext.keyPoints,
+      chaptersAsked(stepContext),
+    );
     const answer = await chat.complete(
       {
         system: systemPrompt(tag, step, stepContext),
@@ -266,7 +310,13 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     );
     run.usage(answer);
     if (answer.text.length > MAX_CHARS_PER_TOKEN * maxTokens) throw modelProblems.tooLong();
-    const parsed = parseAnswer(answer.text);
+    const split = ask ? splitChapters(answer.text) : { rest: answer.text, chapters: [] };
+    const parsed = parseAnswer(split.rest);
+    const chapters = ask
+      ? checkChapters(ask, split.chapters, run.transcript, run.chapters.endMs, (text) =>
+          cutText(text, CHAPTER_SUMMARY_WORDS, CHAPTER_SUMMARY_CHARS),
+        )
+      : [];
     const claimed: ClaimedKeyPoint[] = parsed.keyPoints
       .slice(0, stepContext.keyPoints)
       .map((point) => ({ ...point, text: cutText(point.text, Infinity, KEY_POINT_CHARS) }));
@@ -280,18 +330,15 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     );
     if (job) {
       const result: CallResult = { summary, keyPoints };
+      if (ask) result.chapters = chapters;
       if (answer.inputTokens !== undefined) result.inputTokens = answer.inputTokens;
       if (answer.outputTokens !== undefined) result.outputTokens = answer.outputTokens;
       await job.remember(key, result, step.kind !== 'combine');
     }
-    return { summary, keyPoints };
+    return { summary, keyPoints, chapters };
   }
 
-  async function reduce(
-    run: Run,
-    parts: readonly string[],
-    level: number,
-  ): Promise<{ summary: string; keyPoints: KeyPoint[] }> {
+  async function reduce(run: Run, parts: readonly string[], level: number): Promise<Answer> {
     const { context, targetWords } = run;
     const total = parts.length;
     const labelled = parts.map((part, index) => `[Part ${index + 1}]\n${part}`);
@@ -333,7 +380,7 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
 
   async function summarize(input: SummarizeInput): Promise<SummaryResult> {
     const { transcript, metadata, targetWords, signal, job } = input;
-    const units = stampedUnits(transcript);
+    const units = timedUnits(transcript);
     if (units.length === 0) {
       throw new UnprocessableError(
         'transcript-empty',
@@ -354,6 +401,7 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
         outputTokens = (outputTokens ?? 0) + answer.outputTokens;
       }
     };
+    const plan = chapterPlan(input);
     const run: Run = {
       context,
       transcript,
@@ -363,44 +411,95 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
       targetWords,
       callsLeft: 1,
       callsMade: 0,
+      chapters: plan,
     };
-    const text = units.join(' ');
+    const texts = units.map((unit) => unit.text);
+    const text = texts.join(' ');
+    /** The chapters of the calls' answers, put together (or made offline). */
+    const chaptersOf = async (made: ChapterStart[]) =>
+      input.chapters === false
+        ? NO_CHAPTERS
+        : modelChapters({ transcript, made, creator: plan.creator, endMs: plan.endMs, signal });
 
     const whole: Step = { kind: 'whole', words: targetWords };
     if (estimateTokens(text) <= dataBudget(whole, context)) {
-      await job?.progress('summarizing', 1, job.recall(callKey(whole, context, text)) ? 1 : 0);
-      const result = await call(run, whole, text);
-      return { ...result, chunks: 1, inputTokens, outputTokens };
+      // Chapters are asked of the call when they fit beside the transcript; else they are made
+      // offline rather than cost the calls of a summary in parts.
+      const asked = askFor(plan, 0, plan.endMs);
+      const ask =
+        estimateTokens(text) <= dataBudget(whole, askingFor(run, asked)) ? asked : undefined;
+      const wholeContext = askingFor(run, ask);
+      await job?.progress('summarizing', 1, job.recall(callKey(whole, wholeContext, text)) ? 1 : 0);
+      const result = await call(run, whole, text, signal, ask);
+      const chapters = await chaptersOf(result.chapters);
+      return { ...result, chapters, chunks: 1, inputTokens, outputTokens };
     }
 
     // Size parts for the longest per-part answer we may ask for, so the budget holds whatever
     // the final part count turns out to be.
     const probe: Step = { kind: 'part', words: partWordsMax, index: 0, count: 1 };
-    const budget = dataBudget(probe, context);
+    const plain = dataBudget(probe, context);
     const longest = planner.longestSummary(metadata);
-    if (budget < MIN_DATA_TOKENS || targetWords > longest) {
+    if (plain < MIN_DATA_TOKENS || targetWords > longest) {
       // Known before any call: this video's parts and this length do not fit the model.
       throw new SummaryLengthError(limits.name, targetWords, longest);
     }
-    const parts = splitIntoParts(units, budget);
+    const cut = (budget: number) =>
+      (plan.creator.length > 0 &&
+        splitAtChapters(
+          units,
+          budget,
+          plan.creator.map((chapter) => chapter.startMs),
+        )) ||
+      splitIntoParts(texts, budget);
+    const stepFor = (count: number, index: number): Step => ({
+      kind: 'part',
+      words: clampWords(Math.ceil((1.5 * targetWords) / count)),
+      index,
+      count,
+    });
+    /** Whether each part's call, asked its chapters, still holds the part. */
+    const holds = (parts: readonly string[], asks: readonly (ChapterAsk | undefined)[]) =>
+      parts.every(
+        (part, index) =>
+          asks[index] === undefined ||
+          estimateTokens(part) <=
+            dataBudget(stepFor(parts.length, index), askingFor(run, asks[index])),
+      );
+    // The parts are cut as without chapters (sized for the longest answer a part may be asked,
+    // they mostly leave room for its chapters): no call more than the summary needs. Only where
+    // a part's chapters do not fit are the parts cut smaller, if that costs at most one part.
+    let parts = cut(plain);
+    let asks = partAsks(plan, spansOf(units, parts));
+    if (!holds(parts, asks)) {
+      const largest = probeAsk(plan, plain / estimateTokens(text));
+      const asking = dataBudget(probe, askingFor(run, largest));
+      const smaller = asking >= MIN_DATA_TOKENS ? cut(asking) : undefined;
+      if (smaller && smaller.length <= parts.length + 1) {
+        parts = smaller;
+        asks = partAsks(plan, spansOf(units, smaller), largest);
+      } else {
+        asks = parts.map(() => undefined);
+      }
+    }
     // Each part once, then at most one combination per part and the final step: a reduce that
     // needs more is not converging, and ends (422) rather than spending calls.
     run.callsLeft = 2 * parts.length + 1;
-    const words = clampWords(Math.ceil((1.5 * targetWords) / parts.length));
-    const stepOf = (index: number): Step => ({ kind: 'part', words, index, count: parts.length });
+    const stepOf = (index: number): Step => stepFor(parts.length, index);
     if (job) {
       const recalled = parts.filter((part, index) =>
-        job.recall(callKey(stepOf(index), context, part)),
+        job.recall(callKey(stepOf(index), askingFor(run, asks[index]), part)),
       );
       await job.progress('summarizing', parts.length, recalled.length);
     }
-    const partials = await mapBounded(parts, concurrency, signal, async (part, index, inner) => {
-      const result = await call(run, stepOf(index), part, inner);
-      return renderPart(result.summary, result.keyPoints);
-    });
+    const answers = await mapBounded(parts, concurrency, signal, (part, index, inner) =>
+      call(run, stepOf(index), part, inner, asks[index]),
+    );
     await job?.progress('combining', parts.length, parts.length);
+    const partials = answers.map((answer) => renderPart(answer.summary, answer.keyPoints));
     const result = await reduce(run, partials, 1);
-    return { ...result, chunks: parts.length, inputTokens, outputTokens };
+    const chapters = await chaptersOf(answers.flatMap((answer) => answer.chapters));
+    return { ...result, chapters, chunks: parts.length, inputTokens, outputTokens };
   }
 
   return { summarize };

@@ -30,6 +30,7 @@ export interface JobRequest {
   language?: string;
   summary_language?: string;
   include_key_points: boolean;
+  include_chapters: boolean;
 }
 
 export interface JobProgress {
@@ -82,7 +83,8 @@ interface Item {
   pk: string;
   userId: string;
   key: string;
-  request: JobRequest;
+  /** Jobs made before chapters existed have no include_chapters (they read as true). */
+  request: Omit<JobRequest, 'include_chapters'> & { include_chapters?: boolean };
   status: StoredJobStatus;
   shared?: boolean;
   progress?: JobProgress;
@@ -104,7 +106,7 @@ function fromItem(item: Item): Job {
     id: item.pk.slice('JOB#'.length),
     userId: item.userId,
     key: item.key,
-    request: item.request,
+    request: { ...item.request, include_chapters: item.request.include_chapters ?? true },
     status: item.status,
     shared: item.shared === true,
     requestId: item.requestId,

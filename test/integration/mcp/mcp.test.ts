@@ -62,6 +62,7 @@ afterAll(() => env?.close());
 beforeEach(() => {
   env.youtube.reset();
   env.youtube.setEnglishTrack(undefined);
+  env.youtube.setVideoDetails(undefined);
   env.openai.reset();
 });
 afterEach(async () => {
@@ -213,6 +214,38 @@ describe('the tools', () => {
     // The tool takes POST /ask's body: a question over 500 characters is a tool error.
     const long = await call(client, 'ask_video', { ...input, question: 'x'.repeat(501) });
     expect(long.isError).toBe(true);
+  });
+
+  it('returns the chapters in the structured content of summarize_video and get_summary', async () => {
+    const captions = buildLongTranscript(1_650).segments;
+    env.youtube.setEnglishTrack(toCaptionXml(captions));
+    env.youtube.setVideoDetails({
+      description: 'A talk.\n0:00 Intro\n2:00 Kernels\n5:30 Pooling\n8:00 Training',
+      lengthSeconds: 620,
+    });
+    const client = await connect(env.token);
+    const input = { video_url: VIDEO, used_model: 'extractive', summary_length: 44 };
+
+    const made = await call(client, 'summarize_video', input);
+    const id = await newestJobId(env.token);
+    const job = await call(client, 'get_summary', { id });
+
+    expect(made.isError).toBeFalsy();
+    const chapters = made.structuredContent.chapters;
+    expect(
+      chapters.map((chapter: Json) => [chapter.start_seconds, chapter.end_seconds, chapter.title]),
+    ).toEqual([
+      [0, 120, 'Intro'],
+      [120, 330, 'Kernels'],
+      [330, 480, 'Pooling'],
+      [480, 620, 'Training'],
+    ]);
+    for (const chapter of chapters) {
+      expect(chapter.summary.split(' ').length).toBeGreaterThanOrEqual(5);
+      expect(chapter.url).toBe(`${VIDEO}&t=${chapter.start_seconds}s`);
+    }
+    expect(made.structuredContent.metadata.chapters_source).toBe('creator');
+    expect(job.structuredContent.result.chapters).toEqual(chapters);
   });
 
   it('answers get_summary with the body GET /summaries/{id} answers', async () => {

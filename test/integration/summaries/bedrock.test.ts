@@ -160,8 +160,9 @@ describe('a transcript that fits the context', () => {
 
     await summarizer.summarize(input(shortTranscript, 200));
 
-    // 1.5 tokens per word plus 150, and 40 per key point (4 for 200 words).
-    expect(stub.requests[0]?.body.inferenceConfig).toEqual({ maxTokens: 610, temperature: 0.2 });
+    // 1.5 tokens per word plus 150, 40 per key point (4 for 200 words) and 80 per chapter (3
+    // for the 20-minute talk).
+    expect(stub.requests[0]?.body.inferenceConfig).toEqual({ maxTokens: 850, temperature: 0.2 });
   });
 
   it('caps maxTokens at the model output limit', async () => {
@@ -182,7 +183,7 @@ describe('a transcript that fits the context', () => {
     await summarizer.summarize(input(shortTranscript, 200));
 
     const body = stub.requestsFor('us.example.reasoning-model-v1:0')[0]?.body;
-    expect(body?.inferenceConfig).toEqual({ maxTokens: 610 });
+    expect(body?.inferenceConfig).toEqual({ maxTokens: 850 });
     expect(body?.additionalModelRequestFields).toEqual({ thinking: { type: 'disabled' } });
   });
 
@@ -258,8 +259,32 @@ describe('key points and the summary language', () => {
     const result = await summarizer.summarize({ ...input(shortTranscript, 200), keyPoints: false });
 
     expect(stub.requests[0]?.system).not.toContain('KEY POINTS');
-    expect(stub.requests[0]?.body.inferenceConfig?.maxTokens).toBe(450);
+    // 1.5 tokens per word plus 150, and 80 per chapter (3 for the 20-minute talk).
+    expect(stub.requests[0]?.body.inferenceConfig?.maxTokens).toBe(690);
     expect(result.keyPoints).toEqual([]);
+  });
+
+  it('asks for no chapters, and spends no tokens on them, when they are not wanted', async () => {
+    const summarizer = createBedrockSummarizer({ client, model: novaMicro, concurrency: 1 });
+
+    const result = await summarizer.summarize({ ...input(shortTranscript, 200), chapters: false });
+
+    expect(stub.requests[0]?.system).not.toContain('CHAPTERS');
+    expect(stub.requests[0]?.body.inferenceConfig?.maxTokens).toBe(610);
+    expect(result.chapters).toEqual({ source: null, list: [] });
+  });
+
+  it('asks for the chapters in the one call, and keeps those at captions', async () => {
+    const summarizer = createBedrockSummarizer({ client, model: novaMicro, concurrency: 1 });
+    const starts = new Set(shortTranscript.segments.map((segment) => segment.offsetMs));
+
+    const result = await summarizer.summarize(input(shortTranscript, 200));
+
+    expect(stub.requests).toHaveLength(1);
+    expect(stub.requests[0]?.system).toContain('Divide the video into about 3 chapters');
+    expect(result.chapters.source).toBe('model');
+    expect(result.chapters.list).toHaveLength(3);
+    for (const chapter of result.chapters.list) expect(starts.has(chapter.startMs)).toBe(true);
   });
 
   it('asks for the summary in the requested language, naming it', async () => {

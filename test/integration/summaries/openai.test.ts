@@ -82,8 +82,9 @@ describe('a model of an OpenAI-compatible server', () => {
     const [request] = stub.requests;
     expect(stub.requests).toHaveLength(1);
     expect(request?.model).toBe('llama3.2');
-    // 1.5 tokens per word plus 150, and 40 per key point (3 for 120 words).
-    expect(request?.body).toMatchObject({ max_tokens: 450, temperature: 0.2 });
+    // 1.5 tokens per word plus 150, 40 per key point (3 for 120 words) and 80 per chapter (3
+    // for the 20-minute talk).
+    expect(request?.body).toMatchObject({ max_tokens: 690, temperature: 0.2 });
     expect(request?.body.messages?.map((message) => message.role)).toEqual(['system', 'user']);
     expect(result.summary).toBe(echoSummary(request as NonNullable<typeof request>));
     expect(words(result.summary)).toHaveLength(120);

@@ -10,6 +10,7 @@ import type { Config } from '../../../lib/config';
 import { HttpError, ServiceUnavailableError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import { buildCatalog } from '../../../lib/summaries/catalog';
+import { NO_CHAPTERS } from '../../../lib/summaries/chapters/chapter';
 import { createCache } from '../../../lib/summaries/store/cache';
 import { createJobStore, newJobId } from '../../../lib/summaries/store/jobs';
 import { createQuota, type Quota } from '../../../lib/summaries/store/quota';
@@ -65,6 +66,7 @@ function worker(
       return {
         summary: 'A summary.',
         keyPoints: [],
+        chapters: NO_CHAPTERS,
         chunks: 1,
         inputTokens: null,
         outputTokens: null,
@@ -140,6 +142,7 @@ function pendingJob(jobs: ReturnType<typeof worker>['jobs'], key: string, jobId:
       summary_length: 1,
       used_model: 'extractive',
       include_key_points: true,
+      include_chapters: true,
     },
     status: 'pending',
     shared: false,

@@ -1,13 +1,14 @@
 // Key points as models write them: read leniently, and kept only where the transcript bears
 // them out (the real Computerphile transcript and its caption timings).
 import { describe, expect, it } from 'vitest';
+import { creatorChapters } from '../../../lib/summaries/chapters/creator';
 import {
   anchorKeyPoints,
   keyPointCount,
   keyPointUrl,
   parseAnswer,
 } from '../../../lib/summaries/key-points';
-import { chaptersOf, formatTimestamp, parseTimestamp } from '../../../lib/summaries/llm/prompt';
+import { formatTimestamp, parseTimestamp } from '../../../lib/summaries/timed-line';
 import { loadSharedTranscript } from '../../support/transcripts';
 
 const transcript = loadSharedTranscript();
@@ -118,8 +119,8 @@ describe('reading untrusted text', () => {
       const windows = text.replaceAll('\n', '\r\n');
 
       expect(parseAnswer(text)).toEqual(parsed);
-      expect(chaptersOf(text)).toEqual([]);
-      expect(chaptersOf(windows)).toEqual([]);
+      expect(creatorChapters(text)).toEqual([]);
+      expect(creatorChapters(windows)).toEqual([]);
     },
   );
 
@@ -197,23 +198,5 @@ describe('key point helpers', () => {
       undefined,
       undefined,
     ]);
-  });
-});
-
-describe('chaptersOf', () => {
-  it('finds the chapters YouTube would: three or more, from 0:00, in order', () => {
-    const description = 'Intro text\n0:00 Intro\n(2:15) Kernels\n10:40 - Pooling\n1:02:03 Wrap-up';
-
-    expect(chaptersOf(description)).toEqual([
-      { startMs: 0, title: 'Intro' },
-      { startMs: 135_000, title: 'Kernels' },
-      { startMs: 640_000, title: 'Pooling' },
-      { startMs: 3_723_000, title: 'Wrap-up' },
-    ]);
-  });
-
-  it('finds none in a description with fewer lines, or not starting at 0:00', () => {
-    expect(chaptersOf('0:00 Intro\n2:15 Kernels')).toEqual([]);
-    expect(chaptersOf('0:30 Intro\n2:15 Kernels\n4:00 End')).toEqual([]);
   });
 });

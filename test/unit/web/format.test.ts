@@ -157,6 +157,44 @@ describe('summaryMarkdown', () => {
   it('leaves out the key points heading when there are none', () => {
     expect(summaryMarkdown({ ...summary, key_points: [] })).not.toContain('Key points');
   });
+
+  it('lists the chapters under the summary, each a link to its start with what it says', () => {
+    const chapters = [
+      {
+        start_seconds: 0,
+        end_seconds: 150,
+        title: 'Intro [part 1]',
+        summary: 'Why deep learning matters.',
+        url: 'https://www.youtube.com/watch?v=py5byOOHZM8&t=0s',
+      },
+      {
+        start_seconds: 3725.4,
+        end_seconds: 4000,
+        title: 'Kernels',
+        summary: 'A kernel slides over the image.',
+        url: 'https://www.youtube.com/watch?v=py5byOOHZM8&t=3725s',
+      },
+    ];
+
+    const markdown = summaryMarkdown({ ...summary, chapters });
+
+    expect(markdown).toContain(
+      [
+        'Second one.',
+        '',
+        '## Chapters',
+        '',
+        '- [0:00 Intro \\[part 1\\]](https://www.youtube.com/watch?v=py5byOOHZM8&t=0s): Why deep learning matters.',
+        '- [1:02:05 Kernels](https://www.youtube.com/watch?v=py5byOOHZM8&t=3725s): A kernel slides over the image.',
+        '',
+        '## Key points',
+      ].join('\n'),
+    );
+  });
+
+  it('leaves out the chapters heading when there are none', () => {
+    expect(summaryMarkdown({ ...summary, chapters: [] })).not.toContain('Chapters');
+  });
 });
 
 describe('fieldOf', () => {

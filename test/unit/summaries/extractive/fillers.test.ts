@@ -1,0 +1,77 @@
+// Leading discourse fillers, on sentences of the real Computerphile transcript (test/fixtures):
+// what opens a sentence as speech goes, and no word inside a sentence ever changes.
+import { describe, expect, it } from 'vitest';
+import { stripLeadingFillers } from '../../../../lib/summaries/extractive/fillers';
+import {
+  splitTranscript,
+  summarizeSentences,
+} from '../../../../lib/summaries/extractive/summarizer';
+import { loadSharedTranscript } from '../../../support/transcripts';
+
+const sentences = splitTranscript(loadSharedTranscript());
+/** A sentence of the transcript that starts with `opening` (it must be there). */
+const said = (opening: string) => {
+  const sentence = sentences.find((s) => s.startsWith(opening));
+  if (!sentence) throw new Error(`no sentence of the transcript starts with "${opening}"`);
+  return sentence;
+};
+
+describe('stripLeadingFillers', () => {
+  it.each([
+    ['Ok, so let', "Let's talk about CNN works."],
+    ['Ok, so, this will be something like', 'This will be something like number of bedrooms'],
+    ['So watch that video first', 'Watch that video first.'],
+    ['Um, and so let', "Let's say we have 60 of those, or 64 of those."],
+    ['Uh, right, and so on', 'And so on and so forth, and then finally at the end'],
+    ['And these are fully connected', 'These are fully connected, so we have'],
+    ['So, you know, let', "Let's not reinvent the wheel."],
+    ['Well, look, given that', 'Look, given that'],
+    ['Ok, now, for images', 'For images, which is obviously'],
+    ['Uh, well, certainly', 'Certainly to a human face'],
+  ])('takes the fillers off "%s…"', (opening, kept) => {
+    expect(stripLeadingFillers(said(opening))).toMatch(
+      new RegExp(`^${kept.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
+  });
+
+  it.each([
+    'Now what this house price is, is a complicated function of these inputs.',
+    'But it, but that',
+    'Now the problem is that',
+    'And so on and then I work my way back',
+  ])('leaves "%s…" as it is: its opening is not a filler', (opening) => {
+    const sentence = said(opening);
+
+    expect(stripLeadingFillers(sentence)).toBe(sentence);
+  });
+
+  it('keeps a sentence that is nothing but fillers', () => {
+    expect(stripLeadingFillers('Ok, so, um.')).toBe('Ok, so, um.');
+    expect(stripLeadingFillers('So yeah.')).toBe('So yeah.');
+  });
+
+  it('never changes a word: every sentence of the transcript ends as it did', () => {
+    let stripped = 0;
+    for (const sentence of sentences) {
+      const result = stripLeadingFillers(sentence);
+      if (result !== sentence) stripped++;
+      // What is left is the sentence's own ending, only its first letter capitalised.
+      expect(sentence.endsWith(result.slice(1)), sentence).toBe(true);
+      expect(result.charAt(0)).toBe(result.charAt(0).toUpperCase());
+    }
+    expect(stripped).toBeGreaterThan(30);
+  });
+});
+
+describe('the extractive summary', () => {
+  it('opens none of its sentences with a filler', () => {
+    const summary = summarizeSentences(sentences, 300);
+    const starts = summary.match(/(?:^|[.!?] )(\w+)/g) ?? [];
+
+    expect(starts.length).toBeGreaterThan(5);
+    // "And so on" stays: it is a phrase, not a filler.
+    expect(summary).not.toMatch(
+      /(?:^|[.!?] )(?:Ok|Okay|So|Um|Uh|Right|And(?! so (?:on|forth))),? /,
+    );
+  });
+});
