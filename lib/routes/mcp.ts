@@ -10,6 +10,7 @@ export const mcpRoutes = {
     path: '/mcp',
     handler: 'mcp',
     auth: true,
+    mcpTokens: true,
     tag: 'agents',
     summary: 'The Model Context Protocol endpoint: tubesum as tools for AI agents',
     description:
