@@ -25,9 +25,9 @@ import {
 } from './errors';
 import { routeErrorReply } from './http/problem';
 import { problemSchema } from './http/problem-schema';
-import { oauthErrorSchema } from './oauth/schemas';
 import { createRouter } from './http/router';
 import { type Json, toJsonSchema } from './json-schema';
+import { oauthErrorSchema } from './oauth/schemas';
 import { routes as routeTable } from './routes';
 import { API_VERSION, type RouteDef, type RouteHeader } from './routes/route';
 import type * as z from './schema';
@@ -270,7 +270,8 @@ function operation(
               },
             };
       // A page for people (GET /oauth/authorize's error page) besides the problem.
-      for (const type of response.contentTypes ?? []) content[type] = { schema: { type: 'string' } };
+      for (const type of response.contentTypes ?? [])
+        content[type] = { schema: { type: 'string' } };
     } else if (response.schema)
       content = { 'application/json': { schema: schemas.schema(response.schema, 'output') } };
     else if (response.contentTypes)
