@@ -40,7 +40,7 @@ export function create(config: Config, services: McpServices = {}) {
   });
   // The tools, in the order clients list them.
   const tools: ToolDef[] = [
-    ...summaryTools(summaries, config.SUMMARIZE_WAIT_MS),
+    ...summaryTools(summaries, config.MCP_WAIT_MS),
     transcriptTool(transcripts),
     askTool(askServiceFrom(config, db, logger), config.ASK_DEADLINE_MS),
   ];

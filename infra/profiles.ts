@@ -3,6 +3,7 @@
 import { Duration } from 'aws-cdk-lib';
 import {
   ASK_MARGIN_MS,
+  DEFAULT_MCP_WAIT_MS,
   DEFAULT_SUMMARIZE_WAIT_MS,
   MAX_ASK_DEADLINE_MS,
   MAX_SUMMARIZE_WAIT_MS,
@@ -178,8 +179,9 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     // It mostly waits (the table, the queue, YouTube, a model), but ask_video indexes a long
     // transcript's passages while the client waits, as /ask does: 1 GB, as /ask.
     memorySize: 1024,
-    // summarize_video waits as /summarize does (at most MAX_SUMMARIZE_WAIT_MS, then the job), and
-    // get_transcript's YouTube lookup must end within the same time: 28 s, below API Gateway's 30.
+    // summarize_video waits MCP_WAIT_MS (8 s by default, at most MAX_SUMMARIZE_WAIT_MS), then hands
+    // back the job, and get_transcript's YouTube lookup must end within the longest wait: 28 s,
+    // below API Gateway's 30.
     timeout: Duration.millis(MAX_SUMMARIZE_WAIT_MS + SUMMARIZE_MARGIN_MS),
     // /summarize's items (jobs, records, the quota) and /summaries' (get_summary settles a job it
     // finds ended), and the transcript cache (get, put).
@@ -191,7 +193,7 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     youtube: true,
     bedrock: true,
     credentials: true,
-    environment: { SUMMARIZE_WAIT_MS: String(DEFAULT_SUMMARIZE_WAIT_MS) },
+    environment: { MCP_WAIT_MS: String(DEFAULT_MCP_WAIT_MS) },
   },
   'oauth-metadata': {
     description:

@@ -23,7 +23,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors';
-import { routeErrorReply } from './http/problem';
+import { problemReply, routeErrorReply } from './http/problem';
 import { problemSchema } from './http/problem-schema';
 import { createRouter } from './http/router';
 import { type Json, toJsonSchema } from './json-schema';
@@ -172,9 +172,15 @@ function usualProblem(status: number, route: RouteDef, allowed: readonly string[
   }
 }
 
-/** An error response's example: the body the route would send for `error`. */
-function problemExample(error: unknown, route: RouteDef): Json {
-  const reply = routeErrorReply(route, error, EXAMPLE_REQUEST_ID);
+/**
+ * An error response's example: the body the route would send for `error` (a wrong method is
+ * the router's problem, whatever the route).
+ */
+function problemExample(error: unknown, route: RouteDef, status: number): Json {
+  const reply =
+    status === 405
+      ? problemReply(error, EXAMPLE_REQUEST_ID)
+      : routeErrorReply(route, error, EXAMPLE_REQUEST_ID);
   return JSON.parse(String(reply.body)) as Json;
 }
 
@@ -262,22 +268,28 @@ function operation(
       // An OAuth endpoint's errors are OAuth's JSON; a wrong method is the router's problem.
       content =
         route.oauthErrors && status !== 405
-          ? { 'application/json': { schema: oauthError, example: problemExample(error, route) } }
+          ? { 'application/json': { schema: oauthError, example: problemExample(error, route, status) } }
           : {
               'application/problem+json': {
                 schema: problem,
-                example: problemExample(error, route),
+                example: problemExample(error, route, status),
               },
             };
       // A page for people (GET /oauth/authorize's error page) besides the problem.
       for (const type of response.contentTypes ?? [])
         content[type] = { schema: { type: 'string' } };
-    } else if (response.schema)
-      content = { 'application/json': { schema: schemas.schema(response.schema, 'output') } };
-    else if (response.contentTypes)
-      content = Object.fromEntries(
-        response.contentTypes.map((type) => [type, { schema: { type: 'string' } }]),
+    } else {
+      const typed: NonNullable<ResponseObject['content']> = response.schema
+        ? { 'application/json': { schema: schemas.schema(response.schema, 'output') } }
+        : {};
+      const texts = Object.fromEntries(
+        (response.contentTypes ?? []).map((type) => [
+          type,
+          { schema: { type: 'string' as const } },
+        ]),
       );
+      if (response.schema || response.contentTypes) content = { ...typed, ...texts };
+    }
     responses[code] = {
       description: response.description,
       headers: responseHeaders(status, response.headers ?? {}, usedHeaders),
