@@ -4,7 +4,7 @@
 // tokens rotate and a reused one ends the connection; access tokens are for /mcp only, and /mcp
 // takes no other bearer but API keys; the person disconnects an app, or deletes the account, and
 // its tokens are refused from the next request; a client revokes its own.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../lib/auth/tokens';
@@ -173,6 +173,37 @@ describe('POST /oauth/token with a refresh token', () => {
 
     expect(stolen.body.error).toBe('invalid_grant');
     expect((await refresh(app, app.refresh)).status).toBe(200);
+  });
+});
+
+describe('what is stored', () => {
+  it('gives codes, pending requests, clients, grants and refresh tokens TTLs, and keeps no secret', async () => {
+    const person = await host.registerAndLogin();
+    const app = await connectApp(host, person.token);
+    const { challenge } = pkcePair();
+    await authorizeRequest(host, authorizationParams(host, app.clientId, challenge));
+    const { Items = [] } = await host.db.send(
+      new ScanCommand({ TableName: host.config.TABLE_NAME, ConsistentRead: true }),
+    );
+    const now = Date.now() / 1000;
+    const ttlOf = (prefix: string) =>
+      Items.filter((item) => String(item.pk).startsWith(prefix)).map(
+        (item) => Number(item.expiresAt) - now,
+      );
+    const day = 86_400;
+
+    for (const left of ttlOf('OAUTHREQ#')) expect(left).toBeLessThanOrEqual(600 + 5);
+    for (const left of ttlOf('OAUTHCODE#')) expect(left).toBeLessThanOrEqual(3_600 + 5);
+    for (const prefix of ['OAUTHGRANT#', 'OAUTHREFRESH#', 'OAUTHCLIENT#']) {
+      const lefts = ttlOf(prefix);
+      expect(lefts.length, prefix).toBeGreaterThan(0);
+      for (const left of lefts) expect(left, prefix).toBeLessThanOrEqual(30 * day + 5);
+      for (const left of lefts) expect(left, prefix).toBeGreaterThan(0);
+    }
+    // Codes and refresh tokens are kept as hashes only.
+    const stored = JSON.stringify(Items);
+    expect(stored).not.toContain(app.code);
+    expect(stored).not.toContain(app.refresh);
   });
 });
 
