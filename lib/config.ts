@@ -1,6 +1,7 @@
 // The only module that reads process.env. Every setting is validated once into a frozen Config
 // (by a function's entry point at cold start, or by the local host and the tests, which build
 // their own); a bad value fails fast naming the variable. The Config is then passed down.
+import { isLoopbackHost } from './http/origin';
 import * as z from './schema';
 import { ClientSpecError, parseClientOrder } from './youtube/clients';
 
@@ -43,9 +44,8 @@ const publicOrigin = z.pipe(
     z.url({ protocol: /^https?$/ }).check(
       z.refine((value) => {
         const url = new URL(value);
-        const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
         return (
-          (url.protocol === 'https:' || loopback) &&
+          (url.protocol === 'https:' || isLoopbackHost(url.hostname)) &&
           (url.pathname === '/' || url.pathname === '') &&
           url.search === '' &&
           url.hash === '' &&

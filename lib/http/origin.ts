@@ -4,15 +4,16 @@
 // gives the request's Host. Only a loopback host is served over http: anywhere else the origin
 // is https, as OAuth 2.1 asks (a machine reached by its LAN name needs a TLS proxy and PUBLIC_URL).
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import ipaddr from 'ipaddr.js';
 import type { Config } from '../config';
 
-/** Whether a URL's hostname is this machine: localhost, 127.0.0.0/8 or ::1. */
+/**
+ * Whether a URL's hostname (as `new URL()` normalises it: `127.1` is `127.0.0.1`, IPv6 is
+ * compressed) is this machine: localhost, 127.0.0.0/8 or [::1]. Without ipaddr.js, which every
+ * function with a protected route would bundle.
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost') return true;
-  if (!ipaddr.isValid(host)) return false;
-  return ipaddr.process(host).range() === 'loopback';
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** `https://host` (or `http://host` on loopback) of the request; PUBLIC_URL when set. */
