@@ -268,7 +268,12 @@ function operation(
       // An OAuth endpoint's errors are OAuth's JSON; a wrong method is the router's problem.
       content =
         route.oauthErrors && status !== 405
-          ? { 'application/json': { schema: oauthError, example: problemExample(error, route, status) } }
+          ? {
+              'application/json': {
+                schema: oauthError,
+                example: problemExample(error, route, status),
+              },
+            }
           : {
               'application/problem+json': {
                 schema: problem,

@@ -5,14 +5,13 @@
 //   limited (OAUTH_REGISTER_MAX_PER_IP an hour), as accounts are: each one is a stored item.
 // - an https URL: a client ID metadata document, fetched from there (client-metadata.ts).
 // Every client is public (no secret; token_endpoint_auth_method "none"): PKCE binds its codes.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { storeCall, storeError } from '../aws/dynamodb';
+import { conditionalWrite, storeCall } from '../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../aws/table';
 import type { WindowCounter } from '../aws/window-counter';
 import { TooManyRequestsError } from '../errors';
@@ -154,21 +153,18 @@ export function createClientStore(db: DynamoDBDocumentClient, table: string) {
 
     /** Keeps a client a person allowed until `until` (and longer with each use). */
     async keepUntil(clientId: string, until: number): Promise<void> {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: { pk: clientPk(clientId) },
-            UpdateExpression: 'SET clientExpiresAt = :until, #ttl = :ttl',
-            ConditionExpression: 'attribute_exists(pk) AND clientExpiresAt < :until',
-            ExpressionAttributeNames: { '#ttl': TABLE_TTL_ATTRIBUTE },
-            ExpressionAttributeValues: { ':until': until, ':ttl': ttl(until) },
-          }),
-        );
-      } catch (error) {
-        // Kept longer already (or gone): nothing to do.
-        if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      }
+      // Refused when kept longer already (or gone): nothing to do.
+      await conditionalWrite(
+        db,
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: clientPk(clientId) },
+          UpdateExpression: 'SET clientExpiresAt = :until, #ttl = :ttl',
+          ConditionExpression: 'attribute_exists(pk) AND clientExpiresAt < :until',
+          ExpressionAttributeNames: { '#ttl': TABLE_TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':until': until, ':ttl': ttl(until) },
+        }),
+      );
     },
   };
 }

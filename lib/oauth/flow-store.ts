@@ -7,7 +7,6 @@
 //                        while longer (CODE_RECORD_TTL_MS) so that a second use is recognised and
 //                        ends what the first one gave (grant-store.ts marks it used)
 // Both carry the table's TTL; their own expiry is checked on every read, as TTL lags.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -15,7 +14,7 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { storeCall, storeError } from '../aws/dynamodb';
+import { conditionalWrite, storeCall } from '../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../aws/table';
 
 /** How long a person has to sign in and answer the consent screen. */
@@ -102,21 +101,18 @@ export function createFlowStore(db: DynamoDBDocumentClient, table: string) {
 
     /** Takes a pending request away (it is answered once); undefined when gone or expired. */
     async takeRequest(id: string, now: number): Promise<AuthorizationRequest | undefined> {
-      try {
-        const { Attributes } = await db.send(
+      // Two answers at once: one deletes it, the other finds nothing.
+      const { Attributes } = await storeCall(() =>
+        db.send(
           new DeleteCommand({
             TableName: table,
             Key: { pk: requestPk(id) },
-            ConditionExpression: 'attribute_exists(pk)',
             ReturnValues: 'ALL_OLD',
           }),
-        );
-        const request = Attributes && withoutKeys<AuthorizationRequest>(Attributes);
-        return request && request.requestExpiresAt > now ? request : undefined;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return undefined;
-        throw storeError(error);
-      }
+        ),
+      );
+      const request = Attributes && withoutKeys<AuthorizationRequest>(Attributes);
+      return request && request.requestExpiresAt > now ? request : undefined;
     },
 
     /** Stores a new code (by its hash) for CODE_TTL_MS from `now`. */
@@ -140,19 +136,17 @@ export function createFlowStore(db: DynamoDBDocumentClient, table: string) {
 
     /** Marks a code used without a grant (it was presented with a wrong binding). */
     async burnCode(hash: string, now: number): Promise<void> {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: { pk: codePk(hash) },
-            UpdateExpression: 'SET usedAt = :now',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
-            ExpressionAttributeValues: { ':now': now },
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      }
+      // Refused when used already: it is spent either way.
+      await conditionalWrite(
+        db,
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: codePk(hash) },
+          UpdateExpression: 'SET usedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
+          ExpressionAttributeValues: { ':now': now },
+        }),
+      );
     },
   };
 }

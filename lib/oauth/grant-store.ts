@@ -8,7 +8,6 @@
 //                                when (a used one presented again ends its grant)
 // A grant and its refresh tokens expire together (the table's TTL) when the app has not
 // refreshed for OAUTH_GRANT_TTL_DAYS; the expiry is also checked on every read, as TTL lags.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -16,7 +15,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { storeCall, storeError, writeTransaction } from '../aws/dynamodb';
+import { conditionalWrite, storeCall, writeTransaction } from '../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../aws/table';
 
 /** A connected app. Times are epoch milliseconds. */
@@ -71,6 +70,20 @@ export function createGrantStore(db: DynamoDBDocumentClient, table: string) {
       )
     ).Item;
 
+  /** A transaction's Put of a new refresh token of `grant`, living until `until`. */
+  const newRefresh = (hash: string, grant: Pick<Grant, 'id' | 'clientId'>, until: number) => ({
+    Put: {
+      TableName: table,
+      Item: {
+        pk: refreshPk(hash),
+        grantId: grant.id,
+        clientId: grant.clientId,
+        [TABLE_TTL_ATTRIBUTE]: ttl(until),
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  });
+
   return {
     /**
      * Makes a grant with its first refresh token, in the one transaction that marks the code
@@ -122,18 +135,7 @@ export function createGrantStore(db: DynamoDBDocumentClient, table: string) {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            {
-              Put: {
-                TableName: table,
-                Item: {
-                  pk: refreshPk(refreshHash),
-                  grantId: id,
-                  clientId: grant.clientId,
-                  [TABLE_TTL_ATTRIBUTE]: ttl(grant.grantExpiresAt),
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
+            newRefresh(refreshHash, grant, grant.grantExpiresAt),
             {
               Update: {
                 TableName: table,
@@ -197,18 +199,7 @@ export function createGrantStore(db: DynamoDBDocumentClient, table: string) {
                 ExpressionAttributeValues: { ':now': now },
               },
             },
-            {
-              Put: {
-                TableName: table,
-                Item: {
-                  pk: refreshPk(newHash),
-                  grantId: grant.id,
-                  clientId: grant.clientId,
-                  [TABLE_TTL_ATTRIBUTE]: ttl(until),
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
+            newRefresh(newHash, grant, until),
             {
               Update: {
                 TableName: table,
@@ -250,19 +241,16 @@ export function createGrantStore(db: DynamoDBDocumentClient, table: string) {
 
     /** Takes a grant off its person's list (gone already: fine). */
     async unlist(userId: string, id: string): Promise<void> {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: { pk: listPk(userId) },
-            UpdateExpression: 'REMOVE #grants.#id',
-            ConditionExpression: 'attribute_exists(#grants.#id)',
-            ExpressionAttributeNames: { '#grants': 'grants', '#id': id },
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      }
+      await conditionalWrite(
+        db,
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: listPk(userId) },
+          UpdateExpression: 'REMOVE #grants.#id',
+          ConditionExpression: 'attribute_exists(#grants.#id)',
+          ExpressionAttributeNames: { '#grants': 'grants', '#id': id },
+        }),
+      );
     },
 
     /** The ids on a person's list, whether or not their grants still exist. */
@@ -283,20 +271,17 @@ export function createGrantStore(db: DynamoDBDocumentClient, table: string) {
      * the grant ended meanwhile: both are fine, not errors.
      */
     async recordUse(id: string, now: number, since: number): Promise<void> {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: { pk: grantPk(id) },
-            UpdateExpression: 'SET lastUsedAt = :now',
-            ConditionExpression:
-              'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :since)',
-            ExpressionAttributeValues: { ':now': now, ':since': since },
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      }
+      await conditionalWrite(
+        db,
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: grantPk(id) },
+          UpdateExpression: 'SET lastUsedAt = :now',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :since)',
+          ExpressionAttributeValues: { ':now': now, ':since': since },
+        }),
+      );
     },
   };
 }

@@ -86,6 +86,28 @@ export function tokenRequest(host: TestHost, form: Record<string, string>): Prom
   return host.request('POST', '/oauth/token', { form });
 }
 
+/** The code of an Allow answer's redirect. */
+export const codeOf = (allowed: TestResponse): string =>
+  new URL(allowed.body.redirect_to).searchParams.get('code') ?? '';
+
+/** POST /oauth/token for a code, as the client that asked for it sends it (`more` changes it). */
+export function exchangeCode(
+  host: TestHost,
+  clientId: string,
+  code: string,
+  verifier: string,
+  more: Record<string, string> = {},
+): Promise<TestResponse> {
+  return tokenRequest(host, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    ...more,
+  });
+}
+
 export interface Connection {
   clientId: string;
   verifier: string;
@@ -103,14 +125,8 @@ export async function connectApp(host: TestHost, token: string): Promise<Connect
   const id = requestIdOf(
     await authorizeRequest(host, authorizationParams(host, clientId, challenge)),
   );
-  const allowed = await answer(host, id, token, 'allow');
-  const code = new URL(allowed.body.redirect_to).searchParams.get('code') ?? '';
-  const tokens = await tokenRequest(host, {
-    grant_type: 'authorization_code',
-    code,
-    code_verifier: verifier,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
+  const code = codeOf(await answer(host, id, token, 'allow'));
+  const tokens = await exchangeCode(host, clientId, code, verifier, {
     resource: `${host.url}/mcp`,
   });
   if (tokens.status !== 200) throw new Error(`the code was refused: ${tokens.text}`);

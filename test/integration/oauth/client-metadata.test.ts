@@ -19,10 +19,11 @@ import {
   answer,
   authorizationParams,
   authorizeRequest,
+  codeOf,
+  exchangeCode,
   pkcePair,
   REDIRECT_URI,
   requestIdOf,
-  tokenRequest,
 } from '../../support/oauth';
 
 let site: MetadataServer;
@@ -120,15 +121,8 @@ describe('a client ID metadata document on an allowed address', () => {
     const response = await authorizeAs(lenient, clientId);
     const id = requestIdOf(response);
     const shown = await lenient.request('GET', `/oauth/requests/${id}`, { token });
-    const allowed = await answer(lenient, id, token, 'allow');
-    const code = new URL(allowed.body.redirect_to).searchParams.get('code') ?? '';
-    const tokens = await tokenRequest(lenient, {
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-    });
+    const code = codeOf(await answer(lenient, id, token, 'allow'));
+    const tokens = await exchangeCode(lenient, clientId, code, verifier);
 
     expect(shown.body).toMatchObject({ client_id: clientId, client_name: 'Metadata App' });
     expect(tokens.status).toBe(200);

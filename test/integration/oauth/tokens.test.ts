@@ -15,7 +15,9 @@ import {
   authorizationParams,
   authorizeRequest,
   type Connection,
+  codeOf,
   connectApp,
+  exchangeCode,
   listTools,
   pkcePair,
   REDIRECT_URI,
@@ -37,19 +39,11 @@ async function allowedCode(clientId: string, challenge: string, person = token):
   const id = requestIdOf(
     await authorizeRequest(host, authorizationParams(host, clientId, challenge)),
   );
-  const allowed = await answer(host, id, person, 'allow');
-  return new URL(allowed.body.redirect_to).searchParams.get('code') ?? '';
+  return codeOf(await answer(host, id, person, 'allow'));
 }
 
 const exchange = (clientId: string, code: string, verifier: string, more = {}) =>
-  tokenRequest(host, {
-    grant_type: 'authorization_code',
-    code,
-    code_verifier: verifier,
-    redirect_uri: REDIRECT_URI,
-    client_id: clientId,
-    ...more,
-  });
+  exchangeCode(host, clientId, code, verifier, more);
 
 const refresh = (app: Pick<Connection, 'clientId'>, refreshToken: string) =>
   tokenRequest(host, {
