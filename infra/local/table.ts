@@ -2,6 +2,7 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DescribeTimeToLiveCommand,
   type DynamoDBClient,
   ResourceInUseException,
   UpdateTableCommand,
@@ -59,6 +60,31 @@ async function ensureJobsIndex(
 }
 
 /**
+ * Turns on the table's TTL unless it is on: also for a table that exists already, since a host
+ * stopped between CreateTable and UpdateTimeToLive left one without it (its items would never
+ * expire). "already enabled" is success: the SDK retries an UpdateTimeToLive whose answer was
+ * slow (a loaded machine), and the retry finds the first one's work done.
+ */
+async function ensureTtl(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { TimeToLiveDescription } = await client.send(
+    new DescribeTimeToLiveCommand({ TableName: tableName }),
+  );
+  const status = TimeToLiveDescription?.TimeToLiveStatus;
+  if (status === 'ENABLED' || status === 'ENABLING') return;
+  try {
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: TABLE_TTL_ATTRIBUTE, Enabled: true },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof Error && /already enabled/i.test(error.message)) return;
+    throw error;
+  }
+}
+
+/**
  * Creates the table (and its TTL) unless it exists; resolves once it is ACTIVE. Asks to create
  * first (an existing table answers ResourceInUseException): one round trip fewer than looking
  * first, and the first request to a JVM that just started is the slow one.
@@ -86,6 +112,7 @@ export async function ensureTable(
   } catch (error) {
     if (error instanceof ResourceInUseException) {
       await ensureJobsIndex(client, tableName, log);
+      await ensureTtl(client, tableName);
       return 'exists';
     }
     // A DynamoDB of your own may let this role use the table but not create one: if the table
@@ -106,11 +133,6 @@ export async function ensureTable(
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     status = Table?.TableStatus;
   }
-  await client.send(
-    new UpdateTimeToLiveCommand({
-      TableName: tableName,
-      TimeToLiveSpecification: { AttributeName: TABLE_TTL_ATTRIBUTE, Enabled: true },
-    }),
-  );
+  await ensureTtl(client, tableName);
   return 'created';
 }

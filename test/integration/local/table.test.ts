@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DescribeTimeToLiveCommand,
   DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
@@ -12,7 +13,7 @@ import {
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type LocalDynamo, startDynamoDbLocal } from '../../../infra/local/dynamodb';
 import { ensureTable } from '../../../infra/local/table';
-import { JOBS_INDEX } from '../../../lib/aws/table';
+import { JOBS_INDEX, TABLE_TTL_ATTRIBUTE } from '../../../lib/aws/table';
 
 // A DynamoDB Local of its own: filling a new index reads every item of the database, and the
 // run's shared one holds every other test's tables.
@@ -78,4 +79,34 @@ it('adds the index to a table of an earlier version, keeping its items', async (
   expect(kept.Item?.name?.S).toBe('alice');
   // A second start finds it as it is.
   expect(await ensureTable(client, table)).toBe('exists');
+});
+
+it('turns on the TTL of a table left without it (a host stopped right after CreateTable)', async () => {
+  const table = `no-ttl-${randomUUID()}`;
+  expect(await ensureTable(client, table)).toBe('created');
+  // Before the fix the TTL was only set by the start that created the table: simulate the
+  // start that stopped between the two calls with a table made by hand.
+  const bare = `bare-${randomUUID()}`;
+  await client.send(
+    new CreateTableCommand({
+      TableName: bare,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    }),
+  );
+
+  expect(await ensureTable(client, bare)).toBe('exists');
+  // Twice: a TTL that is on already is left as it is (DynamoDB refuses to enable it again).
+  expect(await ensureTable(client, bare)).toBe('exists');
+
+  for (const name of [table, bare]) {
+    const { TimeToLiveDescription } = await client.send(
+      new DescribeTimeToLiveCommand({ TableName: name }),
+    );
+    expect(TimeToLiveDescription).toMatchObject({
+      TimeToLiveStatus: 'ENABLED',
+      AttributeName: TABLE_TTL_ATTRIBUTE,
+    });
+  }
 });
