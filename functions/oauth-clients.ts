@@ -1,6 +1,6 @@
 // POST /oauth/register: register an OAuth client (RFC 7591); 201. GET /oauth/authorize: an app's
-// authorization request, checked and sent on to the page (303), back to the app with an error
-// (303), or answered with an error page (400).
+// authorization request, checked and sent on to the consent screen of the page (200, a page
+// that forwards there), back to the app with an error (303), or answered with an error page (400).
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
 import { HttpError } from '../lib/errors';
@@ -11,7 +11,7 @@ import { json, noContent } from '../lib/http/reply';
 import { logger } from '../lib/logger';
 import { authorize } from '../lib/oauth/authorization';
 import { registerClient } from '../lib/oauth/clients';
-import { errorPage } from '../lib/oauth/error-page';
+import { errorPage, forwardingPage } from '../lib/oauth/pages';
 import { type ClientMetadataOverrides, oauthClientsFrom } from '../lib/oauth/wiring';
 import { oauthRoutes } from '../lib/routes/oauth';
 
@@ -50,7 +50,7 @@ export function create(config: Config, services: OAuthClientsServices = {}): Lam
             now: Date.now(),
           });
           if (outcome.kind === 'redirect') return seeOther(outcome.location);
-          return seeOther(`${origin}/?authorize=${outcome.requestId}`);
+          return forwardingPage(`${origin}/?authorize=${outcome.requestId}`);
         } catch (error) {
           // A person reads this in their browser: a page, not JSON.
           if (!(error instanceof HttpError)) throw error;

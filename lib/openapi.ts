@@ -88,7 +88,7 @@ const HEADERS = {
   },
   Location: {
     description:
-      'Where to go next: the job to poll (GET /summaries/{id}); for GET /oauth/authorize, the page or the app',
+      'Where to go next: the job to poll (GET /summaries/{id}); for GET /oauth/authorize, back to the app',
     required: true,
     schema: { type: 'string', examples: ['/summaries/c2hvcnQtaWQtZXhhbXBsZQ'] },
   },

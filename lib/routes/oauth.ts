@@ -128,11 +128,16 @@ export const oauthRoutes = {
     tag: 'oauth',
     summary: 'OAuth: the authorization endpoint (a person connects an app)',
     description:
-      'Opened in the person’s browser by the app. A request this deployment can trust (a known client and one of its redirect URIs, exactly) is sent on (303) to the page at /, where the person signs in and allows or denies the app; any other problem of it (response_type not code, no PKCE challenge or not S256, another resource) goes back to the app’s redirect URI with error and state (303). An unknown client or a redirect URI it did not register gets an error page (400), never a redirect.',
+      'Opened in the person’s browser by the app. A request this deployment can trust (a known client and one of its redirect URIs, exactly) is answered with a page that takes the browser on at once to the consent screen of the page at / (?authorize=<request>), where the person signs in and allows or denies the app; any other problem of it (response_type not code, no PKCE challenge or not S256, another resource) goes back to the app’s redirect URI with error and state (303). An unknown client or a redirect URI it did not register gets an error page (400), never a redirect.',
     query: authorizeQuerySchema,
     responses: {
+      200: {
+        description:
+          'A page that forwards the browser to the consent screen (/?authorize=<request>) at once',
+        contentTypes: ['text/html'],
+      },
       303: {
-        description: 'To the page (?authorize=<request>), or back to the app with an error',
+        description: 'Back to the app’s redirect URI with error and state',
         headers: { Location: 'always' },
       },
       400: {

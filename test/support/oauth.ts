@@ -56,13 +56,21 @@ export function authorizationParams(
   };
 }
 
+/**
+ * Where the authorization endpoint's page forwards the browser (its meta refresh; the link says
+ * the same), or undefined for any other answer.
+ */
+export function forwardedTo(response: TestResponse): URL | undefined {
+  const refresh = /<meta http-equiv="refresh" content="0; url=([^"]+)">/.exec(response.text)?.[1];
+  const link = /<a href="([^"]+)">/.exec(response.text)?.[1];
+  if (response.status !== 200 || !refresh || refresh !== link) return undefined;
+  return new URL(refresh.replaceAll('&amp;', '&'));
+}
+
 /** The pending request's id the page is sent to (`/?authorize=<id>`). */
 export function requestIdOf(response: TestResponse): string {
-  const location = response.headers.get('location') ?? '';
-  const id = new URL(location).searchParams.get('authorize');
-  if (response.status !== 303 || !id) {
-    throw new Error(`not sent to the page: ${response.status} ${location} ${response.text}`);
-  }
+  const id = forwardedTo(response)?.searchParams.get('authorize');
+  if (!id) throw new Error(`not sent to the page: ${response.status} ${response.text}`);
   return id;
 }
 

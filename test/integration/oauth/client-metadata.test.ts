@@ -21,6 +21,7 @@ import {
   authorizeRequest,
   codeOf,
   exchangeCode,
+  forwardedTo,
   pkcePair,
   REDIRECT_URI,
   requestIdOf,
@@ -136,7 +137,7 @@ describe('a client ID metadata document on an allowed address', () => {
     const fetched = site.requests.filter((path) => path === '/cached.json').length;
     const again = await authorizeAs(lenient, clientId);
 
-    expect(again.status).toBe(303);
+    expect(forwardedTo(again)?.searchParams.get('authorize')).toBeTruthy();
     expect(fetched).toBe(1);
     expect(site.requests.filter((path) => path === '/cached.json')).toHaveLength(1);
   });
