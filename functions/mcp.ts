@@ -2,7 +2,6 @@
 // the tools summarize_video, get_summary, get_transcript and ask_video, for the authenticated
 // caller.
 import { askServiceFrom } from '../lib/ask/wiring';
-import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import { type Config, SUMMARIZE_MARGIN_MS } from '../lib/config';
 import { createHandler, lambdaEntry } from '../lib/http/handler';
@@ -10,6 +9,7 @@ import { logger } from '../lib/logger';
 import { createMcpEndpoint } from '../lib/mcp/endpoint';
 import { askTool, summaryTools, type ToolDef, transcriptTool } from '../lib/mcp/tools';
 import { createTranscriptService } from '../lib/mcp/transcripts';
+import { mcpAuthenticatorFrom } from '../lib/oauth/resource';
 import { mcpRoutes } from '../lib/routes/mcp';
 import { catalogFromConfig } from '../lib/summaries/catalog';
 import { modelClientsFrom } from '../lib/summaries/model-clients';
@@ -29,7 +29,8 @@ export interface McpServices {
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config, services: McpServices = {}) {
   const db = createDocumentClient(config);
-  const authenticate = bearerAuthenticatorFrom(config, db);
+  // API keys and OAuth access tokens for /mcp; not the REST API's login tokens.
+  const authenticate = mcpAuthenticatorFrom(config, db, logger);
   const summaries = summaryServiceFrom(config, db, services.queue ?? sqsQueueFrom(config), logger);
   const transcripts = createTranscriptService({
     videos: createCache<Video>(db, config.TABLE_NAME, config.TRANSCRIPT_CACHE_TTL_SECONDS),
@@ -41,7 +42,7 @@ export function create(config: Config, services: McpServices = {}) {
   });
   // The tools, in the order clients list them.
   const tools: ToolDef[] = [
-    ...summaryTools(summaries, config.SUMMARIZE_WAIT_MS),
+    ...summaryTools(summaries, config.MCP_WAIT_MS),
     transcriptTool(transcripts),
     askTool(askServiceFrom(config, db, logger), config.ASK_DEADLINE_MS),
   ];

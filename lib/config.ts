@@ -1,6 +1,7 @@
 // The only module that reads process.env. Every setting is validated once into a frozen Config
 // (by a function's entry point at cold start, or by the local host and the tests, which build
 // their own); a bad value fails fast naming the variable. The Config is then passed down.
+import { isLoopbackHost } from './http/origin';
 import * as z from './schema';
 import { ClientSpecError, parseClientOrder } from './youtube/clients';
 
@@ -33,6 +34,29 @@ const url = (fallback?: string) => {
     : z._default(schema, fallback);
 };
 
+/**
+ * A public origin: https, or http on a loopback host (what OAuth 2.1 allows without TLS), with
+ * no path, query or credentials.
+ */
+const publicOrigin = z.pipe(
+  optionalString,
+  z.optional(
+    z.url({ protocol: /^https?$/ }).check(
+      z.refine((value) => {
+        const url = new URL(value);
+        return (
+          (url.protocol === 'https:' || isLoopbackHost(url.hostname)) &&
+          (url.pathname === '/' || url.pathname === '') &&
+          url.search === '' &&
+          url.hash === '' &&
+          url.username === '' &&
+          url.password === ''
+        );
+      }, 'must be an origin (https://host[:port], no path), or http on a loopback address'),
+    ),
+  ),
+);
+
 /** A non-empty string with a default. */
 const text = (fallback: string, min = 1, max = Number.MAX_SAFE_INTEGER) =>
   z._default(z.string().check(z.minLength(min), z.maxLength(max)), fallback);
@@ -58,6 +82,8 @@ export const MAX_ASK_DEADLINE_MS = 25_000;
 export const ASK_MARGIN_MS = 2_000;
 /** Kept between a job's budget and its worker's end: enough to store a failure and settle. */
 export const WORKER_MARGIN_MS = 60_000;
+/** How long MCP's summarize_video waits for its summary by default before it hands back the job. */
+export const DEFAULT_MCP_WAIT_MS = 8_000;
 /** A local job's budget by default: a laptop's model may take many minutes for a long video. */
 export const DEFAULT_JOB_DEADLINE_MS = 3_600_000;
 
@@ -86,6 +112,18 @@ const envSchema = z.object({
   JWT_ISSUER: text('tubesum'),
   JWT_AUDIENCE: text('tubesum-api'),
   TOKEN_TTL_SECONDS: int(60, 86_400, 1_800),
+
+  /**
+   * The service's public origin (https://tubesum.example.com): the OAuth issuer, and the base of
+   * the /mcp resource its access tokens are for. Unset: the origin each request came to.
+   */
+  PUBLIC_URL: publicOrigin,
+  /** Lifetime of an OAuth access token for /mcp (at most an hour). */
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: int(60, 3_600, 3_600),
+  /** An app connected with OAuth that does not refresh its tokens for this many days is disconnected. */
+  OAUTH_GRANT_TTL_DAYS: int(1, 365, 30),
+  /** OAuth client registrations (POST /oauth/register) per source address per hour; 0: no limit. */
+  OAUTH_REGISTER_MAX_PER_IP: int(0, 100_000, 20),
 
   BCRYPT_COST: int(10, 15, 12),
   /** Failed logins per account from one address per window, before 429. */
@@ -157,6 +195,11 @@ const envSchema = z.object({
    * (a request's `Prefer: wait=N` may ask for less, `Prefer: respond-async` for none).
    */
   SUMMARIZE_WAIT_MS: int(0, MAX_SUMMARIZE_WAIT_MS, DEFAULT_SUMMARIZE_WAIT_MS),
+  /**
+   * How long MCP's summarize_video waits for its summary before it hands back the job id for
+   * get_summary: shorter than the page's wait, so an agent is never held long.
+   */
+  MCP_WAIT_MS: int(0, MAX_SUMMARIZE_WAIT_MS, DEFAULT_MCP_WAIT_MS),
   /**
    * How long POST /ask has to answer (YouTube, then the model): past it, 504. Asks do not become
    * jobs, so it is bounded by API Gateway's 30 s like a route's wait.

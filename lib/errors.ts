@@ -71,9 +71,13 @@ export class UnauthorizedError extends HttpError {
   override name = 'UnauthorizedError';
   constructor(
     kind: 'missing_token' | 'invalid_token' | 'invalid_credentials',
-    options: HttpErrorOptions = {},
+    /** resourceMetadata: an OAuth protected resource's metadata URL, named by the challenge. */
+    options: HttpErrorOptions & { resourceMetadata?: string | undefined } = {},
   ) {
     const login = kind === 'invalid_credentials';
+    const metadata = options.resourceMetadata
+      ? `, resource_metadata="${options.resourceMetadata}"`
+      : '';
     super(401, login ? 'invalid-credentials' : 'invalid-token', 'Unauthorized', {
       ...options,
       detail: login
@@ -82,8 +86,8 @@ export class UnauthorizedError extends HttpError {
       headers: {
         'WWW-Authenticate':
           kind === 'invalid_token'
-            ? 'Bearer realm="tubesum", error="invalid_token"'
-            : 'Bearer realm="tubesum"',
+            ? `Bearer realm="tubesum", error="invalid_token"${metadata}`
+            : `Bearer realm="tubesum"${metadata}`,
         ...options.headers,
       },
     });

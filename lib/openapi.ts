@@ -23,10 +23,11 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors';
-import { problemReply } from './http/problem';
+import { problemReply, routeErrorReply } from './http/problem';
 import { problemSchema } from './http/problem-schema';
 import { createRouter } from './http/router';
 import { type Json, toJsonSchema } from './json-schema';
+import { oauthErrorSchema } from './oauth/schemas';
 import { routes as routeTable } from './routes';
 import { API_VERSION, type RouteDef, type RouteHeader } from './routes/route';
 import type * as z from './schema';
@@ -55,6 +56,11 @@ const TAGS: Record<RouteDef['tag'], { name: string; description: string }> = {
     description:
       'The Model Context Protocol endpoint: summaries, transcripts and questions as tools for AI agents',
   },
+  oauth: {
+    name: 'OAuth',
+    description:
+      'How AI apps (claude.ai, Claude Desktop, ChatGPT, MCP clients) connect to /mcp for a person: OAuth 2.1 with PKCE, and the person’s connected apps',
+  },
   docs: { name: 'Documentation', description: 'This document and the interactive docs' },
   page: { name: 'Page', description: 'The web page for people, at /' },
 };
@@ -81,7 +87,8 @@ const HEADERS = {
     schema: { type: 'string' },
   },
   Location: {
-    description: 'Where the job is polled: GET /summaries/{id}',
+    description:
+      'Where to go next: the job to poll (GET /summaries/{id}); for GET /oauth/authorize, back to the app',
     required: true,
     schema: { type: 'string', examples: ['/summaries/c2hvcnQtaWQtZXhhbXBsZQ'] },
   },
@@ -165,9 +172,15 @@ function usualProblem(status: number, route: RouteDef, allowed: readonly string[
   }
 }
 
-/** A problem response's example: the body problemReply() would send for `error`. */
-function problemExample(error: unknown, route: RouteDef): Json {
-  const reply = problemReply(error, EXAMPLE_REQUEST_ID, { oauth2: route.oauth2Errors });
+/**
+ * An error response's example: the body the route would send for `error` (a wrong method is
+ * the router's problem, whatever the route).
+ */
+function problemExample(error: unknown, route: RouteDef, status: number): Json {
+  const reply =
+    status === 405
+      ? problemReply(error, EXAMPLE_REQUEST_ID)
+      : routeErrorReply(route, error, EXAMPLE_REQUEST_ID);
   return JSON.parse(String(reply.body)) as Json;
 }
 
@@ -243,6 +256,7 @@ function operation(
   allowed: readonly string[],
 ): OperationObject {
   const problem = schemas.schema(problemSchema, 'output');
+  const oauthError = schemas.schema(oauthErrorSchema, 'output');
   const responses: Record<string, ResponseObject> = {};
   const statuses = { ...route.responses };
   if (route.auth) statuses[401] ??= { description: 'Missing, invalid or expired bearer token' };
@@ -251,15 +265,36 @@ function operation(
     let content: ResponseObject['content'];
     if (status >= 400) {
       const error = response.example ?? usualProblem(status, route, allowed);
-      content = {
-        'application/problem+json': { schema: problem, example: problemExample(error, route) },
-      };
-    } else if (response.schema)
-      content = { 'application/json': { schema: schemas.schema(response.schema, 'output') } };
-    else if (response.contentTypes)
-      content = Object.fromEntries(
-        response.contentTypes.map((type) => [type, { schema: { type: 'string' } }]),
+      // An OAuth endpoint's errors are OAuth's JSON; a wrong method is the router's problem.
+      content =
+        route.oauthErrors && status !== 405
+          ? {
+              'application/json': {
+                schema: oauthError,
+                example: problemExample(error, route, status),
+              },
+            }
+          : {
+              'application/problem+json': {
+                schema: problem,
+                example: problemExample(error, route, status),
+              },
+            };
+      // A page for people (GET /oauth/authorize's error page) besides the problem.
+      for (const type of response.contentTypes ?? [])
+        content[type] = { schema: { type: 'string' } };
+    } else {
+      const typed: NonNullable<ResponseObject['content']> = response.schema
+        ? { 'application/json': { schema: schemas.schema(response.schema, 'output') } }
+        : {};
+      const texts = Object.fromEntries(
+        (response.contentTypes ?? []).map((type) => [
+          type,
+          { schema: { type: 'string' as const } },
+        ]),
       );
+      if (response.schema || response.contentTypes) content = { ...typed, ...texts };
+    }
     responses[code] = {
       description: response.description,
       headers: responseHeaders(status, response.headers ?? {}, usedHeaders),
@@ -300,10 +335,13 @@ function operation(
     summary: route.summary,
     description: route.description,
     tags: [TAGS[route.tag].name],
-    // Any of these: a log-in, a pasted access token, or (except where keys are managed) a key.
-    security: route.auth
-      ? [{ oauth2: [] }, { bearerAuth: [] }, ...(route.loginOnly ? [] : [{ apiKeyAuth: [] }])]
-      : [],
+    // Any of these: a log-in, a pasted access token, or (except where keys are managed) a key;
+    // at /mcp, an OAuth access token for it or a key.
+    security: !route.auth
+      ? []
+      : route.mcpTokens
+        ? [{ mcpOAuth: [] }, { apiKeyAuth: [] }]
+        : [{ oauth2: [] }, { bearerAuth: [] }, ...(route.loginOnly ? [] : [{ apiKeyAuth: [] }])],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
       ? {
@@ -380,6 +418,20 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: 'Or paste an access_token from POST /token',
+        },
+        // What MCP clients with OAuth use at /mcp (discovery: its 401's WWW-Authenticate).
+        mcpOAuth: {
+          type: 'oauth2',
+          description:
+            'OAuth 2.1 for /mcp: authorization code with PKCE (S256), public clients (dynamic registration at oauth/register, or a client ID metadata document URL); the access token is for /mcp only',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: 'oauth/authorize',
+              tokenUrl: 'oauth/token',
+              refreshUrl: 'oauth/token',
+              scopes: {},
+            },
+          },
         },
         // The same header as bearerAuth; a scheme of its own so that each operation says
         // whether it takes keys (the /api-keys routes do not).

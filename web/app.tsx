@@ -1,8 +1,10 @@
-// The page: signed out, the account forms; signed in, the workspace. Sign in, sign out, an
-// expired sign-in and a deleted account all pass through here.
+// The page: signed out, the account forms; signed in, the workspace, or the consent screen when
+// an app sent the person here to connect (`?authorize=`). Sign in, sign out, an expired sign-in
+// and a deleted account all pass through here.
 import { useState } from 'preact/hooks';
 import { Account } from './account';
 import { SignedOutError } from './api';
+import { authorizationRequestId, Consent } from './consent';
 import { loadSession, type Session, saveSession } from './session';
 import type { PageSettings } from './settings';
 import { Workspace } from './workspace';
@@ -10,6 +12,8 @@ import { Workspace } from './workspace';
 export function App({ settings }: { settings: PageSettings }) {
   const [session, setSession] = useState<Session | undefined>(() => loadSession());
   const [notice, setNotice] = useState<string>();
+  // An app's connection request, answered once the person is signed in.
+  const [authorizing] = useState(() => authorizationRequestId(window.location.search));
 
   const signIn = (next: Session) => {
     saveSession(next);
@@ -49,7 +53,14 @@ export function App({ settings }: { settings: PageSettings }) {
           Paste a YouTube link: you get a summary of what is said, its chapters, and its key points,
           each with a link to its moment in the video.
         </p>
-        {session ? (
+        {session && authorizing ? (
+          <Consent
+            id={authorizing}
+            token={session.token}
+            username={session.username}
+            onSignedOut={refused}
+          />
+        ) : session ? (
           <Workspace
             token={session.token}
             settings={settings}
@@ -61,7 +72,15 @@ export function App({ settings }: { settings: PageSettings }) {
             }
           />
         ) : (
-          <Account onSignedIn={signIn} notice={notice} />
+          <Account
+            onSignedIn={signIn}
+            notice={
+              notice ??
+              (authorizing
+                ? 'An app asks to connect to your account: sign in to answer.'
+                : undefined)
+            }
+          />
         )}
       </main>
       <footer>

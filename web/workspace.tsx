@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { SUMMARY_LENGTH } from '../lib/summaries/limits';
 import { ApiError, call, type Job, jobIdFrom, type Problem, type Summary } from './api';
 import { Ask } from './ask';
+import { ConnectedApps } from './connected-apps';
 import { DeleteAccount } from './delete-account';
 import { ActionError, ModelField, TextField } from './field';
 import { fieldOf, jobTitle, messagesOf, progressOf, type SummaryField, watchUrl } from './format';
@@ -235,6 +236,7 @@ export function Workspace({ token, settings, onSignedOut, onAccountDeleted }: Wo
         onSignedOut={onSignedOut}
       />
       <ApiKeys token={token} onSignedOut={onSignedOut} />
+      <ConnectedApps token={token} onSignedOut={onSignedOut} />
       <DeleteAccount token={token} onDeleted={onAccountDeleted} onSignedOut={onSignedOut} />
     </>
   );

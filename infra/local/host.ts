@@ -34,6 +34,11 @@ export interface LocalHostOptions
   databaseWaitMs?: number;
   /** Shuts down a start still under way: DynamoDB Local is stopped at once, not when up. */
   signal?: AbortSignal;
+  /**
+   * What the functions are handed besides the host's queue and page (tests: the OAuth client
+   * metadata fetch's address policy, as functions/oauth-clients.ts takes it).
+   */
+  services?: Record<string, unknown>;
 }
 
 /**
@@ -167,7 +172,7 @@ export async function startLocalHost(
       routes: routeList,
       maxBodyBytes: config.MAX_BODY_BYTES,
       corsOrigins: config.CORS_ORIGINS,
-      loadHandler: server.functionLoader(config, { queue: jobs, web }),
+      loadHandler: server.functionLoader(config, { ...options.services, queue: jobs, web }),
       waitFor: (handler) =>
         up || STATELESS_HANDLERS.has(handler) ? undefined : withinWait(database, waitMs),
       accessLog: options.accessLog,

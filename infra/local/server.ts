@@ -19,7 +19,7 @@ import { BadRequestError, HttpError, PayloadTooLargeError } from '../../lib/erro
 import type { AccessLogEntry } from '../../lib/http/access-log';
 import { corsPreflightHeaders, corsResponseHeaders, originAllowed } from '../../lib/http/cors';
 import { invocation, type LambdaHandler } from '../../lib/http/handler';
-import { problemReply } from '../../lib/http/problem';
+import { problemReply, routeErrorReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
 import { createRouter, unroutedError } from '../../lib/http/router';
 import type { HandlerName, RouteDef } from '../../lib/routes/route';
@@ -397,7 +397,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       }
       if (body === 'too-large') {
         // Answer without reading the rest; the connection cannot be reused after that.
-        const reply = problemReply(new PayloadTooLargeError(options.maxBodyBytes), requestId);
+        const tooLarge = new PayloadTooLargeError(options.maxBodyBytes);
+        const reply = routeErrorReply(route, tooLarge, requestId);
         send(response, reply, requestId, cors, true);
         response.on('finish', () => request.destroy());
         return;
@@ -410,7 +411,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           (error: unknown) => error ?? new Error('not ready'),
         );
         if (unavailable !== undefined) {
-          const reply = problemReply(unavailable, requestId, { oauth2: route.oauth2Errors });
+          const reply = routeErrorReply(route, unavailable, requestId);
           send(response, reply, requestId, cors);
           return;
         }

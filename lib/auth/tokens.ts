@@ -1,6 +1,6 @@
 // Access tokens: HS256 JWTs signed and verified with jose, with every check RFC 8725 asks for.
 import { createHash, randomUUID } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
+import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { ConfigError } from '../config';
 
 /** Leeway for clocks that disagree a little between machines. */
@@ -45,18 +45,37 @@ export interface IssuedToken {
   expiresIn: number;
 }
 
+/** What a JWT of ours is signed with and checked against (login tokens, OAuth access tokens). */
+export interface JwtProfile {
+  /** The `typ` header: `JWT` for login tokens, `at+jwt` for OAuth access tokens (RFC 9068). */
+  typ: string;
+  issuer: string;
+  audience: string;
+  ttlSeconds: number;
+}
+
+/** Signs a JWT of `profile` for a user id, with `claims` beside the registered ones. */
+export async function signJwt(
+  key: Pick<TokenSettings, 'secret' | 'keyId'>,
+  profile: JwtProfile,
+  userId: string,
+  claims: Record<string, string> = {},
+): Promise<IssuedToken> {
+  const token = await new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256', typ: profile.typ, kid: key.keyId })
+    .setSubject(userId)
+    .setIssuer(profile.issuer)
+    .setAudience(profile.audience)
+    .setIssuedAt()
+    .setExpirationTime(`${profile.ttlSeconds}s`)
+    .setJti(randomUUID())
+    .sign(key.secret);
+  return { token, expiresIn: profile.ttlSeconds };
+}
+
 /** Signs an access token for a user id. */
 export async function issueToken(settings: TokenSettings, userId: string): Promise<IssuedToken> {
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: settings.keyId })
-    .setSubject(userId)
-    .setIssuer(settings.issuer)
-    .setAudience(settings.audience)
-    .setIssuedAt()
-    .setExpirationTime(`${settings.ttlSeconds}s`)
-    .setJti(randomUUID())
-    .sign(settings.secret);
-  return { token, expiresIn: settings.ttlSeconds };
+  return signJwt(settings, { typ: 'JWT', ...settings }, userId);
 }
 
 /** Thrown for any token that must not be trusted; callers answer one uniform 401. */
@@ -69,25 +88,40 @@ export class InvalidTokenError extends Error {
  * @throws InvalidTokenError for anything but a well-formed, unexpired HS256 token of ours.
  */
 export async function verifyToken(settings: TokenSettings, token: string): Promise<string> {
+  const payload = await verifyJwt(settings, token, settings);
+  return payload.sub as string;
+}
+
+/**
+ * Verifies a JWT of ours against `expected` (its issuer and audience; its `typ` when given, and
+ * claims it must carry besides exp, sub, iat and jti) and returns its payload.
+ * @throws InvalidTokenError for anything else.
+ */
+export async function verifyJwt(
+  key: Pick<TokenSettings, 'secret' | 'keyId'>,
+  token: string,
+  expected: { issuer: string; audience: string; typ?: string; claims?: readonly string[] },
+): Promise<JWTPayload> {
   if (token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError('token too long');
   try {
     // algorithms pins HS256 (no alg:none, no HS512, no RS256 with an attacker's jwk/jku);
     // requiredClaims makes a token without exp/sub/iat/jti invalid instead of eternal.
     // The only key is ours: a token naming any other kid (a path, SQL, a URL) is refused
     // without being looked up anywhere.
-    const keys = new Map([[settings.keyId, settings.secret]]);
+    const keys = new Map([[key.keyId, key.secret]]);
     const { payload } = await jwtVerify(
       token,
       (header) => {
-        const key = typeof header.kid === 'string' ? keys.get(header.kid) : undefined;
-        if (!key) throw new InvalidTokenError('unknown kid');
-        return key;
+        const found = typeof header.kid === 'string' ? keys.get(header.kid) : undefined;
+        if (!found) throw new InvalidTokenError('unknown kid');
+        return found;
       },
       {
         algorithms: ['HS256'],
-        issuer: settings.issuer,
-        audience: settings.audience,
-        requiredClaims: ['exp', 'sub', 'iat', 'jti'],
+        issuer: expected.issuer,
+        audience: expected.audience,
+        ...(expected.typ === undefined ? {} : { typ: expected.typ }),
+        requiredClaims: ['exp', 'sub', 'iat', 'jti', ...(expected.claims ?? [])],
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
       },
     );
@@ -99,7 +133,7 @@ export async function verifyToken(settings: TokenSettings, token: string): Promi
     if (typeof payload.sub !== 'string' || payload.sub === '') {
       throw new InvalidTokenError('no subject');
     }
-    return payload.sub;
+    return payload;
   } catch (error) {
     if (error instanceof InvalidTokenError) throw error;
     throw new InvalidTokenError('verification failed', { cause: error });

@@ -1,6 +1,16 @@
 // The DynamoDB client, created once per process, and the mapping of its failures to HTTP.
-import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import {
+  type DeleteCommand,
+  DynamoDBDocumentClient,
+  type PutCommand,
+  type TransactWriteCommand,
+  type UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
 import {
@@ -110,6 +120,24 @@ export function storeError(error: unknown): unknown {
   }
   if (error instanceof Error && MISCONFIGURED_NAMES.has(error.name)) return misconfigured(error);
   return error;
+}
+
+/**
+ * Sends a conditional write whose refusal is an answer, not an error: false when its condition
+ * refused it (the item was gone, or changed already), true when it was written.
+ * @throws what storeError() makes of any other failure.
+ */
+export async function conditionalWrite(
+  db: DynamoDBDocumentClient,
+  command: UpdateCommand | PutCommand | DeleteCommand,
+): Promise<boolean> {
+  try {
+    await db.send(command as UpdateCommand);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw storeError(error);
+  }
 }
 
 /**

@@ -27,7 +27,8 @@ import type { RouteDef } from '../routes/route';
 import type { core, output, ZodMiniType } from '../schema';
 import type { User } from '../users/store';
 import { exit, requestIdOf } from './exit';
-import { problemReply } from './problem';
+import { requestOrigin } from './origin';
+import { problemReply, routeErrorReply } from './problem';
 import type { Reply } from './reply';
 
 /** A Lambda handler of an API Gateway HTTP API route (payload format 2.0). */
@@ -62,7 +63,12 @@ type QueryOf<R> = R extends { query?: infer Q }
  * The Lambda context as the middlewares pass it on (middy's `request.context`): what they found
  * out about the request, for the ones after them and the action.
  */
-type RouteContext = Context & { user?: User; apiKeyId?: string; query?: unknown };
+type RouteContext = Context & {
+  user?: User;
+  apiKeyId?: string;
+  grantId?: string | undefined;
+  query?: unknown;
+};
 
 type Internal = Record<string, unknown> & { startedAt?: number };
 type HttpRequest = Request<APIGatewayProxyEventV2, Reply, Error, RouteContext, Internal>;
@@ -81,8 +87,10 @@ function problemsAndAccessLog(route: RouteDef): Middleware {
       status,
       duration_ms: Date.now() - (request.internal.startedAt ?? Date.now()),
       user_id: request.context.user?.id,
-      // Which key, when a key authenticated it (its id: never the key).
+      // Which key, when a key authenticated it (its id: never the key); which connected app,
+      // when an OAuth access token did.
       api_key_id: request.context.apiKeyId,
+      grant_id: request.context.grantId,
     };
     if (status >= 500) {
       // The cause chain (SDK messages, stacks) goes to the log only, never to the client.
@@ -106,9 +114,7 @@ function problemsAndAccessLog(route: RouteDef): Middleware {
       // What middy's error handler made of it: our HttpError, or its opaque 500 in place of
       // anything else (whose cause it logged).
       const error = request.error;
-      request.response = problemReply(error, requestIdOf(request.event), {
-        oauth2: route.oauth2Errors,
-      });
+      request.response = routeErrorReply(route, error, requestIdOf(request.event));
       finish(request as HttpRequest, error);
     },
   };
@@ -233,12 +239,15 @@ function apiKeyRefusal(route: RouteDef): HttpError {
 }
 
 /** The caller, and on login-only routes (key management, deletion) a 403 for an API key. */
-function authentication(authenticate: Authenticator, route: RouteDef): Middleware {
+function authentication(authenticate: Authenticator, route: RouteDef, config: Config): Middleware {
   return {
     before: async (request) => {
-      const principal = await authenticate(request.event.headers?.authorization);
+      const principal = await authenticate(request.event.headers?.authorization, {
+        origin: requestOrigin(config, request.event),
+      });
       request.context.user = principal.user;
       request.context.apiKeyId = principal.apiKeyId;
+      request.context.grantId = principal.grantId;
       if (principal.apiKeyId !== undefined && route.loginOnly) throw apiKeyRefusal(route);
     },
   };
@@ -276,7 +285,7 @@ export function createHandler(
   stack.use(ourErrors());
   stack.use(bodyLimit(config));
   // Authentication comes before parsing: strangers learn nothing about the body's rules.
-  if (options) stack.use(authentication(options.authenticate, route));
+  if (options) stack.use(authentication(options.authenticate, route, config));
   if (route.query) stack.use(validateQuery(route));
   if (route.body) {
     stack.use(mediaType(route));

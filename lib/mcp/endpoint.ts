@@ -181,13 +181,31 @@ export function createMcpEndpoint(
     };
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list() }));
     const aside = argumentsAside(request.body);
-    server.setRequestHandler(CallToolRequestSchema, ({ params }) =>
-      callTool(params.name, aside ? aside.value : params.arguments, context),
-    );
-    // Stateless (no session id) and JSON answers: what a function that answers once can do.
+    server.setRequestHandler(CallToolRequestSchema, ({ params }, extra) => {
+      const token = params._meta?.progressToken;
+      const progress: ToolContext['progress'] =
+        token === undefined
+          ? undefined
+          : (done, total, message) => {
+              extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, progress: done, total, message },
+                })
+                .catch((error: unknown) => logger.warn('progress not sent', { error }));
+            };
+      return callTool(params.name, aside ? aside.value : params.arguments, {
+        ...context,
+        progress,
+      });
+    });
+    // Stateless (no session id), and JSON answers unless the client asked for progress: then
+    // an event stream of the notifications and the answer. A function answers once, so the
+    // stream arrives whole, when the answer is ready (API Gateway buffers it; so does the local
+    // host): the notifications come with the answer, not before it.
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+      enableJsonResponse: !asksForProgress(request.body),
     });
     await server.connect(transport);
     try {
@@ -216,6 +234,15 @@ function argumentsAside(body: unknown): { message: unknown; value: unknown } | u
   const value = body.params.arguments;
   if (value === undefined || isObject(value)) return undefined;
   return { message: { ...body, params: { ...body.params, arguments: {} } }, value };
+}
+
+/** Whether a message is a tools/call that asks for progress notifications (a progressToken). */
+function asksForProgress(body: unknown): boolean {
+  const message = body as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } };
+  const token = message?.params?._meta?.progressToken;
+  return (
+    message?.method === 'tools/call' && (typeof token === 'string' || typeof token === 'number')
+  );
 }
 
 /** The web Request the transport reads: the method and its headers (the body is given parsed). */

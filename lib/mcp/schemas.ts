@@ -16,11 +16,21 @@ export const getSummaryArgsSchema = z.object({
 // ---- get_transcript ------------------------------------------------------------------------
 
 /**
- * The most characters of caption text one get_transcript answer carries (about 8,000 tokens):
- * a long video is read in pages (`next_start_seconds`), so that no answer floods the model's
- * context or outgrows what MCP clients accept from a tool (Claude Code warns past 10,000 tokens).
+ * The most characters of text one get_transcript answer carries, its JSON whole (about 6,000
+ * tokens): a long video is read in pages (`next_cursor`), so that no answer floods the model's
+ * context or outgrows what MCP clients accept from a tool (Claude Code warns past 10,000 tokens,
+ * and cuts results at 25,000).
  */
-export const TRANSCRIPT_PAGE_CHARACTERS = 30_000;
+export const TRANSCRIPT_PAGE_CHARACTERS = 24_999;
+
+/** A page's continuation: opaque to clients (a caption's start, and how much of it was given). */
+export const transcriptCursorSchema = z
+  .string()
+  .check(
+    z.maxLength(64),
+    z.regex(/^[A-Za-z0-9_-]+$/, 'is not a cursor this tool gave'),
+    z.meta({ description: 'next_cursor of the page before: the next page of the same range' }),
+  );
 
 const seconds = (description: string) =>
   z.number().check(z.nonnegative(), z.maximum(86_400 * 7), z.meta({ description }));
@@ -35,6 +45,7 @@ export const getTranscriptArgsSchema = z
     end_seconds: z.optional(
       seconds('Up to this moment (seconds from the start of the video); by default the end'),
     ),
+    cursor: z.optional(transcriptCursorSchema),
   })
   .check(
     z.refine(
@@ -95,12 +106,18 @@ export const transcriptSchema = z
     ),
     truncated: z.boolean().check(
       z.meta({
-        description: `More captions of the range follow than fit one answer (${TRANSCRIPT_PAGE_CHARACTERS.toLocaleString('en')} characters): ask again with start_seconds = next_start_seconds`,
+        description: `More captions of the range follow than fit one answer (under ${(TRANSCRIPT_PAGE_CHARACTERS + 1).toLocaleString('en')} characters in all): ask again with the same arguments and cursor = next_cursor`,
       }),
     ),
-    next_start_seconds: z
-      .nullable(z.number().check(z.nonnegative()))
-      .check(z.meta({ description: 'Where the next page starts when truncated; null when not' })),
+    next_start_seconds: z.nullable(z.number().check(z.nonnegative())).check(
+      z.meta({
+        description:
+          'When truncated, the start of the first caption not wholly in this page (start_seconds for the next page, a caption cut by this page then comes whole); null when not',
+      }),
+    ),
+    next_cursor: z
+      .nullable(transcriptCursorSchema)
+      .check(z.meta({ description: 'When truncated, the cursor of the next page; null when not' })),
   })
   .check(
     z.meta({

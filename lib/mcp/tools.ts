@@ -11,6 +11,7 @@ import { type Json, toJsonSchema } from '../json-schema';
 import * as z from '../schema';
 import { jobSchema, summarizeBodySchema, summarizeResponseSchema } from '../summaries/schemas';
 import { pollAfterSeconds, type SummaryService } from '../summaries/service';
+import type { JobProgress } from '../summaries/store/jobs';
 import type { User } from '../users/store';
 import { getSummaryArgsSchema, getTranscriptArgsSchema, transcriptSchema } from './schemas';
 import type { TranscriptService } from './transcripts';
@@ -21,6 +22,11 @@ export interface ToolContext {
   requestId: string;
   /** When the answer must be on its way (epoch ms): waits and fetches end before it. */
   deadlineAt: number;
+  /**
+   * Tells the client how the call is getting on (MCP progress notifications); there only when
+   * the client asked for them (a progressToken). `progress` only grows.
+   */
+  progress?: ((progress: number, total: number | undefined, message: string) => void) | undefined;
 }
 
 /** A tool's answer. */
@@ -52,23 +58,55 @@ export interface ToolDef<
 const tool = <I extends z.ZodMiniType, O extends z.ZodMiniType>(def: ToolDef<I, O>): ToolDef =>
   def as unknown as ToolDef;
 
+/** What a stage of a summary's run is called in a progress notification. */
+const STAGE_WORDS: Record<JobProgress['stage'], string> = {
+  queued: 'Waiting for a worker',
+  transcript: 'Reading the transcript',
+  transcribing: 'No captions: transcribing the audio',
+  summarizing: 'Summarising the parts',
+  combining: 'Combining the parts',
+  done: 'Done',
+};
+
+/**
+ * What a summary's run tells the client while summarize_video waits: parts done of parts total,
+ * sent when they grow (MCP wants each notification's progress above the one before).
+ */
+function progressReporter(
+  progress: NonNullable<ToolContext['progress']>,
+): (job: JobProgress) => void {
+  let sent = -1;
+  return (job) => {
+    const done = job.stage === 'done' ? Math.max(job.parts_total, job.parts_done) : job.parts_done;
+    if (done <= sent) return;
+    sent = done;
+    const total = job.parts_total > 0 ? job.parts_total : undefined;
+    const parts = total === undefined ? '' : `: ${done} of ${total} parts`;
+    progress(done, total, `${STAGE_WORDS[job.stage]}${parts}`);
+  };
+}
+
 /**
  * summarize_video and get_summary over the summaries service: the same path as POST /summarize
- * (quota, cache, jobs). `waitMs` is SUMMARIZE_WAIT_MS; the request's deadline may shorten it.
+ * (quota, cache, jobs). `waitMs` is MCP_WAIT_MS; the request's deadline may shorten it.
  */
 export function summaryTools(summaries: SummaryService, waitMs: number): ToolDef[] {
+  const seconds = Math.round(waitMs / 1000);
   return [
     tool({
       name: 'summarize_video',
       title: 'Summarize a YouTube video',
-      description:
-        "Summarises a YouTube video's transcript in about summary_length words, with key points that link to the moment each is said and, for videos of 5 minutes or more, its chapters (the creator's when the description lists them), each linked to its start and summarised. Takes the body of POST /summarize. Answers the summary (the body of POST /summarize's 200) when it is ready within about 20 seconds: at once when cached, or with the offline extractive model. Otherwise answers the job (the body of GET /summaries/{id}): call get_summary with its id every few seconds until status is done, then read result. A new summary takes a unit of the caller's daily quota; a cached one does not.",
+      description: `Summarises a YouTube video's transcript in about summary_length words, with key points that link to the moment each is said and, for videos of 5 minutes or more, its chapters (the creator's when the description lists them), each linked to its start and summarised. Takes the body of POST /summarize. Answers the summary (the body of POST /summarize's 200) when it is ready within about ${seconds} seconds: at once when cached, or with the offline extractive model. Otherwise answers the job (the body of GET /summaries/{id}): call get_summary with its id every few seconds until status is done, then read result. With a progressToken, sends progress notifications (parts summarised of parts total) while it waits. A new summary takes a unit of the caller's daily quota; a cached one does not.`,
       input: summarizeBodySchema,
       output: z.union([summarizeResponseSchema, jobSchema]),
       annotations: { readOnlyHint: false, openWorldHint: true },
-      run: async (args, { user, requestId, deadlineAt }) => {
+      run: async (args, { user, requestId, deadlineAt, progress }) => {
         const wait = Math.max(0, Math.min(waitMs, deadlineAt - Date.now()));
-        const submitted = await summaries.submit(user, args, { waitMs: wait, requestId });
+        const submitted = await summaries.submit(user, args, {
+          waitMs: wait,
+          requestId,
+          onProgress: progress && progressReporter(progress),
+        });
         if (submitted.ready) return { structured: submitted.response };
         const { job } = submitted;
         return {
@@ -107,7 +145,7 @@ export function transcriptTool(transcripts: TranscriptService): ToolDef {
     name: 'get_transcript',
     title: 'Get the transcript of a YouTube video',
     description:
-      "The captions of a YouTube video with the time each starts ({start_seconds, text}), optionally only those that start between start_seconds and end_seconds. A long transcript comes in pages: when truncated is true, call again with start_seconds set to next_start_seconds. A video nobody summarised or read here in the last day takes a unit of the caller's daily quota.",
+      "The captions of a YouTube video with the time each starts ({start_seconds, text}), optionally only those that start between start_seconds and end_seconds. A long transcript comes in pages (each under 25,000 characters): when truncated is true, call again with the same arguments and cursor set to next_cursor. A video nobody summarised or read here in the last day takes a unit of the caller's daily quota.",
     input: getTranscriptArgsSchema,
     output: transcriptSchema,
     annotations: { readOnlyHint: true, openWorldHint: true },

@@ -8,6 +8,7 @@ import { apiKeyRoutes } from './api-keys';
 import { askRoutes } from './ask';
 import { docsRoutes } from './docs';
 import { mcpRoutes } from './mcp';
+import { oauthRoutes } from './oauth';
 import type { HandlerName, RouteDef } from './route';
 import { summaryRoutes } from './summaries';
 
@@ -18,6 +19,7 @@ export const routes = {
   ...askRoutes,
   ...apiKeyRoutes,
   ...mcpRoutes,
+  ...oauthRoutes,
   ...docsRoutes,
 } as const satisfies Record<string, RouteDef>;
 
@@ -27,7 +29,11 @@ export type RouteName = keyof typeof routes;
  * Handlers that touch no storage: the local host serves them while its database is still
  * starting. The stack grants them no table access (test/infra/stack.test.ts checks both agree).
  */
-export const STATELESS_HANDLERS: ReadonlySet<HandlerName> = new Set(['health', 'docs']);
+export const STATELESS_HANDLERS: ReadonlySet<HandlerName> = new Set([
+  'health',
+  'docs',
+  'oauth-metadata',
+]);
 
 /**
  * The handler of API Gateway's `$default` route (requests no route takes): it answers the same

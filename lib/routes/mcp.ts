@@ -10,6 +10,7 @@ export const mcpRoutes = {
     path: '/mcp',
     handler: 'mcp',
     auth: true,
+    mcpTokens: true,
     tag: 'agents',
     summary: 'The Model Context Protocol endpoint: tubesum as tools for AI agents',
     description:
@@ -27,6 +28,8 @@ export const mcpRoutes = {
         description:
           "The JSON-RPC response: initialize's, the tool list, or a tool's result (content, structuredContent, isError)",
         schema: mcpResponseSchema,
+        // A tools/call with a progressToken: its progress notifications, then its answer.
+        contentTypes: ['text/event-stream'],
       },
       202: { description: 'A notification accepted (no body)' },
       ...handled,

@@ -23,7 +23,11 @@ export type HandlerName =
   | 'api-keys'
   | 'ask'
   | 'mcp'
-  | 'docs';
+  | 'docs'
+  | 'oauth-metadata'
+  | 'oauth-clients'
+  | 'oauth-token'
+  | 'connected-apps';
 
 export type ContentType = 'application/json' | 'application/x-www-form-urlencoded';
 
@@ -63,6 +67,11 @@ export interface RouteDef<
   /** Needs `Authorization: Bearer <token>`: an access token from POST /token or an API key. */
   auth: boolean;
   /**
+   * Takes OAuth access tokens for /mcp (and API keys) instead of login tokens from POST /token:
+   * the MCP endpoint, an OAuth protected resource (lib/oauth/resource.ts).
+   */
+  mcpTokens?: boolean;
+  /**
    * Needs an access token: an API key is refused with 403 login-token-required (the routes that
    * manage API keys, and DELETE /account), the problem the route documents as its 403 example.
    * Only on routes with `auth: true`.
@@ -70,7 +79,7 @@ export interface RouteDef<
   loginOnly?: boolean;
   summary: string;
   description: string;
-  tag: 'service' | 'accounts' | 'summaries' | 'questions' | 'agents' | 'docs' | 'page';
+  tag: 'service' | 'accounts' | 'summaries' | 'questions' | 'agents' | 'oauth' | 'docs' | 'page';
   body?: { schema: B; contentTypes: readonly ContentType[] };
   /** Schemas of path parameters (plain strings when absent). */
   params?: Record<string, z.ZodMiniType>;
@@ -84,6 +93,12 @@ export interface RouteDef<
    * error shape), which Swagger UI's Authorize dialog shows.
    */
   oauth2Errors?: boolean;
+  /**
+   * An endpoint of the OAuth authorization server (token, registration, revocation): its errors
+   * are OAuth's JSON (`error`, `error_description`), not problems, and a request its checks
+   * refuse (body, media type, fields) is a 400 with this code (lib/http/problem.ts).
+   */
+  oauthErrors?: 'invalid_request' | 'invalid_client_metadata';
 }
 
 /** A route, keeping its body and query schemas and whether it needs a token in its type. */

@@ -58,7 +58,8 @@ export interface SummaryServiceDeps {
 
 export interface SummaryService {
   /**
-   * Asks for a summary for a user and waits for it at most `waitMs`.
+   * Asks for a summary for a user and waits for it at most `waitMs`, telling `onProgress` how
+   * its run stands each time it is read while it waits.
    * @throws HttpError: 422 (bad URL, unknown model, a summary_length the model cannot make),
    * 429 (quota), 503 (store or queue down),
    * and whatever the run ended with when it ended within the wait (404, 422, 502-504).
@@ -66,7 +67,11 @@ export interface SummaryService {
   submit(
     user: User,
     request: SummarizeRequest,
-    options: { waitMs: number; requestId: string },
+    options: {
+      waitMs: number;
+      requestId: string;
+      onProgress?: ((progress: JobProgress) => void) | undefined;
+    },
   ): Promise<Submitted>;
   /** The user's job. @throws NotFoundError when there is no such job of theirs. */
   get(user: User, id: string): Promise<JobView>;
@@ -174,11 +179,16 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
   }
 
   /** Waits until the record's run ends or `waitMs` passes; the record as last read. */
-  async function waitFor(key: string, waitMs: number): Promise<SummaryRecord | undefined> {
+  async function waitFor(
+    key: string,
+    waitMs: number,
+    onProgress?: (progress: JobProgress) => void,
+  ): Promise<SummaryRecord | undefined> {
     const deadline = Date.now() + waitMs;
     let pause = POLL_FIRST_MS;
     for (;;) {
       const record = await records.get(key);
+      if (record) onProgress?.(progressOf(record));
       const left = deadline - Date.now();
       if (record?.state !== 'working' || left <= 0) return record;
       const wake = new AbortController();
@@ -192,7 +202,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
   }
 
   return {
-    async submit(user, request, { waitMs, requestId }) {
+    async submit(user, request, { waitMs, requestId, onProgress }) {
       // All are checked before any I/O: a bad URL, model or length costs no request anywhere,
       // no job and no quota unit.
       const videoId = parseVideoId(request.video_url);
@@ -289,7 +299,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
         record = await records.get(key);
       }
 
-      const last = await waitFor(key, waitMs);
+      const last = await waitFor(key, waitMs, onProgress);
       const outcome = last && outcomeFor(job, last);
       // Settled here, or already by the worker with the very same outcome: no need to read it.
       if (outcome) await jobs.settle(job.id, outcome);

@@ -4,12 +4,14 @@
 //      (store.beginDeletion): from here on nothing logs in, no token and no API key of theirs is
 //      let in anywhere, and the names can be registered again, by anyone;
 //   2. their API keys: each key's lookup item (what a request's key finds), then their list;
-//   3. their summary jobs (the history), each taken off its summary record first (records.forget):
+//   3. the apps they connected with OAuth: each grant (its tokens are refused from then on),
+//      then their list;
+//   4. their summary jobs (the history), each taken off its summary record first (records.forget):
 //      an unfinished one leaves its run, so no model works for nobody, and the user's charge for
 //      a run goes (the records are shared and belong to no one: they stay, naming neither);
-//   4. their daily quota counters (QUOTA#<id>#<day>), after the records, so that a failed run's
+//   5. their daily quota counters (QUOTA#<id>#<day>), after the records, so that a failed run's
 //      unit given back meanwhile makes no new one;
-//   5. the user's record, last: until then, the same request, with the same token and password,
+//   6. the user's record, last: until then, the same request, with the same token and password,
 //      finds the marked user and finishes the deletion (every step does nothing the second time).
 // What is left to expire (each keyed by a hash, with a TTL): the login counters and the addresses
 // of earlier log-ins (LOGINFAIL#, LOGINOK#: they cannot even be found without a scan).
@@ -25,6 +27,12 @@ export interface OwnedApiKeys {
   remove(userId: string, id: string): Promise<boolean>;
   /** Deletes the user's (by now empty) list of keys. */
   removeList(userId: string): Promise<void>;
+}
+
+/** A user's connected apps as the deletion sees them (lib/oauth/connected-apps.ts). */
+export interface OwnedGrants {
+  /** Ends every grant of the user and removes their list; how many there were. */
+  endAll(userId: string): Promise<number>;
 }
 
 /** A user's summary jobs as the deletion sees them (the job and record stores' functions). */
@@ -44,6 +52,7 @@ export interface OwnedJobs {
 export interface DeletionDependencies extends PasswordCheckDependencies {
   users: Pick<UserStore, 'beginDeletion' | 'finishDeletion'>;
   apiKeys: OwnedApiKeys;
+  grants: OwnedGrants;
   jobs: OwnedJobs;
   /** Deletes the user's daily quota counters (keyed by their id). */
   quota: { forget(userId: string): Promise<void> };
@@ -81,6 +90,7 @@ export async function deleteAccount(
   const keys = await deps.apiKeys.list(user.id);
   await Promise.all(keys.map((key) => deps.apiKeys.remove(user.id, key.id)));
   await deps.apiKeys.removeList(user.id);
+  const apps = await deps.grants.endAll(user.id);
 
   let removedJobs = 0;
   let cursor: string | undefined;
@@ -106,6 +116,7 @@ export async function deleteAccount(
   deps.logger.info('account deleted', {
     user_id: user.id,
     api_keys: keys.length,
+    connected_apps: apps,
     jobs: removedJobs,
   });
 }

@@ -8,6 +8,8 @@ import { type Authenticator, createBearerAuthenticator } from '../auth/bearer';
 import { tokenSettingsFrom } from '../auth/settings';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { disconnectAll } from '../oauth/connected-apps';
+import { createGrantStore } from '../oauth/grant-store';
 import { createJobStore } from '../summaries/store/jobs';
 import { createQuota } from '../summaries/store/quota';
 import { createRecordStore } from '../summaries/store/records';
@@ -29,6 +31,7 @@ export function accountDeletionFrom(
   const users = createUserStore(db, table);
   const keys = createApiKeyStore(db, table);
   const jobs = createJobStore(db, table);
+  const grants = createGrantStore(db, table);
   const records = createRecordStore(db, table, { leaseMs: config.JOB_LEASE_SECONDS * 1000 });
   const deletion: DeletionDependencies = {
     users,
@@ -37,6 +40,7 @@ export function accountDeletionFrom(
       remove: (userId, id) => keys.remove(userId, id),
       removeList: (userId) => keys.removeList(userId),
     },
+    grants: { endAll: (userId) => disconnectAll(grants, userId) },
     jobs: {
       list: (userId, page) => jobs.list(userId, page),
       remove: (id) => jobs.remove(id),

@@ -204,7 +204,7 @@ describe('the Lambda bundles', () => {
     for (const part of left) expect(everything, part).not.toContain(part);
   });
 
-  it('answers POST /mcp from the built MCP bundle: 401 with the bearer challenge without a token', () => {
+  it('answers POST /mcp from the built MCP bundle: 401 with the bearer challenge naming its https resource metadata without a token', () => {
     const event = apiGatewayEvent(
       {
         method: 'POST',
@@ -244,7 +244,12 @@ describe('the Lambda bundles', () => {
     );
 
     expect(result.stderr).toBe('');
-    expect(JSON.parse(result.stdout)).toEqual({ status: 401, challenge: 'Bearer realm="tubesum"' });
+    // Deployed, the origin is the domain API Gateway was reached at, over https.
+    expect(JSON.parse(result.stdout)).toEqual({
+      status: 401,
+      challenge:
+        'Bearer realm="tubesum", resource_metadata="https://bundle.test/.well-known/oauth-protected-resource/mcp"',
+    });
   });
 
   it('leave out the chunks a function can never load, as the stack builds them', () => {

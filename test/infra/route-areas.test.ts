@@ -29,6 +29,10 @@ const AREA_OF: Record<FunctionName, string | undefined> = {
   'api-keys': 'api-keys',
   mcp: 'mcp',
   docs: 'docs',
+  'oauth-metadata': 'oauth',
+  'oauth-clients': 'oauth',
+  'oauth-token': 'oauth',
+  'connected-apps': 'oauth',
   // Serves no route: it consumes the job queue.
   worker: undefined,
 };

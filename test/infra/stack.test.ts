@@ -11,10 +11,12 @@ import {
   esbuildOptions,
   extraFileCommands,
 } from '../../infra/bundling';
+import { PROFILES } from '../../infra/profiles';
 import { TubesumStack } from '../../infra/stack';
 import { JOBS_INDEX, TABLE_PARTITION_KEY, TABLE_TTL_ATTRIBUTE } from '../../lib/aws/table';
 import {
   ASK_MARGIN_MS,
+  DEFAULT_MCP_WAIT_MS,
   MAX_ASK_DEADLINE_MS,
   MAX_SUMMARIZE_WAIT_MS,
   SUMMARIZE_MARGIN_MS,
@@ -94,10 +96,11 @@ describe('functions', () => {
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(MAX_SUMMARIZE_WAIT_MS);
     expect(summarize.Environment.Variables).not.toHaveProperty('SUMMARIZE_DEADLINE_MS');
-    // /mcp's summarize_video waits as /summarize does, and answers with the job in time too.
+    // /mcp's summarize_video waits MCP_WAIT_MS (shorter), and answers with the job in time too.
     const mcp = functionResource(base, 'mcp').Properties;
     expect(mcp.Timeout * 1000).toBeGreaterThanOrEqual(MAX_SUMMARIZE_WAIT_MS + SUMMARIZE_MARGIN_MS);
-    expect(mcp.Environment.Variables.SUMMARIZE_WAIT_MS).toBe(String(wait));
+    expect(mcp.Environment.Variables.MCP_WAIT_MS).toBe(String(DEFAULT_MCP_WAIT_MS));
+    expect(DEFAULT_MCP_WAIT_MS).toBeLessThan(wait);
   });
 
   it('sets the Powertools service name and log level and enables source maps everywhere', () => {
@@ -470,9 +473,14 @@ describe('data', () => {
 
   it('hands the secret only to functions that sign or verify tokens', () => {
     const expected: string[] = handlers.filter(
-      (h) => h === 'token' || routeList.some((r) => r.handler === h && r.auth),
+      (h) => PROFILES[h].signsTokens || routeList.some((r) => r.handler === h && r.auth),
     );
-    expect(expected).toEqual(expect.arrayContaining(['token', 'summarize', 'summaries']));
+    expect(expected).toEqual(
+      expect.arrayContaining(['token', 'oauth-token', 'summarize', 'summaries', 'connected-apps']),
+    );
+    // Neither the discovery documents nor the function that fetches URLs clients name.
+    expect(expected).not.toContain('oauth-metadata');
+    expect(expected).not.toContain('oauth-clients');
     const secretId = logicalId(base, base.stack.jwtSecret);
     for (const handler of allFunctions) {
       const reads = statements(base, handler).some(
@@ -680,6 +688,38 @@ describe('least privilege', () => {
     expect(environment(base, 'account')).toHaveProperty('JWT_SECRET_ARN');
     expect(environment(base, 'account')).not.toHaveProperty('JOB_QUEUE_URL');
     expect(functionResource(base, 'account').Properties.Timeout).toBeLessThan(30);
+  });
+
+  it('gives the OAuth functions least privilege: discovery nothing, the URL-fetching one no secret and no deletes', () => {
+    const tableActions = (
+      handler: 'oauth-metadata' | 'oauth-clients' | 'oauth-token' | 'connected-apps',
+    ) =>
+      actionsOf(statements(base, handler))
+        .filter((a) => a.startsWith('dynamodb:'))
+        .sort();
+
+    expect(tableActions('oauth-metadata')).toEqual([]);
+    expect(environment(base, 'oauth-metadata')).not.toHaveProperty('TABLE_NAME');
+    // Registration and authorization requests: it fetches the URLs clients name, so it holds
+    // no signing key and cannot delete anything.
+    expect(tableActions('oauth-clients')).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
+    expect(environment(base, 'oauth-clients')).not.toHaveProperty('JWT_SECRET_ARN');
+    for (const handler of ['oauth-token', 'connected-apps'] as const) {
+      expect(tableActions(handler), handler).toEqual([
+        'dynamodb:DeleteItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+      ]);
+      expect(environment(base, handler)).toHaveProperty('JWT_SECRET_ARN');
+    }
+    for (const handler of ['oauth-metadata', 'oauth-clients', 'oauth-token', 'connected-apps']) {
+      expect(actionsOf(statements(base, handler)), handler).not.toContain('dynamodb:Query');
+    }
   });
 
   it('limits the API keys function to item operations on the table, no Query', () => {

@@ -28,6 +28,9 @@ export interface RequestOptions {
   token?: string;
 }
 
+/** A request's redirects are never followed: a test sees the 303 and its Location itself. */
+const REDIRECT = 'manual' as const;
+
 export interface TestResponse {
   status: number;
   headers: Headers;
@@ -72,13 +75,20 @@ export function testConfig(env: Record<string, string> = {}): Config {
     // Tests register many users from one address; the abuse tests set their own limits.
     REGISTER_MAX_PER_IP: '0',
     BCRYPT_MAX_PER_IP: '0',
+    OAUTH_REGISTER_MAX_PER_IP: '0',
     ...env,
   });
 }
 
 /** Starts a local host with the test Config and the given settings on top of it. */
-export async function startTestHost(env: Record<string, string> = {}): Promise<TestHost> {
-  const host = await startLocalHost(testConfig(env), { log: () => undefined });
+export async function startTestHost(
+  env: Record<string, string> = {},
+  options: { services?: Record<string, unknown> } = {},
+): Promise<TestHost> {
+  const host = await startLocalHost(testConfig(env), {
+    log: () => undefined,
+    ...(options.services ? { services: options.services } : {}),
+  });
   // Tests start from a ready table (a broken endpoint fails here, not in some later request).
   await host.database;
   const db = createDocumentClient(host.config);
@@ -97,9 +107,10 @@ export async function startTestHost(env: Record<string, string> = {}): Promise<T
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
     }
     if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const init = { method, headers, body, redirect: REDIRECT };
     const response = await (options.from
-      ? fetchFrom(options.from, host.url + path, { method, headers, body })
-      : fetch(host.url + path, { method, headers, body }));
+      ? fetchFrom(options.from, host.url + path, init)
+      : fetch(host.url + path, init));
     const text = await response.text();
     contract.check(method, path, { status: response.status, headers: response.headers, text });
     let parsed: unknown;

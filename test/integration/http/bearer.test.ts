@@ -5,12 +5,15 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeList } from '../../../lib/routes';
 import { comparableProblem, startTestHost, TEST_SECRET, type TestHost } from '../../support/host';
+import { connectApp } from '../../support/oauth';
 import { forgedTokens, settingsFor, sign, validClaims } from '../../support/tokens';
 
 const protectedRoutes = routeList.filter((route) => route.auth);
 let host: TestHost;
 let userId: string;
 let token: string;
+/** An OAuth access token of the same user, for /mcp (which takes no login token). */
+let mcpAccess: string;
 /** An API key of the same user, and one that was deleted. */
 let apiKey: string;
 let deletedKey: string;
@@ -29,6 +32,7 @@ beforeAll(async () => {
   const deleted = await host.request('POST', '/api-keys', { json: { name: 'gone' }, token });
   deletedKey = deleted.body.key;
   await host.request('DELETE', `/api-keys/${deleted.body.id}`, { token });
+  mcpAccess = (await connectApp(host, token)).access;
   await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
   jkuUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
 });
@@ -56,11 +60,25 @@ const probes: Record<string, { path: string; query?: string; json?: unknown; sta
   'DELETE /account': { path: '/account', json: {}, status: 422 },
   // A JSON-RPC request without the Accept header MCP asks for: the SDK's 406, past the token.
   'POST /mcp': { path: '/mcp', json: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, status: 406 },
+  'GET /oauth/requests/{id}': { path: '/oauth/requests/AAAAAAAAAAAAAAAAAAAAAA', status: 404 },
+  'POST /oauth/requests/{id}': {
+    path: '/oauth/requests/AAAAAAAAAAAAAAAAAAAAAA',
+    json: { decision: 'maybe' },
+    status: 422,
+  },
+  // Nothing to refuse: the caller's (empty or not) list.
+  'GET /connected-apps': { path: '/connected-apps', status: 200 },
+  'DELETE /connected-apps/{id}': { path: '/connected-apps/AAAAAAAAAAAAAAAAAAAAAA', status: 404 },
 };
 
 describe.each(
-  protectedRoutes.map((route) => [`${route.method} ${route.path}`, route.method, route.loginOnly]),
-)('%s', (routeKey, method, loginOnly) => {
+  protectedRoutes.map((route) => [
+    `${route.method} ${route.path}`,
+    route.method,
+    route.loginOnly,
+    route.mcpTokens,
+  ]),
+)('%s', (routeKey, method, loginOnly, mcpTokens) => {
   const probe = probes[routeKey] ?? { path: '/unprobed', status: -1 };
   // The probe's own query goes first; a test's extra parameter joins it.
   const call = (headers: Record<string, string> = {}, query = '') => {
@@ -72,8 +90,8 @@ describe.each(
     });
   };
 
-  it('lets a valid token through (control)', async () => {
-    const response = await call({ authorization: `Bearer ${token}` });
+  it('lets a valid token through (control): a login token, or at /mcp an access token for it', async () => {
+    const response = await call({ authorization: `Bearer ${mcpTokens ? mcpAccess : token}` });
 
     expect(response.status).toBe(probe.status);
   });
@@ -155,12 +173,14 @@ describe.each(
     const ghostId = JSON.parse(
       Buffer.from(ghost.token.split('.')[1] ?? '', 'base64url').toString(),
     ).sub;
+    // At /mcp, an app's access token of that user, made while the user was there.
+    const credential = mcpTokens ? (await connectApp(host, ghost.token)).access : ghost.token;
     const { db, config } = host;
     await db.send(
       new DeleteCommand({ TableName: config.TABLE_NAME, Key: { pk: `USER#${ghostId}` } }),
     );
 
-    const response = await call({ authorization: `Bearer ${ghost.token}` });
+    const response = await call({ authorization: `Bearer ${credential}` });
 
     expect(response.status).toBe(401);
   });

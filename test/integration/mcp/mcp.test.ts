@@ -18,6 +18,7 @@ import {
   pollJob,
   type SummarizeEnv,
   startSummarizeEnv,
+  TINY_MODEL,
 } from '../../support/summarize-env';
 import { buildLongTranscript, loadSharedTranscript, toCaptionXml } from '../../support/transcripts';
 
@@ -25,8 +26,9 @@ import { buildLongTranscript, loadSharedTranscript, toCaptionXml } from '../../s
 type Json = any;
 
 /**
- * How long summarize_video waits here before it answers with the job (SUMMARIZE_WAIT_MS): long
- * enough for an offline summary on a loaded machine, whose tests expect the summary itself.
+ * How long summarize_video waits here before it answers with the job (MCP_WAIT_MS, and
+ * SUMMARIZE_WAIT_MS for REST): long enough for an offline summary on a loaded machine, whose
+ * tests expect the summary itself.
  */
 const WAIT_MS = 8_000;
 const VIDEO = `https://www.youtube.com/watch?v=${FAKE_VIDEO_IDS.normal}`;
@@ -44,9 +46,16 @@ const INITIALIZE = {
 
 let env: SummarizeEnv;
 let contract: Contract;
+/** An API key of env.token's user: the MCP client's credential. */
+let key: string;
 const clients: Client[] = [];
 beforeAll(async () => {
-  env = await startSummarizeEnv({ SUMMARIZE_WAIT_MS: String(WAIT_MS) });
+  env = await startSummarizeEnv({
+    SUMMARIZE_WAIT_MS: String(WAIT_MS),
+    MCP_WAIT_MS: String(WAIT_MS),
+  });
+  // /mcp takes API keys and OAuth access tokens for it, not the REST API's login tokens.
+  key = await apiKeyOf(env.token);
   contract = await fetchContract(env.host.url);
   // A fresh host's first summary loads the worker and the offline model's language model
   // (seconds on a loaded machine): made here, so the tests' own offline summaries fit in WAIT_MS
@@ -64,6 +73,7 @@ beforeEach(() => {
   env.youtube.setEnglishTrack(undefined);
   env.youtube.setVideoDetails(undefined);
   env.openai.reset();
+  env.bedrock.reset();
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -78,6 +88,12 @@ async function checkedFetch(url: string | URL, init?: RequestInit): Promise<Resp
     text: await response.clone().text(),
   });
   return response;
+}
+
+/** A new API key of the user of a login token. */
+async function apiKeyOf(token: string): Promise<string> {
+  const created = await env.host.request('POST', '/api-keys', { json: { name: 'agent' }, token });
+  return created.body.key;
 }
 
 /** The official client, connected to /mcp with `credential` as its bearer token. */
@@ -117,7 +133,7 @@ async function newestJobId(token: string): Promise<string> {
 
 describe('the tools', () => {
   it('are listed with the schemas of the REST routes they stand for', async () => {
-    const client = await connect(env.token);
+    const client = await connect(key);
     const schemas = (contract.document.components?.schemas ?? {}) as Json;
     // The same schema, written where the document keeps its shared ones.
     const asInDocument = (schema: Json) =>
@@ -164,6 +180,7 @@ describe('the tools', () => {
       'language',
       'start_seconds',
       'end_seconds',
+      'cursor',
     ]);
     expect(transcript.inputSchema.properties.video_url).toEqual(request.properties.video_url);
     expect(transcript.outputSchema.properties.segments.items).toEqual({
@@ -172,7 +189,7 @@ describe('the tools', () => {
   });
 
   it('answers summarize_video with the body POST /summarize answers for the same input', async () => {
-    const client = await connect(env.token);
+    const client = await connect(key);
     const input = { video_url: VIDEO, used_model: 'extractive', summary_length: 40 };
 
     const result = await call(client, 'summarize_video', input);
@@ -192,7 +209,7 @@ describe('the tools', () => {
   });
 
   it('answers ask_video with the body POST /ask answers for the same input', async () => {
-    const client = await connect(env.token);
+    const client = await connect(key);
     const input = { video_url: VIDEO, question: 'Is this the original transcript?' };
 
     const result = await call(client, 'ask_video', input);
@@ -249,7 +266,7 @@ describe('the tools', () => {
   });
 
   it('answers get_summary with the body GET /summaries/{id} answers', async () => {
-    const client = await connect(env.token);
+    const client = await connect(key);
     await call(client, 'summarize_video', { video_url: VIDEO, summary_length: 41 });
     const id = await newestJobId(env.token);
 
@@ -265,7 +282,7 @@ describe('the tools', () => {
     // Well past the wait, so that the wait ends first even on a loaded machine.
     const modelMs = WAIT_MS + 4_000;
     env.openai.script(OPENAI_MODEL_NAME, [{ delayMs: modelMs }]);
-    const client = await connect(env.token);
+    const client = await connect(key);
     const input = { video_url: VIDEO, used_model: OPENAI_MODEL_NAME, summary_length: 60 };
 
     const first = await call(client, 'summarize_video', input);
@@ -292,12 +309,69 @@ describe('the tools', () => {
     expect(rest.body.result.metadata.model).toBe(OPENAI_MODEL_NAME);
   });
 
+  it('sends progress notifications (parts done of parts total) to a client that gives a progressToken, and answers within MCP_WAIT_MS', async () => {
+    env.youtube.setEnglishTrack(toCaptionXml(buildLongTranscript(30_000).segments));
+    env.bedrock.script(TINY_MODEL.modelId, [{ delayMs: 400 }]);
+    const client = await connect(key);
+    const notified: { progress: number; total?: number; message?: string }[] = [];
+
+    const started = Date.now();
+    const result = (await client.callTool(
+      {
+        name: 'summarize_video',
+        arguments: { video_url: VIDEO, summary_length: 120, used_model: TINY_MODEL.name },
+      },
+      undefined,
+      { onprogress: (progress) => notified.push(progress) },
+    )) as CallToolResult & { structuredContent: Json };
+    const answeredMs = Date.now() - started;
+    const job = await env.host.request('GET', `/summaries/${await newestJobId(env.token)}`, {
+      token: env.token,
+    });
+
+    expect(result.isError).toBeFalsy();
+    expect(notified.length).toBeGreaterThan(1);
+    const progress = notified.map((n) => n.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(new Set(progress).size).toBe(progress.length);
+    const total = notified.find((n) => n.total !== undefined)?.total;
+    expect(total).toBeGreaterThan(1);
+    expect(notified.at(-1)?.message).toMatch(/\d+ of \d+ parts/);
+    // The job id is handed back after MCP_WAIT_MS at most (a margin for the call itself).
+    expect(answeredMs).toBeLessThan(WAIT_MS + 2_500);
+    if (result.structuredContent.status !== undefined) {
+      expect(result.structuredContent.id).toBe(job.body.id);
+    }
+    await pollJob(env.host, env.token, job.body.id);
+  });
+
+  it('answers a tools/call without a progressToken as JSON, with one as an event stream', async () => {
+    const asked = (meta: Json) =>
+      env.host.request('POST', '/mcp', {
+        token: key,
+        headers: { accept: ACCEPT },
+        json: {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'get_summary', arguments: { id: 'AAAAAAAAAAAAAAAAAAAAAA' }, ...meta },
+        },
+      });
+
+    const plain = await asked({});
+    const withToken = await asked({ _meta: { progressToken: 'p-1' } });
+
+    expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(withToken.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(withToken.text).toContain('"id":3');
+  });
+
   it('answers get_summary of another user’s job, or a made-up id, with the 404 GET /summaries/{id} answers', async () => {
-    const mine = await connect(env.token);
+    const mine = await connect(key);
     await call(mine, 'summarize_video', { video_url: VIDEO, summary_length: 42 });
     const id = await newestJobId(env.token);
     const other = await env.host.registerAndLogin();
-    const theirs = await connect(other.token);
+    const theirs = await connect(await apiKeyOf(other.token));
 
     const result = await call(theirs, 'get_summary', { id });
     const madeUp = await call(theirs, 'get_summary', { id: 'AAAAAAAAAAAAAAAAAAAAAA' });
@@ -327,12 +401,20 @@ describe('get_transcript', () => {
   });
 
   it('gives every caption with the time it starts when no range is asked for', async () => {
-    const client = await connect(env.token);
+    const client = await connect(key);
 
-    const result = await call(client, 'get_transcript', { video_url: VIDEO });
+    const first = await call(client, 'get_transcript', { video_url: VIDEO });
+    const pages = [first.structuredContent];
+    while (pages.at(-1)?.next_cursor && pages.length < 10) {
+      const cursor = pages.at(-1)?.next_cursor;
+      pages.push(
+        (await call(client, 'get_transcript', { video_url: VIDEO, cursor })).structuredContent,
+      );
+    }
+    const last = pages.at(-1);
 
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({
+    expect(first.isError).toBeFalsy();
+    expect({ ...last, segments: pages.flatMap((page) => page.segments) }).toEqual({
       video_id: FAKE_VIDEO_IDS.normal,
       title: 'Surface Go Review - It’s Awesome',
       duration_seconds: 316,
@@ -342,11 +424,12 @@ describe('get_transcript', () => {
       segments: asSegments(shared.segments),
       truncated: false,
       next_start_seconds: null,
+      next_cursor: null,
     });
   });
 
   it('gives only the captions that start between start_seconds and end_seconds', async () => {
-    const client = await connect(env.token);
+    const client = await connect(key);
     const expected = shared.segments.filter(
       (segment) => segment.offsetMs >= 60_000 && segment.offsetMs < 120_000,
     );
@@ -362,33 +445,33 @@ describe('get_transcript', () => {
     expect(result.structuredContent.truncated).toBe(false);
   });
 
-  it('reads a long transcript in pages that join into the whole, none over the page size', async () => {
+  it('reads a long transcript in pages (next_cursor) that join into the whole, each result under 25,000 characters', async () => {
     const long = buildLongTranscript(10_000);
     env.youtube.setEnglishTrack(toCaptionXml(long.segments));
-    const client = await connect(env.token);
+    const client = await connect(key);
 
     const pages: Json[] = [];
-    let start: number | undefined;
+    const sizes: number[] = [];
+    let cursor: string | undefined;
     do {
       const result = await call(client, 'get_transcript', {
         video_url: VIDEO,
-        ...(start === undefined ? {} : { start_seconds: start }),
+        ...(cursor === undefined ? {} : { cursor }),
       });
       pages.push(result.structuredContent);
-      start = result.structuredContent.next_start_seconds ?? undefined;
-    } while (start !== undefined && pages.length < 10);
+      sizes.push(textOf(result).length);
+      cursor = result.structuredContent.next_cursor ?? undefined;
+    } while (cursor !== undefined && pages.length < 20);
 
     expect(pages.length).toBeGreaterThan(1);
     expect(pages.map((page) => page.truncated)).toEqual([...pages.slice(1).map(() => true), false]);
-    for (const page of pages) {
-      const characters = page.segments.reduce((sum: number, s: Json) => sum + s.text.length, 0);
-      expect(characters).toBeLessThanOrEqual(TRANSCRIPT_PAGE_CHARACTERS);
-    }
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(TRANSCRIPT_PAGE_CHARACTERS);
+    expect(TRANSCRIPT_PAGE_CHARACTERS).toBeLessThan(25_000);
     expect(pages.flatMap((page) => page.segments)).toEqual(asSegments(long.segments));
   });
 
   it('answers a video without captions with the 422 POST /summarize answers', async () => {
-    const client = await connect(env.token);
+    const client = await connect(key);
     const video = FAKE_VIDEO_IDS.disabled;
 
     const result = await call(client, 'get_transcript', { video_url: video });
@@ -405,7 +488,7 @@ describe('get_transcript', () => {
 
 describe('bad arguments', () => {
   it('are tool errors with the 422 problem POST /summarize answers, and no request to YouTube', async () => {
-    const client = await connect(env.token);
+    const client = await connect(key);
     const cases = [
       { video_url: 'http://169.254.169.254/latest/meta-data/' },
       { video_url: 'https://www.youtube.com.evil.example/watch?v=dQw4w9WgXcQ' },
@@ -426,7 +509,7 @@ describe('bad arguments', () => {
   });
 
   it('of get_transcript and get_summary are tool errors naming the field', async () => {
-    const client = await connect(env.token);
+    const client = await connect(key);
 
     const backwards = await call(client, 'get_transcript', {
       video_url: VIDEO,
@@ -509,7 +592,7 @@ describe('bad arguments', () => {
   });
 
   it('name an unknown tool in a JSON-RPC error', async () => {
-    const client = await connect(env.token);
+    const client = await connect(key);
 
     await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(
       /Unknown tool: delete_everything/,
@@ -518,14 +601,16 @@ describe('bad arguments', () => {
 });
 
 describe('the endpoint', () => {
-  it('answers without credentials with 401 and WWW-Authenticate: Bearer, and the client cannot connect', async () => {
+  it('answers without credentials with 401 and WWW-Authenticate: Bearer naming its resource metadata, and the client cannot connect', async () => {
     const response = await env.host.request('POST', '/mcp', {
       json: INITIALIZE,
       headers: { accept: ACCEPT },
     });
 
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="tubesum"');
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer realm="tubesum", resource_metadata="${env.host.url}/.well-known/oauth-protected-resource/mcp"`,
+    );
     expect(response.body.type).toBe('urn:tubesum:problem:invalid-token');
     await expect(connect(undefined)).rejects.toMatchObject({ code: 401 });
     await expect(connect(`tsk_${'A'.repeat(43)}`)).rejects.toMatchObject({ code: 401 });
@@ -595,7 +680,7 @@ describe('the endpoint', () => {
     const request = (options: { json?: unknown; body?: string; accept?: string }) =>
       env.host.request('POST', '/mcp', {
         ...options,
-        token: env.token,
+        token: key,
         headers: {
           'content-type': 'application/json',
           ...(options.accept ? { accept: options.accept } : {}),
@@ -643,12 +728,19 @@ describe('get_transcript and the daily quota', () => {
     });
   });
   afterAll(() => quotaEnv?.close());
+  const quotaKey = async () =>
+    (
+      await quotaEnv.host.request('POST', '/api-keys', {
+        json: { name: 'agent' },
+        token: quotaEnv.token,
+      })
+    ).body.key as string;
 
   it('takes a unit for a transcript YouTube is asked for, none for one read from the cache', async () => {
     const client = new Client({ name: 'tubesum-test', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${quotaEnv.host.url}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${quotaEnv.token}` } },
+        requestInit: { headers: { Authorization: `Bearer ${await quotaKey()}` } },
       }),
     );
     clients.push(client);

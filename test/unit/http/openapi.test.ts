@@ -40,9 +40,11 @@ describe('the OpenAPI document', () => {
     for (const route of routeList) {
       const expected = !route.auth
         ? []
-        : route.loginOnly
-          ? ['oauth2', 'bearerAuth']
-          : ['oauth2', 'bearerAuth', 'apiKeyAuth'];
+        : route.mcpTokens
+          ? ['mcpOAuth', 'apiKeyAuth']
+          : route.loginOnly
+            ? ['oauth2', 'bearerAuth']
+            : ['oauth2', 'bearerAuth', 'apiKeyAuth'];
       expect(schemesOf(route), `${route.method} ${route.path}`).toEqual(expected);
     }
     expect(routeList.filter((route) => route.loginOnly).map((route) => route.path)).toEqual([
@@ -50,6 +52,13 @@ describe('the OpenAPI document', () => {
       '/api-keys',
       '/api-keys',
       '/api-keys/{id}',
+      '/oauth/requests/{id}',
+      '/oauth/requests/{id}',
+      '/connected-apps',
+      '/connected-apps/{id}',
+    ]);
+    expect(routeList.filter((route) => route.mcpTokens).map((route) => route.path)).toEqual([
+      '/mcp',
     ]);
   });
 
@@ -305,6 +314,17 @@ describe('the OpenAPI document says what the service does', () => {
       for (const [status, response] of Object.entries(operation.responses as Json)) {
         if (Number(status) < 400) continue;
         const where = `${operation.operationId} ${status}`;
+        const oauth = (response as Json).content['application/json']?.example;
+        if (oauth !== undefined) {
+          // An OAuth endpoint's error: RFC 6749's JSON, its code the example's own.
+          expect(oauth, where).toMatchObject({
+            error: expect.stringMatching(/^[a-z_]+$/),
+            error_description: expect.any(String),
+            request_id: expect.any(String),
+          });
+          seen.add(`${status} ${oauth.error}`);
+          continue;
+        }
         const example = (response as Json).content['application/problem+json'].example;
         expect(example, where).toMatchObject({
           status: Number(status),

@@ -3,7 +3,7 @@
 // ours), and the captions come a page at a time, by their start.
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../../lib/config';
-import { TooManyRequestsError } from '../../../lib/errors';
+import { TooManyRequestsError, ValidationError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import { TRANSCRIPT_PAGE_CHARACTERS } from '../../../lib/mcp/schemas';
 import { createTranscriptService, pageOf } from '../../../lib/mcp/transcripts';
@@ -143,21 +143,34 @@ describe('a page of captions', () => {
     expect(page).toMatchObject({ truncated: false, next_start_seconds: null, language: 'en' });
   });
 
-  it('stops at the page size and says where the next page starts', () => {
+  it('stops at the page size, its JSON whole under 25,000 characters, and says where the next page starts', () => {
     const first = pageOf(video, { video_url: VIDEO_ID });
-    const second = pageOf(video, {
+    const byStart = pageOf(video, {
       video_url: VIDEO_ID,
       start_seconds: first.next_start_seconds ?? undefined,
     });
+    const byCursor = pageOf(video, { video_url: VIDEO_ID, cursor: first.next_cursor ?? undefined });
 
-    const characters = first.segments.reduce((sum, s) => sum + s.text.length, 0);
+    const next = segments[first.segments.length];
     expect(first.truncated).toBe(true);
-    expect(characters).toBeLessThanOrEqual(TRANSCRIPT_PAGE_CHARACTERS);
-    expect(characters + (segments[first.segments.length]?.text.length ?? 0)).toBeGreaterThan(
-      TRANSCRIPT_PAGE_CHARACTERS,
+    expect(JSON.stringify(first).length).toBeLessThanOrEqual(TRANSCRIPT_PAGE_CHARACTERS);
+    expect(TRANSCRIPT_PAGE_CHARACTERS).toBeLessThan(25_000);
+    // Full: the next caption would not have fitted.
+    const withNext = {
+      ...first,
+      segments: [...first.segments, { start_seconds: 0, text: next?.text }],
+    };
+    expect(JSON.stringify(withNext).length).toBeGreaterThan(TRANSCRIPT_PAGE_CHARACTERS);
+    for (const second of [byStart, byCursor]) {
+      expect(second.segments[0]?.start_seconds).toBe(first.next_start_seconds);
+      expect(second.segments[0]?.text).toBe(next?.text);
+    }
+  });
+
+  it('refuses a cursor it did not give, as a bad argument', () => {
+    expect(() => pageOf(video, { video_url: VIDEO_ID, cursor: 'bm90LWEtY3Vyc29y' })).toThrow(
+      ValidationError,
     );
-    expect(second.segments[0]?.start_seconds).toBe(first.next_start_seconds);
-    expect(second.segments[0]?.text).toBe(segments[first.segments.length]?.text);
   });
 
   it('takes back a start a float’s hair off (a next_start_seconds sent back as text)', () => {
@@ -169,13 +182,25 @@ describe('a page of captions', () => {
     expect(page.segments[0]?.start_seconds).toBe(at / 1000);
   });
 
-  it('always holds one caption, however long, so paging moves on', () => {
-    const huge = { text: 'x'.repeat(TRANSCRIPT_PAGE_CHARACTERS * 2), offsetMs: 0, durationMs: 1 };
-    const long = { ...video, transcript: { ...video.transcript, segments: [huge, ...segments] } };
+  it('cuts a caption longer than a page, and the next page goes on where it was cut', () => {
+    const text = 'é“x”\n'.repeat(TRANSCRIPT_PAGE_CHARACTERS);
+    const huge = { text, offsetMs: 0, durationMs: 1 };
+    const after = { text: 'after', offsetMs: 5_000, durationMs: 1 };
+    const long = { ...video, transcript: { ...video.transcript, segments: [huge, after] } };
 
-    const page = pageOf(long, { video_url: VIDEO_ID });
+    const pages = [pageOf(long, { video_url: VIDEO_ID })];
+    while (pages.at(-1)?.next_cursor && pages.length < 20) {
+      pages.push(pageOf(long, { video_url: VIDEO_ID, cursor: pages.at(-1)?.next_cursor ?? '' }));
+    }
 
-    expect(page.segments).toHaveLength(1);
-    expect(page.next_start_seconds).toBe(0);
+    expect(pages[0]?.segments).toHaveLength(1);
+    expect(pages[0]?.next_start_seconds).toBe(0);
+    for (const page of pages) {
+      expect(JSON.stringify(page).length).toBeLessThanOrEqual(TRANSCRIPT_PAGE_CHARACTERS);
+    }
+    const atZero = pages.flatMap((page) => page.segments.filter((s) => s.start_seconds === 0));
+    expect(atZero.map((s) => s.text).join('')).toBe(text);
+    expect(pages.at(-1)?.segments.at(-1)).toEqual({ start_seconds: 5, text: 'after' });
+    expect(pages.at(-1)?.next_cursor).toBeNull();
   });
 });

@@ -1,0 +1,43 @@
+// POST /oauth/token: tokens for /mcp (authorization_code with PKCE, refresh_token); 200.
+// POST /oauth/revoke: a client revokes a token, which disconnects it (RFC 7009); 200.
+import { createDocumentClient } from '../lib/aws/dynamodb';
+import type { Config } from '../lib/config';
+import { dispatch } from '../lib/http/dispatch';
+import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/handler';
+import { requestOrigin } from '../lib/http/origin';
+import { json } from '../lib/http/reply';
+import { logger } from '../lib/logger';
+import { exchangeToken, revokeToken } from '../lib/oauth/token-service';
+import { tokenServiceFrom } from '../lib/oauth/wiring';
+import { oauthRoutes } from '../lib/routes/oauth';
+
+/** The function's handler, built from a Config (the local host and tests pass their own). */
+export function create(config: Config): LambdaHandler {
+  const db = createDocumentClient(config);
+  const tokens = tokenServiceFrom(config, db, logger);
+  return dispatch('oauth-token', [
+    [
+      oauthRoutes.oauthToken,
+      createHandler(oauthRoutes.oauthToken, config, async ({ body, event }) =>
+        // RFC 6749 5.1: no cache may keep tokens (no-store is every answer's; Pragma for HTTP/1.0).
+        json(
+          200,
+          await exchangeToken(tokens, body, {
+            origin: requestOrigin(config, event),
+            now: Date.now(),
+          }),
+          { Pragma: 'no-cache' },
+        ),
+      ),
+    ],
+    [
+      oauthRoutes.oauthRevoke,
+      createHandler(oauthRoutes.oauthRevoke, config, async ({ body, event }) => {
+        await revokeToken(tokens, body, { origin: requestOrigin(config, event), now: Date.now() });
+        return json(200, {});
+      }),
+    ],
+  ]);
+}
+
+export const handler = lambdaEntry(create);

@@ -1,0 +1,238 @@
+// Client ID metadata documents: a client_id that is an https URL is fetched as the client's
+// metadata, with the SSRF guards of docs/SECURITY.md ("OAuth for /mcp"): only public addresses
+// (a name that resolves to this machine is refused as its address is; the connection's own DNS
+// answer is checked), no redirects, a deadline and a size cap; the document must name its own
+// URL as client_id. A local https server stands for the client's site: one host refuses it as
+// the loopback address it is (the SSRF cases), another is told to allow that one address (what
+// a public site would be), to show the rest.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  METADATA_HOST,
+  type MetadataServer,
+  REBIND_HOST,
+  startMetadataServer,
+  TEST_CA,
+  testLookup,
+} from '../../support/client-metadata-server';
+import { startTestHost, type TestHost } from '../../support/host';
+import {
+  answer,
+  authorizationParams,
+  authorizeRequest,
+  codeOf,
+  exchangeCode,
+  forwardedTo,
+  pkcePair,
+  REDIRECT_URI,
+  requestIdOf,
+} from '../../support/oauth';
+
+let site: MetadataServer;
+/** The deployment as shipped: public addresses only (the test's names resolve to loopback). */
+let strict: TestHost;
+/** Told to take the local server's one address, as if it were public; a 1 s deadline. */
+let lenient: TestHost;
+let token: string;
+const { verifier, challenge } = pkcePair();
+
+beforeAll(async () => {
+  site = await startMetadataServer();
+  strict = await startTestHost(
+    {},
+    { services: { clientMetadata: { lookup: testLookup, ca: TEST_CA } } },
+  );
+  lenient = await startTestHost(
+    {},
+    {
+      services: {
+        clientMetadata: {
+          lookup: testLookup,
+          ca: TEST_CA,
+          allowAddresses: ['127.0.0.1'],
+          timeoutMs: 1_000,
+        },
+      },
+    },
+  );
+  ({ token } = await lenient.registerAndLogin());
+});
+afterAll(async () => {
+  await strict?.close();
+  await lenient?.close();
+  await site?.close();
+});
+
+/** A document for `url`, as a client publishes it. */
+const documentFor = (url: string, more: Record<string, unknown> = {}) => ({
+  client_id: url,
+  client_name: 'Metadata App',
+  redirect_uris: [REDIRECT_URI],
+  ...more,
+});
+
+const authorizeAs = (host: TestHost, clientId: string) =>
+  authorizeRequest(host, authorizationParams(host, clientId, challenge));
+
+describe('a client ID metadata document on a private, loopback or link-local address', () => {
+  it.each([
+    ['a name that resolves to loopback', () => site.url('/rebind.json', REBIND_HOST)],
+    ['a loopback IPv4 literal', () => site.url('/literal.json', '127.0.0.1')],
+    ['a loopback IPv6 literal', () => site.url('/v6.json', '[::1]')],
+    ['an IPv4-mapped loopback', () => site.url('/mapped.json', '[::ffff:7f00:1]')],
+    ['the metadata service', () => 'https://169.254.169.254/latest/meta-data/client.json'],
+    ['a private network', () => 'https://10.0.0.1/client.json'],
+    ['the unspecified address', () => site.url('/zero.json', '0.0.0.0')],
+  ])('is not fetched: %s gets an error page, and no connection is made', async (_, url) => {
+    const clientId = url();
+    const path = new URL(clientId).pathname;
+    site.document(path, documentFor(clientId));
+    const before = site.connections;
+
+    const response = await authorizeAs(strict, clientId);
+
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(response.text).toMatch(
+      /cannot be verified: its client_id URL is not on a public address/,
+    );
+    expect(site.connections).toBe(before);
+    expect(site.requests).not.toContain(path);
+  });
+
+  it('is not fetched when the URL is not one a metadata document may have', async () => {
+    const before = site.connections;
+    const refused = await Promise.all(
+      [
+        `https://user:secret@${METADATA_HOST}:${site.port}/creds.json`,
+        `https://${METADATA_HOST}:${site.port}/`,
+        `https://${METADATA_HOST}:${site.port}/a/../dots.json`,
+      ].map((clientId) => authorizeAs(lenient, clientId)),
+    );
+
+    for (const response of refused) expect(response.status).toBe(400);
+    expect(site.connections).toBe(before);
+  });
+});
+
+describe('a client ID metadata document on an allowed address', () => {
+  it('is fetched, names the app on the consent screen, and its client_id works at the token endpoint', async () => {
+    const clientId = site.url('/good.json');
+    site.document('/good.json', documentFor(clientId));
+
+    const response = await authorizeAs(lenient, clientId);
+    const id = requestIdOf(response);
+    const shown = await lenient.request('GET', `/oauth/requests/${id}`, { token });
+    const code = codeOf(await answer(lenient, id, token, 'allow'));
+    const tokens = await exchangeCode(lenient, clientId, code, verifier);
+
+    expect(shown.body).toMatchObject({ client_id: clientId, client_name: 'Metadata App' });
+    expect(tokens.status).toBe(200);
+  });
+
+  it('is cached: a second authorization does not fetch it again', async () => {
+    const clientId = site.url('/cached.json');
+    site.document('/cached.json', documentFor(clientId));
+
+    await authorizeAs(lenient, clientId);
+    const fetched = site.requests.filter((path) => path === '/cached.json').length;
+    const again = await authorizeAs(lenient, clientId);
+
+    expect(forwardedTo(again)?.searchParams.get('authorize')).toBeTruthy();
+    expect(fetched).toBe(1);
+    expect(site.requests.filter((path) => path === '/cached.json')).toHaveLength(1);
+  });
+
+  it.each([
+    ['names another client_id', (url: string) => documentFor(`${url}-other`), /another client_id/],
+    [
+      'lists a redirect URI that is not https or loopback',
+      (url: string) => documentFor(url, { redirect_uris: ['http://evil.example.com/cb'] }),
+      /refused/,
+    ],
+    [
+      'does not list the redirect URI asked for',
+      (url: string) => documentFor(url, { redirect_uris: ['http://127.0.0.1:5555/elsewhere'] }),
+      /did not register/,
+    ],
+    [
+      'asks for a client secret',
+      (url: string) => documentFor(url, { token_endpoint_auth_method: 'client_secret_post' }),
+      /refused/,
+    ],
+  ])('is refused when it %s', async (_, make, reason) => {
+    const path = `/refused-${Math.random().toString(36).slice(2)}.json`;
+    const clientId = site.url(path);
+    site.document(path, make(clientId));
+
+    const response = await authorizeAs(lenient, clientId);
+
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(response.text).toMatch(reason);
+  });
+
+  it('is not followed where it redirects', async () => {
+    const clientId = site.url('/moved.json');
+    site.document('/target.json', documentFor(clientId));
+    site.serve('/moved.json', (_, response) => {
+      response.writeHead(302, { location: site.url('/target.json') }).end();
+    });
+
+    const response = await authorizeAs(lenient, clientId);
+
+    expect(response.status).toBe(400);
+    expect(response.text).toMatch(/redirects/);
+    expect(site.requests).not.toContain('/target.json');
+  });
+
+  it.each([
+    ['with a Content-Length', true],
+    ['streamed without one', false],
+  ])('is cut off when huge, %s', async (_, declared) => {
+    const path = `/huge-${declared}.json`;
+    const clientId = site.url(path);
+    const body = JSON.stringify(documentFor(clientId, { padding: 'x'.repeat(200_000) }));
+    site.serve(path, (_request, response) => {
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        ...(declared ? { 'content-length': Buffer.byteLength(body) } : {}),
+      });
+      response.end(body);
+    });
+
+    const response = await authorizeAs(lenient, clientId);
+
+    expect(response.status).toBe(400);
+    expect(response.text).toMatch(/larger than 16384 bytes/);
+  });
+
+  it('is given up when slow, within the deadline', async () => {
+    const clientId = site.url('/slow.json');
+    site.serve('/slow.json', (_request, response) => {
+      setTimeout(() => {
+        if (!response.destroyed) {
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify(documentFor(clientId)));
+        }
+      }, 5_000);
+    });
+
+    const response = await authorizeAs(lenient, clientId);
+
+    expect(response.status).toBe(400);
+    expect(response.text).toMatch(/did not answer within 1 s/);
+  });
+
+  it('is refused when it is not JSON', async () => {
+    const clientId = site.url('/page.html');
+    site.serve('/page.html', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
+    });
+
+    const response = await authorizeAs(lenient, clientId);
+
+    expect(response.status).toBe(400);
+    expect(response.text).toMatch(/did not answer JSON/);
+  });
+});
