@@ -4,8 +4,9 @@
 // tokens rotate and a reused one ends the connection; access tokens are for /mcp only, and /mcp
 // takes no other bearer but API keys; the person disconnects an app, or deletes the account, and
 // its tokens are refused from the next request; a client revokes its own.
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../lib/auth/tokens';
 import { secretHash } from '../../../lib/oauth/secrets';
@@ -123,6 +124,35 @@ describe('POST /oauth/token with a code', () => {
     expect((await refresh(app, app.refresh)).body.error).toBe('invalid_grant');
   });
 
+  it('refuses a code at another origin of the deployment than the one whose /mcp it was made for', async () => {
+    const clientId = await registerClient(host);
+    const { verifier, challenge } = pkcePair();
+    const code = await allowedCode(clientId, challenge);
+    // The same host reached by another name (fetch would send its own Host: undici's request
+    // sends this one): its tokens would be for that name's /mcp.
+    const elsewhere = await request(`${host.url}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        host: `localhost:${new URL(host.url).port}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+      }).toString(),
+    });
+    const refused = (await elsewhere.body.json()) as Record<string, string>;
+    const afterwards = await exchange(clientId, code, verifier);
+
+    expect(elsewhere.statusCode).toBe(400);
+    expect(refused).toMatchObject({ error: 'invalid_grant' });
+    expect(refused.error_description).toMatch(/another resource/);
+    expect(afterwards.body.error).toBe('invalid_grant');
+  });
+
   it('refuses a code older than 60 s', async () => {
     const clientId = await registerClient(host);
     const { verifier, challenge } = pkcePair();
@@ -158,6 +188,31 @@ describe('POST /oauth/token with a refresh token', () => {
     // Ended: the newest tokens too.
     expect((await listTools(host, first.body.access_token)).status).toBe(401);
     expect((await refresh(app, first.body.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
+  it('keeps a registered client as long as its connection: each refresh extends both', async () => {
+    const app = await connectApp(host, token);
+    const clientKey = { pk: `OAUTHCLIENT#${app.clientId}` };
+    // As if the connection had been refreshed for weeks: the registration about to expire.
+    const soon = Date.now() + 2_000;
+    await host.db.send(
+      new UpdateCommand({
+        TableName: host.config.TABLE_NAME,
+        Key: clientKey,
+        UpdateExpression: 'SET clientExpiresAt = :soon',
+        ExpressionAttributeValues: { ':soon': soon },
+      }),
+    );
+
+    const refreshed = await refresh(app, app.refresh);
+    const { Item } = await host.db.send(
+      new GetCommand({ TableName: host.config.TABLE_NAME, Key: clientKey, ConsistentRead: true }),
+    );
+
+    expect(refreshed.status).toBe(200);
+    const day = 86_400_000;
+    expect(Item?.clientExpiresAt).toBeGreaterThan(soon + 29 * day);
+    expect(Item?.expiresAt).toBeGreaterThanOrEqual(Math.ceil(Item?.clientExpiresAt / 1000));
   });
 
   it('refuses another client’s refresh token without ending its connection', async () => {
