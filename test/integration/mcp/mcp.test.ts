@@ -368,10 +368,19 @@ describe('the tools', () => {
 
     const plain = await asked({});
     const withToken = await asked({ _meta: { progressToken: 'p-1' } });
+    // Arguments that are not an object, with a progressToken: still the tool's 422, streamed.
+    const badWithToken = await asked({ arguments: [], _meta: { progressToken: 'p-2' } });
 
     expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
     expect(withToken.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(withToken.text).toContain('"id":3');
+    expect(badWithToken.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const streamed = JSON.parse(/^data: (.*)$/m.exec(badWithToken.text)?.[1] ?? '{}');
+    expect(streamed).toMatchObject({ id: 3, result: { isError: true } });
+    expect(problemOf(streamed.result)).toMatchObject({
+      status: 422,
+      errors: [{ field: 'arguments', message: expect.stringContaining('expected object') }],
+    });
   });
 
   it('answers get_summary of another user’s job, or a made-up id, with the 404 GET /summaries/{id} answers', async () => {
