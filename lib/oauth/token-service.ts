@@ -124,6 +124,7 @@ async function redeemCode(
     userId: record.userId,
     clientId: record.clientId,
     clientName: record.clientName,
+    resource: record.resource,
     createdAt: now,
     grantExpiresAt: now + deps.grantTtlMs,
   };
@@ -157,6 +158,10 @@ async function refresh(
   if (record.usedAt !== undefined) throw await reused();
   const grant = await deps.grants.get(record.grantId, now);
   if (!grant) throw invalidGrant('The connection has ended: connect the app again.');
+  // Refreshed at another origin of the deployment, its tokens would be for another /mcp.
+  if (grant.resource !== mcpResource(origin)) {
+    throw invalidGrant('The refresh token was issued for another resource.');
+  }
   if (!(await deps.userExists(grant.userId))) {
     await deps.grants.end(grant.id);
     throw invalidGrant('The account of this connection no longer exists.');

@@ -46,6 +46,27 @@ async function allowedCode(clientId: string, challenge: string, person = token):
 const exchange = (clientId: string, code: string, verifier: string, more = {}) =>
   exchangeCode(host, clientId, code, verifier, more);
 
+/**
+ * POST /oauth/token to the same host reached by another name (`localhost`): tokens made there
+ * would be for that name's /mcp. (fetch sends its own Host; undici's request sends this one.)
+ * The answer's JSON; a 400 expected.
+ */
+async function tokenRequestElsewhere(
+  form: Record<string, string>,
+): Promise<Record<string, string>> {
+  const answer = await request(`${host.url}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      host: `localhost:${new URL(host.url).port}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+  const body = (await answer.body.json()) as Record<string, string>;
+  expect(answer.statusCode, JSON.stringify(body)).toBe(400);
+  return body;
+}
+
 const refresh = (app: Pick<Connection, 'clientId'>, refreshToken: string) =>
   tokenRequest(host, {
     grant_type: 'refresh_token',
@@ -128,26 +149,15 @@ describe('POST /oauth/token with a code', () => {
     const clientId = await registerClient(host);
     const { verifier, challenge } = pkcePair();
     const code = await allowedCode(clientId, challenge);
-    // The same host reached by another name (fetch would send its own Host: undici's request
-    // sends this one): its tokens would be for that name's /mcp.
-    const elsewhere = await request(`${host.url}/oauth/token`, {
-      method: 'POST',
-      headers: {
-        host: `localhost:${new URL(host.url).port}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        code_verifier: verifier,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-      }).toString(),
+    const refused = await tokenRequestElsewhere({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
     });
-    const refused = (await elsewhere.body.json()) as Record<string, string>;
     const afterwards = await exchange(clientId, code, verifier);
 
-    expect(elsewhere.statusCode).toBe(400);
     expect(refused).toMatchObject({ error: 'invalid_grant' });
     expect(refused.error_description).toMatch(/another resource/);
     expect(afterwards.body.error).toBe('invalid_grant');
@@ -213,6 +223,20 @@ describe('POST /oauth/token with a refresh token', () => {
     const day = 86_400_000;
     expect(Item?.clientExpiresAt).toBeGreaterThan(soon + 29 * day);
     expect(Item?.expiresAt).toBeGreaterThanOrEqual(Math.ceil(Item?.clientExpiresAt / 1000));
+  });
+
+  it('refuses a refresh token at another origin of the deployment, without ending its connection', async () => {
+    const app = await connectApp(host, token);
+
+    const refused = await tokenRequestElsewhere({
+      grant_type: 'refresh_token',
+      refresh_token: app.refresh,
+      client_id: app.clientId,
+    });
+
+    expect(refused).toMatchObject({ error: 'invalid_grant' });
+    expect(refused.error_description).toMatch(/another resource/);
+    expect((await refresh(app, app.refresh)).status).toBe(200);
   });
 
   it('refuses another client’s refresh token without ending its connection', async () => {
