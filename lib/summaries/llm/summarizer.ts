@@ -475,9 +475,16 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
       const largest = probeAsk(plan, plain / estimateTokens(text));
       const asking = dataBudget(probe, askingFor(run, largest));
       const smaller = asking >= MIN_DATA_TOKENS ? cut(asking) : undefined;
-      if (smaller && smaller.length <= parts.length + 1) {
+      const smallerAsks = smaller && partAsks(plan, spansOf(units, smaller), largest);
+      // The probe sizes for the longest ask a part may get; what each part holds is checked.
+      if (
+        smaller &&
+        smallerAsks &&
+        smaller.length <= parts.length + 1 &&
+        holds(smaller, smallerAsks)
+      ) {
         parts = smaller;
-        asks = partAsks(plan, spansOf(units, smaller), largest);
+        asks = smallerAsks;
       } else {
         asks = parts.map(() => undefined);
       }

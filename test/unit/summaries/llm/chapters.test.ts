@@ -96,9 +96,35 @@ describe('a model’s chapters of a 3-hour talk in parts', () => {
         request.system.includes('The creator divided the video'),
       ),
     );
-    expect(asked.length).toBeGreaterThanOrEqual(times.length);
+    expect(asked).toHaveLength(times.length);
     for (const chapter of result.chapters.list) {
       expect(chapter.summary.split(/\s+/).length).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it('lists in each part every chapter it is asked to summarise, however many the description has', async () => {
+    const { chat, requests } = fakeChat();
+    // 40 chapters four minutes apart, titled at length: more than a prompt lists of the whole.
+    const chapters = Array.from({ length: 40 }, (_, i) => {
+      const minutes = i * 4;
+      return {
+        time: `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}:00`,
+        title: `Chapter ${i + 1}, on what the speaker says in this stretch of the talk`,
+      };
+    });
+    const description = chapters.map((c) => `${c.time} ${c.title}`).join('\n');
+
+    const result = await summarize(chat, { ...loadSharedMetadata(), description });
+
+    expect(result.chapters.source).toBe('creator');
+    expect(result.chapters.list).toHaveLength(chapters.length);
+    const asking = requests.filter(
+      (request) => request.step === 'part' && request.system.includes('The creator divided'),
+    );
+    expect(asking.length).toBe(result.chunks);
+    for (const { title } of chapters) {
+      const listed = asking.filter((request) => request.user.includes(`] ${title}\n`));
+      expect(listed, title).toHaveLength(1);
     }
   });
 
