@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { UnprocessableError } from '../../errors';
 import type { Transcript } from '../../youtube/types';
-import { type ChapterStart, NO_CHAPTERS } from '../chapters/chapter';
+import { type ChapterStart, chapterSummary, NO_CHAPTERS } from '../chapters/chapter';
 import { modelChapters } from '../chapters/finish';
 import { splitChapters } from '../chapters/model';
 import {
@@ -97,7 +97,7 @@ const SUMMARY_WORDS_FACTOR = 2;
 const SUMMARY_CHARS_PER_WORD = 16;
 /** A key point is one sentence: longer ones are cut. */
 const KEY_POINT_CHARS = 300;
-/** A chapter's summary is one to three sentences: longer ones are cut (words, characters). */
+/** A chapter's summary is one to three sentences (chapterSummary), and is cut past these. */
 const CHAPTER_SUMMARY_WORDS = 80;
 const CHAPTER_SUMMARY_CHARS = 600;
 // Where a sentence ends: its punctuation and any closing quote or bracket, then a space (or the
@@ -314,7 +314,7 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     const parsed = parseAnswer(split.rest);
     const chapters = ask
       ? checkChapters(ask, split.chapters, run.transcript, run.chapters.endMs, (text) =>
-          cutText(text, CHAPTER_SUMMARY_WORDS, CHAPTER_SUMMARY_CHARS),
+          cutText(chapterSummary(text), CHAPTER_SUMMARY_WORDS, CHAPTER_SUMMARY_CHARS),
         )
       : [];
     const claimed: ClaimedKeyPoint[] = parsed.keyPoints

@@ -12,6 +12,7 @@ import {
   type ChatRequest,
   createLlmSummarizer,
 } from '../../../../lib/summaries/llm/summarizer';
+import { formatTimestamp } from '../../../../lib/summaries/timed-line';
 import type { Transcript, VideoMetadata } from '../../../../lib/youtube/types';
 import { echoAnswer } from '../../../support/echo-model';
 import { buildLongTranscript, loadSharedMetadata } from '../../../support/transcripts';
@@ -137,6 +138,35 @@ describe('a model’s chapters of a 3-hour talk in parts', () => {
 
     expect(result.chapters.source).toBe('offline');
     expect(result.chapters.list.length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('a model’s chapter summaries', () => {
+  it('keep at most three sentences of what the model wrote', async () => {
+    const talk = buildLongTranscript(1_650);
+    const at = (index: number) => formatTimestamp(talk.segments[index]?.offsetMs ?? 0);
+    const { chat } = fakeChat(() =>
+      [
+        'SUMMARY:',
+        'A talk about kernels and how networks learn them from pictures.',
+        'CHAPTERS:',
+        '[0:00] Opening',
+        'The first sentence says what the talk is. The second says who gives it. The third one ends it. A fourth says one thing too many. A fifth too.',
+        `[${at(40)}] Kernels`,
+        'Kernels slide over the image and find its edges. That is all it says.',
+        `[${at(80)}] Learning`,
+        'The network learns its kernels from labelled pictures.',
+      ].join('\n'),
+    );
+
+    const result = await summarize(chat, { ...loadSharedMetadata(), description: '' }, talk);
+
+    expect(result.chapters.source).toBe('model');
+    expect(result.chapters.list.map((chapter) => chapter.summary)).toEqual([
+      'The first sentence says what the talk is. The second says who gives it. The third one ends it.',
+      'Kernels slide over the image and find its edges. That is all it says.',
+      'The network learns its kernels from labelled pictures.',
+    ]);
   });
 });
 
