@@ -431,7 +431,7 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
     });
 
     await step(
-      'a hostile title, summary and key points are shown and copied as text: no link but YouTube’s',
+      'a hostile title, summary, chapters and key points are shown and copied as text: no link but YouTube’s',
       async () => {
         // As if an uploader and an injected model had written them: the history's summary is
         // given a title with a link, HTML and a line break, and so on.
@@ -441,6 +441,8 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
           summary:
             'See [this](javascript:alert(3)) now.\n\n# Heading\n<img src=x onerror=alert(4)>',
           point: '![pixel](https://evil.example/p.png) `code` www.evil.example',
+          chapterTitle: '![pixel](https://evil.example/c.png) [here](https://evil.example/c)',
+          chapterSummary: '<img src=x onerror=alert(6)> **see** [this](javascript:alert(7)) now.',
         };
         await page.route(HISTORY_LIST, async (route) => {
           const response = await route.fetch();
@@ -451,6 +453,9 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
           done.result.summary = hostile.summary;
           done.result.key_points[0].text = hostile.point;
           done.result.key_points[1].url = 'javascript:alert(5)';
+          done.result.chapters[0].title = hostile.chapterTitle;
+          done.result.chapters[0].summary = hostile.chapterSummary;
+          done.result.chapters[1].url = 'javascript:alert(8)';
           await route.fulfill({ response, json: body });
         });
         await page.reload();
@@ -465,15 +470,20 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         const markdown = String(await page.evaluate('navigator.clipboard.readText()'));
         await page.unroute(HISTORY_LIST);
 
-        // Pasted where Markdown becomes HTML: one heading and one list of its own, the title as
-        // written, and links to the video only.
+        // Pasted where Markdown becomes HTML: its own headings and lists only (chapters, key
+        // points), the title as written, and links to the video only.
         const html = renderMarkdown(markdown);
         const tags = tagsOf(html);
         expect(new Set(tags), html).toEqual(new Set(['h1', 'a', 'p', 'h2', 'ul', 'li']));
-        expect(tags.filter((tag) => tag === 'h1' || tag === 'h2')).toEqual(['h1', 'h2']);
+        expect(tags.filter((tag) => tag === 'h1' || tag === 'h2')).toEqual(['h1', 'h2', 'h2']);
+        expect(contentsOf(html, 'h2')).toEqual(['Chapters', 'Key points']);
+        expect(tags.filter((tag) => tag === 'ul')).toHaveLength(2);
         expect(contentsOf(html, 'h1').map(visibleText)).toEqual([oneLine(HOSTILE_TITLE)]);
         expect(visibleText(html)).toContain(oneLine(hostile.channel));
         expect(visibleText(html)).toContain(hostile.point);
+        expect(visibleText(html)).toContain(
+          `0:00 ${hostile.chapterTitle}: ${hostile.chapterSummary}`,
+        );
         for (const target of targetsOf(html)) {
           expect(target).toMatch(new RegExp(`^https://www\\.youtube\\.com/watch\\?v=${VIDEO_ID}`));
         }
