@@ -441,8 +441,11 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
           summary:
             'See [this](javascript:alert(3)) now.\n\n# Heading\n<img src=x onerror=alert(4)>',
           point: '![pixel](https://evil.example/p.png) `code` www.evil.example',
-          chapterTitle: '![pixel](https://evil.example/c.png) [here](https://evil.example/c)',
-          chapterSummary: '<img src=x onerror=alert(6)> **see** [this](javascript:alert(7)) now.',
+          chapter: 'Intro](javascript:alert(6)) <b>bold</b>\n## Sub',
+          chapterSummary: '<iframe src=x></iframe> [x](https://evil.example) *said*.',
+          imageChapter: '![pixel](https://evil.example/c.png) [here](https://evil.example/c)',
+          imageChapterSummary:
+            '<img src=x onerror=alert(8)> **see** [this](javascript:alert(9)) now.',
         };
         await page.route(HISTORY_LIST, async (route) => {
           const response = await route.fetch();
@@ -453,9 +456,30 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
           done.result.summary = hostile.summary;
           done.result.key_points[0].text = hostile.point;
           done.result.key_points[1].url = 'javascript:alert(5)';
-          done.result.chapters[0].title = hostile.chapterTitle;
-          done.result.chapters[0].summary = hostile.chapterSummary;
-          done.result.chapters[1].url = 'javascript:alert(8)';
+          done.result.chapters = [
+            {
+              start_seconds: 0,
+              end_seconds: 60,
+              title: hostile.chapter,
+              summary: hostile.chapterSummary,
+              url: 'javascript:alert(7)',
+            },
+            {
+              start_seconds: 60,
+              end_seconds: 120,
+              title: 'Second part',
+              summary: 'What the second part says.',
+              url: `https://www.youtube.com/watch?v=${VIDEO_ID}&t=60s`,
+            },
+            {
+              // A link's text that a parser reading it again took for an image and a link.
+              start_seconds: 120,
+              end_seconds: 180,
+              title: hostile.imageChapter,
+              summary: hostile.imageChapterSummary,
+              url: `https://www.youtube.com/watch?v=${VIDEO_ID}&t=120s`,
+            },
+          ];
           await route.fulfill({ response, json: body });
         });
         await page.reload();
@@ -470,19 +494,21 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         const markdown = String(await page.evaluate('navigator.clipboard.readText()'));
         await page.unroute(HISTORY_LIST);
 
-        // Pasted where Markdown becomes HTML: its own headings and lists only (chapters, key
-        // points), the title as written, and links to the video only.
+        // Pasted where Markdown becomes HTML: the title's heading, then Chapters and Key points
+        // with a list each, the texts as written, and links to the video only.
         const html = renderMarkdown(markdown);
         const tags = tagsOf(html);
         expect(new Set(tags), html).toEqual(new Set(['h1', 'a', 'p', 'h2', 'ul', 'li']));
         expect(tags.filter((tag) => tag === 'h1' || tag === 'h2')).toEqual(['h1', 'h2', 'h2']);
-        expect(contentsOf(html, 'h2')).toEqual(['Chapters', 'Key points']);
-        expect(tags.filter((tag) => tag === 'ul')).toHaveLength(2);
+        expect(contentsOf(html, 'h2').map(visibleText)).toEqual(['Chapters', 'Key points']);
         expect(contentsOf(html, 'h1').map(visibleText)).toEqual([oneLine(HOSTILE_TITLE)]);
         expect(visibleText(html)).toContain(oneLine(hostile.channel));
         expect(visibleText(html)).toContain(hostile.point);
+        expect(visibleText(html)).toContain(oneLine(hostile.chapter));
+        expect(visibleText(html)).toContain(hostile.chapterSummary);
+        expect(tags.filter((tag) => tag === 'ul')).toHaveLength(2);
         expect(visibleText(html)).toContain(
-          `0:00 ${hostile.chapterTitle}: ${hostile.chapterSummary}`,
+          `2:00 ${hostile.imageChapter}: ${hostile.imageChapterSummary}`,
         );
         for (const target of targetsOf(html)) {
           expect(target).toMatch(new RegExp(`^https://www\\.youtube\\.com/watch\\?v=${VIDEO_ID}`));

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiKeyOf } from '../../support/api-keys';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import type { ChatStep } from '../../support/openai-stub';
 import {
@@ -26,7 +27,7 @@ beforeAll(async () => {
   mcp = new Client({ name: 'tubesum-test', version: '1.0.0' });
   await mcp.connect(
     new StreamableHTTPClientTransport(new URL(`${env.host.url}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${env.token}` } },
+      requestInit: { headers: { Authorization: `Bearer ${await apiKeyOf(env.host, env.token)}` } },
     }),
   );
 });
