@@ -137,6 +137,12 @@ async function waitUntilUp(endpoint: string, timeoutMs: number, exited: () => st
 }
 
 /**
+ * How long DynamoDB Local is given to answer once started: Java has it up in seconds, but the
+ * JVM of a busy 2-core machine took over 60 s (the host answers /health meanwhile).
+ */
+export const DYNAMODB_READY_MS = 120_000;
+
+/**
  * Starts DynamoDB Local on a free loopback port, in memory or with files in `dataDir`.
  * @throws JavaMissingError when Java 17+ is not installed.
  */
@@ -145,10 +151,7 @@ export async function startDynamoDbLocal(options: {
   port?: number;
   /** Stops a start still under way (a host shut down before its database came up). */
   signal?: AbortSignal;
-  /**
-   * How long to wait for it to answer before giving up (default 120 s: Java starts it in seconds,
-   * but a busy laptop took over 30 s; the host answers /health meanwhile).
-   */
+  /** How long to wait for it to answer before giving up (default DYNAMODB_READY_MS). */
   readyTimeoutMs?: number;
 }): Promise<LocalDynamo> {
   const java = checkJava();
@@ -193,7 +196,7 @@ export async function startDynamoDbLocal(options: {
   try {
     options.signal?.throwIfAborted();
     await java;
-    await waitUntilUp(endpoint, options.readyTimeoutMs ?? 120_000, () => exit);
+    await waitUntilUp(endpoint, options.readyTimeoutMs ?? DYNAMODB_READY_MS, () => exit);
     started = true;
   } catch (error) {
     child.kill('SIGKILL');

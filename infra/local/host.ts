@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { type Config, WORKER_MARGIN_MS, withSettings } from '../../lib/config';
 import { ServiceUnavailableError } from '../../lib/errors';
 import { once } from '../../lib/once';
-import { checkJava, freePort, type LocalDynamo, startDynamoDbLocal } from './dynamodb';
+import {
+  checkJava,
+  DYNAMODB_READY_MS,
+  freePort,
+  type LocalDynamo,
+  startDynamoDbLocal,
+} from './dynamodb';
 import type { LocalQueue, QueueWorker } from './queue';
 import type { LocalServer, LocalServerOptions } from './server';
 
@@ -42,10 +48,10 @@ export interface LocalHostOptions
 }
 
 /**
- * How long a request that needs the database waits for it while it starts (DynamoDB Local is
- * usually up within 3 s; a busy 2-core machine's JVM took over 30 s) before a 503.
+ * How long a request that needs the database waits for it while it starts before a 503: as long
+ * as DynamoDB Local is given to come up (usually 3 s; a busy machine's JVM took over 60 s).
  */
-export const DATABASE_WAIT_MS = 60_000;
+export const DATABASE_WAIT_MS = DYNAMODB_READY_MS;
 /** What such a 503 tells the client to wait before trying again. */
 const RETRY_AFTER_SECONDS = 5;
 

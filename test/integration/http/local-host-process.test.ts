@@ -261,7 +261,8 @@ describe('the local host process with its own DynamoDB Local', () => {
         });
 
         expect(health.status).toBe(200);
-        expect(registration.status).toBe(201);
+        // What the host printed says why, should DynamoDB Local not come up in time.
+        expect(registration.status, said).toBe(201);
         await tableCreated;
         const lines = said.split('\n');
         const listenedAt = lines.findIndex((line) => line.startsWith('listening on'));
