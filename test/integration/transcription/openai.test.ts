@@ -98,10 +98,16 @@ it('transcribes a video once for summaries of other lengths and models, question
     json: { video_url: video, question: 'What is a convolution?' },
     token: env.token,
   });
+  // /mcp takes API keys and OAuth access tokens, not the REST API's login tokens.
+  const key = await env.host.request('POST', '/api-keys', {
+    json: { name: 'agent' },
+    token: env.token,
+  });
+  expect(key.status, key.text).toBe(201);
   const client = new Client({ name: 'transcription-test', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${env.host.url}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${env.token}` } },
+      requestInit: { headers: { Authorization: `Bearer ${key.body.key}` } },
     }),
   );
   const page = (await client.callTool({
