@@ -153,6 +153,33 @@ it('transcribes once for identical and for different summaries of one video aske
   expect(stt.requests).toHaveLength(1);
 });
 
+it('shows the transcribing stage on a job that waits for another run’s transcription of its video', {
+  timeout: 90_000,
+}, async () => {
+  const video = FAKE_VIDEO_IDS['no-captions-28mb'];
+  // The backend answers only when the test says: both runs are then under way.
+  stt.script(['held']);
+  const transcribing = (job: { progress?: { stage?: string } }) =>
+    job.progress?.stage === 'transcribing';
+
+  const first = jobIdOf(await summarize({ video_url: video, summary_length: 72 }, 'respond-async'));
+  await pollJob(env.host, env.token, first, { until: transcribing });
+  const second = jobIdOf(
+    await summarize({ video_url: video, summary_length: 73 }, 'respond-async'),
+  );
+  const waiting = await pollJob(env.host, env.token, second, {
+    until: (job) => transcribing(job) || ['done', 'failed', 'cancelled'].includes(job.status),
+  });
+  stt.release();
+  const done = await Promise.all(
+    [first, second].map(async (id) => (await pollJob(env.host, env.token, id)).last),
+  );
+
+  expect(waiting.last.body.progress.stage, waiting.last.text).toBe('transcribing');
+  for (const job of done) expect(job.body.status, job.text).toBe('done');
+  expect(stt.requests).toHaveLength(1);
+});
+
 it.each([
   ['offers its caption tracks only behind a PO token (exp=xpe)', 'po-token'],
   ['answers its caption track with an empty 200', 'empty-track'],
