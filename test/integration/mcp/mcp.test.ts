@@ -240,7 +240,7 @@ describe('the tools', () => {
       description: 'A talk.\n0:00 Intro\n2:00 Kernels\n5:30 Pooling\n8:00 Training',
       lengthSeconds: 620,
     });
-    const client = await connect(env.token);
+    const client = await connect(key);
     const input = { video_url: VIDEO, used_model: 'extractive', summary_length: 44 };
 
     const made = await call(client, 'summarize_video', input);
@@ -534,7 +534,7 @@ describe('bad arguments', () => {
   });
 
   it('that are not an object (null, a list, a string) are tool errors in the words of a 422, as any bad argument', async () => {
-    const client = await connect(env.token);
+    const client = await connect(key);
     // What POST /summarize answers a bad field (a body that is no object is a 400 there).
     const rest = await env.host.request('POST', '/summarize', {
       json: { summary_length: 100 },
@@ -577,7 +577,7 @@ describe('bad arguments', () => {
         method: 'tools/call',
         params: { name: 'ask_video', arguments: null },
       },
-      token: env.token,
+      token: key,
       headers: { accept: ACCEPT, 'mcp-protocol-version': '2025-06-18' },
     });
 
