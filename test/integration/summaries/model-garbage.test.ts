@@ -23,10 +23,15 @@ let env: SummarizeEnv;
 let mcp: Client;
 beforeAll(async () => {
   env = await startSummarizeEnv();
+  // /mcp takes API keys and OAuth access tokens, not the REST API's login tokens.
+  const key = await env.host.request('POST', '/api-keys', {
+    json: { name: 'agent' },
+    token: env.token,
+  });
   mcp = new Client({ name: 'tubesum-test', version: '1.0.0' });
   await mcp.connect(
     new StreamableHTTPClientTransport(new URL(`${env.host.url}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${env.token}` } },
+      requestInit: { headers: { Authorization: `Bearer ${key.body.key}` } },
     }),
   );
 });
