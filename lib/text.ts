@@ -48,3 +48,33 @@ export function hiddenInName(name: string): string | undefined {
 /** `U+XXXX` for a character (its first code point). */
 const codePointName = (char: string) =>
   `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+// Where a sentence ends: its punctuation and any closing quote or bracket, then a space (or the
+// end); full-width punctuation needs no space after it.
+const SENTENCE_END = /[.!?…][\]"'”’)]*(?=\s|$)|[。！？][」』”’）)]*/gu;
+
+/**
+ * `text` cut to at most `words` whitespace-separated words and `chars` characters: at the last
+ * sentence end in that stretch when one ends its second half, else at a space, with an
+ * ellipsis. Linear in the length of `text`.
+ */
+export function cutText(text: string, words: number, chars: number): string {
+  let end = Math.min(text.length, chars);
+  const word = /\S+/g;
+  for (let count = 0; count < words; count++) {
+    if (!word.exec(text) || word.lastIndex >= end) break;
+    if (count === words - 1) end = word.lastIndex;
+  }
+  if (end >= text.length) return text;
+  let sentenceEnd = -1;
+  SENTENCE_END.lastIndex = 0;
+  for (let match = SENTENCE_END.exec(text); match; match = SENTENCE_END.exec(text)) {
+    const after = match.index + match[0].length;
+    if (after > end) break;
+    sentenceEnd = after;
+  }
+  if (sentenceEnd >= end / 2) return text.slice(0, sentenceEnd).trim();
+  const stretch = text.slice(0, end);
+  const space = stretch.lastIndexOf(' ');
+  return `${(space > end / 2 ? stretch.slice(0, space) : stretch).trim()}…`;
+}

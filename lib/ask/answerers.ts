@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { UnprocessableError } from '../errors';
 import type { BedrockModel, OpenAiModel } from '../summaries/catalog';
+import type { ChatModel } from '../summaries/llm/chat';
 import { modelProblems } from '../summaries/llm/failures';
 import {
   estimateTokens,
@@ -16,8 +17,8 @@ import {
   transcriptRoom,
 } from '../summaries/llm/plan';
 import { stampedUnits } from '../summaries/llm/prompt';
-import { type ChatModel, cutText } from '../summaries/llm/summarizer';
 import { formatTimestamp } from '../summaries/timed-line';
+import { cutText } from '../text';
 import type { Video } from '../youtube/types';
 import { checkCitations, makeCitation, withoutMarks } from './citations';
 import { answeringPassages, type PassageMatch, passagesOf, searchPassages } from './passages';

@@ -6,10 +6,9 @@
 // from the video id: nothing a model (or a transcript, or a question) writes can point elsewhere.
 
 import { createAnchor, keyPointUrl } from '../summaries/key-points';
-import { cutText } from '../summaries/llm/summarizer';
 import { keysOf } from '../summaries/terms';
 import { formatTimestamp, parseTimestamp } from '../summaries/timed-line';
-import { trimEndOf } from '../text';
+import { cutText, trimEndOf } from '../text';
 import type { Transcript } from '../youtube/types';
 import type { Citation } from './schemas';
 

@@ -10,7 +10,7 @@ import { HttpError } from '../errors';
 import type { Logger } from '../logger';
 import { schemaVersion } from '../schema-version';
 import { type Catalog, resolveModel, usageMetadata } from '../summaries/catalog';
-import type { ChatModel } from '../summaries/llm/summarizer';
+import type { ChatModel } from '../summaries/llm/chat';
 import type { Cache } from '../summaries/store/cache';
 import { givesUnitBack, type Quota } from '../summaries/store/quota';
 import { transcriptMetadata, type VideoRequest } from '../summaries/videos';

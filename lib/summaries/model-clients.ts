@@ -1,15 +1,15 @@
 // The clients a function that calls YouTube and the models needs (the summary worker, POST
 // /ask), built from a Config and each loaded on first use: the operator's credentials, the
 // YouTube client, the Bedrock and OpenAI-compatible clients. A run of the offline model never
-// loads the model clients. (The offline summarizer is the worker's alone: worker-wiring.ts.)
+// loads the model clients. (The summary pipeline and the offline summarizer are the worker's
+// alone: worker-wiring.ts; /ask only chats.)
 import type { Config } from '../config';
 import type { OperatorCredentials } from '../credentials';
 import type { Logger } from '../logger';
 import { once } from '../once';
 import type { YouTubeClient } from '../youtube/client';
 import type { BedrockModel, OpenAiModel } from './catalog';
-import type { ChatModel } from './llm/summarizer';
-import type { Summarizer } from './types';
+import type { ChatModel } from './llm/chat';
 
 export interface ModelClients {
   /** The operator's credentials (read once per instance). */
@@ -18,8 +18,6 @@ export interface ModelClients {
   youtube: () => Promise<YouTubeClient>;
   /** One call at a time to a language model of the catalog. */
   chat(model: BedrockModel | OpenAiModel): Promise<ChatModel>;
-  /** The summarizer of a language model of the catalog. */
-  summarizer(model: BedrockModel | OpenAiModel): Promise<Summarizer>;
 }
 
 /**
@@ -46,13 +44,11 @@ export function modelClientsFrom(config: Config, logger: Logger): ModelClients {
     client: await openai(),
     model,
     maxAttempts: config.OPENAI_MAX_ATTEMPTS,
-    concurrency: config.OPENAI_CONCURRENCY,
     logger,
   });
   const bedrockOptions = async (model: BedrockModel) => ({
     client: await bedrock(),
     model,
-    concurrency: config.BEDROCK_CONCURRENCY,
     logger,
   });
   return {
@@ -63,12 +59,6 @@ export function modelClientsFrom(config: Config, logger: Logger): ModelClients {
         return (await import('./llm/openai')).createOpenAiChat(await openAiOptions(model));
       }
       return (await import('./llm/bedrock')).createBedrockChat(await bedrockOptions(model));
-    },
-    async summarizer(model) {
-      if (model.kind === 'openai') {
-        return (await import('./llm/openai')).createOpenAiSummarizer(await openAiOptions(model));
-      }
-      return (await import('./llm/bedrock')).createBedrockSummarizer(await bedrockOptions(model));
     },
   };
 }

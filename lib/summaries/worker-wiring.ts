@@ -55,7 +55,20 @@ export function summaryWorkerFrom(
         : {}),
     }),
     catalog: catalogFromConfig(config),
-    summarizer: (model) => (model.kind === 'extractive' ? extractive() : clients.summarizer(model)),
+    summarizer: async (model) => {
+      if (model.kind === 'extractive') return extractive();
+      // The summary pipeline in a chunk of its own, apart from the chat that /ask loads too.
+      const [{ createLlmSummarizer }, chat] = await Promise.all([
+        import('./llm/summarizer'),
+        clients.chat(model),
+      ]);
+      return createLlmSummarizer({
+        chat,
+        limits: model,
+        concurrency:
+          model.kind === 'openai' ? config.OPENAI_CONCURRENCY : config.BEDROCK_CONCURRENCY,
+      });
+    },
     reuseSeconds: config.SUMMARY_CACHE_TTL_SECONDS,
     renewEveryMs: Math.max(500, (config.JOB_LEASE_SECONDS * 1000) / 3),
     logger,

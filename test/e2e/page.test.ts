@@ -431,7 +431,7 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
     });
 
     await step(
-      'a hostile title, summary and key points are shown and copied as text: no link but YouTube’s',
+      'a hostile title, summary, chapters and key points are shown and copied as text: no link but YouTube’s',
       async () => {
         // As if an uploader and an injected model had written them: the history's summary is
         // given a title with a link, HTML and a line break, and so on.
@@ -441,6 +441,8 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
           summary:
             'See [this](javascript:alert(3)) now.\n\n# Heading\n<img src=x onerror=alert(4)>',
           point: '![pixel](https://evil.example/p.png) `code` www.evil.example',
+          chapter: 'Intro](javascript:alert(6)) <b>bold</b>\n## Sub',
+          chapterSummary: '<iframe src=x></iframe> [x](https://evil.example) *said*.',
         };
         await page.route(HISTORY_LIST, async (route) => {
           const response = await route.fetch();
@@ -451,6 +453,22 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
           done.result.summary = hostile.summary;
           done.result.key_points[0].text = hostile.point;
           done.result.key_points[1].url = 'javascript:alert(5)';
+          done.result.chapters = [
+            {
+              start_seconds: 0,
+              end_seconds: 60,
+              title: hostile.chapter,
+              summary: hostile.chapterSummary,
+              url: 'javascript:alert(7)',
+            },
+            {
+              start_seconds: 60,
+              end_seconds: 120,
+              title: 'Second part',
+              summary: 'What the second part says.',
+              url: `https://www.youtube.com/watch?v=${VIDEO_ID}&t=60s`,
+            },
+          ];
           await route.fulfill({ response, json: body });
         });
         await page.reload();
@@ -465,15 +483,18 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         const markdown = String(await page.evaluate('navigator.clipboard.readText()'));
         await page.unroute(HISTORY_LIST);
 
-        // Pasted where Markdown becomes HTML: one heading and one list of its own, the title as
-        // written, and links to the video only.
+        // Pasted where Markdown becomes HTML: the title's heading, then Chapters and Key points
+        // with a list each, the texts as written, and links to the video only.
         const html = renderMarkdown(markdown);
         const tags = tagsOf(html);
         expect(new Set(tags), html).toEqual(new Set(['h1', 'a', 'p', 'h2', 'ul', 'li']));
-        expect(tags.filter((tag) => tag === 'h1' || tag === 'h2')).toEqual(['h1', 'h2']);
+        expect(tags.filter((tag) => tag === 'h1' || tag === 'h2')).toEqual(['h1', 'h2', 'h2']);
+        expect(contentsOf(html, 'h2').map(visibleText)).toEqual(['Chapters', 'Key points']);
         expect(contentsOf(html, 'h1').map(visibleText)).toEqual([oneLine(HOSTILE_TITLE)]);
         expect(visibleText(html)).toContain(oneLine(hostile.channel));
         expect(visibleText(html)).toContain(hostile.point);
+        expect(visibleText(html)).toContain(oneLine(hostile.chapter));
+        expect(visibleText(html)).toContain(hostile.chapterSummary);
         for (const target of targetsOf(html)) {
           expect(target).toMatch(new RegExp(`^https://www\\.youtube\\.com/watch\\?v=${VIDEO_ID}`));
         }

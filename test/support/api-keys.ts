@@ -2,6 +2,17 @@
 // expiry moved into the past (what days of waiting would do), written where the store keeps it.
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../../lib/api-keys/secret';
+import type { TestHost } from './host';
+
+/**
+ * A new API key of the user a login token names: what /mcp takes (besides its own OAuth access
+ * tokens; it refuses login tokens).
+ */
+export async function apiKeyOf(host: Pick<TestHost, 'request'>, token: string): Promise<string> {
+  const created = await host.request('POST', '/api-keys', { json: { name: 'agent' }, token });
+  if (created.status !== 201) throw new Error(`POST /api-keys answered ${created.status}`);
+  return created.body.key;
+}
 
 /** The user id (`sub`) an access token names. */
 export const userIdOf = (token: string): string =>

@@ -1,7 +1,7 @@
 // Run in a child process by test/integration/http/model-entries.test.ts: the deployed Lambda
 // entry points (`handler` of functions/*, each building itself from process.env, where
 // OPENAI_MODELS names a model whose window is too small), invoked one after another as on one
-// warm instance each, with the caller's token (TEST_TOKEN), about a video of the fake YouTube
+// warm instance each, with the caller's token (TEST_TOKEN; at /mcp their API key, TEST_MCP_TOKEN), about a video of the fake YouTube
 // (TEST_VIDEO_ID). Prints each reply as a line
 // `REPLY <function>-<name> <json>`; Powertools' JSON log lines come in between.
 import { randomUUID } from 'node:crypto';
@@ -13,6 +13,7 @@ type Handler = (
 ) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
 
 const token = process.env.TEST_TOKEN ?? '';
+const mcpToken = process.env.TEST_MCP_TOKEN ?? '';
 
 async function invoke(name: string, handler: Handler, routeKey: string, body?: unknown) {
   const [method = 'GET', path = '/'] = routeKey.split(' ');
@@ -20,7 +21,7 @@ async function invoke(name: string, handler: Handler, routeKey: string, body?: u
   const payload = Buffer.from(body === undefined ? '' : JSON.stringify(body));
   const headers: Record<string, string> = {
     host: 'lambda.test',
-    authorization: `Bearer ${token}`,
+    authorization: `Bearer ${path === '/mcp' ? mcpToken : token}`,
     // A new summary answers with its job at once (the worker is another function).
     prefer: 'respond-async',
     accept: 'application/json, text/event-stream',

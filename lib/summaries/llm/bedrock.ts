@@ -10,22 +10,13 @@ import { type BedrockClient, classifyBedrockError } from '../../aws/bedrock';
 import { HttpError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { BedrockModel } from '../catalog';
-import type { Summarizer } from '../types';
+import { type ChatAnswer, type ChatModel, type ChatRequest, TEMPERATURE } from './chat';
 import { type ModelFailureKind, type ModelProvider, modelError, modelProblems } from './failures';
-import {
-  type ChatAnswer,
-  type ChatModel,
-  type ChatRequest,
-  createLlmSummarizer,
-  TEMPERATURE,
-} from './summarizer';
 
-export interface BedrockSummarizerOptions {
+export interface BedrockChatOptions {
   /** The process-wide client (see createBedrockClient); only `converse` is used. */
   client: Pick<BedrockClient, 'converse'>;
   model: BedrockModel;
-  /** Parts summarised at the same time for long transcripts (BEDROCK_CONCURRENCY). */
-  concurrency: number;
   /** Receives operator-facing lines (access denied, rejected requests, retries). */
   logger?: Logger;
   /** Retry-After sent with a 503, in seconds (defaults: throttled 5, unavailable 10). */
@@ -73,9 +64,7 @@ function failureKind(error: unknown): ModelFailureKind | undefined {
 }
 
 /** Converse calls to one Bedrock model, failures expressed as HttpErrors. */
-export function createBedrockChat(
-  options: Omit<BedrockSummarizerOptions, 'concurrency'>,
-): ChatModel {
+export function createBedrockChat(options: BedrockChatOptions): ChatModel {
   const { client, model, logger } = options;
   const provider: ModelProvider = {
     name: 'Bedrock',
@@ -161,17 +150,4 @@ export function createBedrockChat(
   }
 
   return { complete };
-}
-
-/**
- * A Summarizer backed by one Bedrock model. Cheap to create (the SDK client is shared), so one
- * may be made per request for the model the request names. Its `summarize` throws HttpErrors:
- * 503 (throttled/unavailable, with Retry-After), 504 (deadline), 502 (access denied, rejected).
- */
-export function createBedrockSummarizer(options: BedrockSummarizerOptions): Summarizer {
-  return createLlmSummarizer({
-    chat: createBedrockChat(options),
-    limits: options.model,
-    concurrency: options.concurrency,
-  });
 }

@@ -10,15 +10,8 @@ import { parseRetryAfter } from '../../http/retry-after';
 import type { Logger } from '../../logger';
 import { withRetries } from '../../retry';
 import type { OpenAiModel } from '../catalog';
-import type { Summarizer } from '../types';
+import { type ChatAnswer, type ChatModel, type ChatRequest, TEMPERATURE } from './chat';
 import { type ModelFailure, type ModelProvider, modelError, modelProblems } from './failures';
-import {
-  type ChatAnswer,
-  type ChatModel,
-  type ChatRequest,
-  createLlmSummarizer,
-  TEMPERATURE,
-} from './summarizer';
 
 export interface OpenAiClientOptions {
   /** OPENAI_BASE_URL, e.g. http://localhost:11434/v1. */
@@ -56,13 +49,11 @@ export function createOpenAiClientFromConfig(
   });
 }
 
-export interface OpenAiSummarizerOptions {
+export interface OpenAiChatOptions {
   client: Pick<OpenAI, 'chat'>;
   model: OpenAiModel;
   /** Attempts per call, first included (OPENAI_MAX_ATTEMPTS). */
   maxAttempts: number;
-  /** Parts summarised at the same time for long transcripts (OPENAI_CONCURRENCY). */
-  concurrency: number;
   logger?: Logger;
   /** Backoff of the retries: first ceiling and cap, in ms (defaults 250 and 4,000). */
   retryBaseDelayMs?: number;
@@ -162,7 +153,7 @@ async function withOwnSignal<T>(signal: AbortSignal, call: (own: AbortSignal) =>
 }
 
 /** Chat completions of one model, failures expressed as HttpErrors. */
-export function createOpenAiChat(options: Omit<OpenAiSummarizerOptions, 'concurrency'>): ChatModel {
+export function createOpenAiChat(options: OpenAiChatOptions): ChatModel {
   const { client, model, logger } = options;
   const provider: ModelProvider = {
     name: 'the model server',
@@ -256,13 +247,4 @@ export function createOpenAiChat(options: Omit<OpenAiSummarizerOptions, 'concurr
   }
 
   return { complete };
-}
-
-/** A Summarizer backed by one model of the OpenAI-compatible server. */
-export function createOpenAiSummarizer(options: OpenAiSummarizerOptions): Summarizer {
-  return createLlmSummarizer({
-    chat: createOpenAiChat(options),
-    limits: options.model,
-    concurrency: options.concurrency,
-  });
 }

@@ -6,6 +6,7 @@
 // (chapter-asks.ts) and put together once they are done (chapters/finish.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { UnprocessableError } from '../../errors';
+import { cutText } from '../../text';
 import type { Transcript } from '../../youtube/types';
 import { type ChapterStart, NO_CHAPTERS } from '../chapters/chapter';
 import { modelChapters } from '../chapters/finish';
@@ -27,6 +28,7 @@ import {
   partAsks,
   probeAsk,
 } from './chapter-asks';
+import type { ChatAnswer, ChatModel } from './chat';
 import { modelProblems } from './failures';
 import { spansOf, splitAtChapters } from './parts';
 import {
@@ -48,31 +50,8 @@ import {
   userPrompt,
 } from './prompt';
 
+export type { ChatAnswer, ChatModel, ChatRequest } from './chat';
 export type { ModelLimits } from './plan';
-
-/** One call to a model. */
-export interface ChatRequest {
-  system: string;
-  user: string;
-  maxTokens: number;
-  /** Which step of a summary this is (or an answer to a question), for the logs. */
-  step: Step['kind'] | 'ask';
-}
-
-export interface ChatAnswer {
-  text: string;
-  inputTokens?: number;
-  outputTokens?: number;
-}
-
-/**
- * A model behind some API. `complete` makes one call (retrying what its API deems transient)
- * and throws HttpErrors: 503 (throttled, unavailable; with Retry-After), 504 (deadline), 502
- * (refused, failed, or no text).
- */
-export interface ChatModel {
-  complete(request: ChatRequest, signal: AbortSignal): Promise<ChatAnswer>;
-}
 
 export interface LlmSummarizerOptions {
   chat: ChatModel;
@@ -81,8 +60,6 @@ export interface LlmSummarizerOptions {
   concurrency: number;
 }
 
-/** Low, not zero: summaries should be stable, but a little freedom reads more naturally. */
-export const TEMPERATURE = 0.2;
 /** Reduce levels before we give up (each level divides the text by several times). */
 const MAX_REDUCE_LEVELS = 6;
 /**
@@ -100,36 +77,6 @@ const KEY_POINT_CHARS = 300;
 /** A chapter's summary is one to three sentences: longer ones are cut (words, characters). */
 const CHAPTER_SUMMARY_WORDS = 80;
 const CHAPTER_SUMMARY_CHARS = 600;
-// Where a sentence ends: its punctuation and any closing quote or bracket, then a space (or the
-// end); full-width punctuation needs no space after it.
-const SENTENCE_END = /[.!?…][\]"'”’)]*(?=\s|$)|[。！？][」』”’）)]*/gu;
-
-/**
- * `text` cut to at most `words` whitespace-separated words and `chars` characters: at the last
- * sentence end in that stretch when one ends its second half, else at a space, with an
- * ellipsis. Linear in the length of `text`.
- */
-export function cutText(text: string, words: number, chars: number): string {
-  let end = Math.min(text.length, chars);
-  const word = /\S+/g;
-  for (let count = 0; count < words; count++) {
-    if (!word.exec(text) || word.lastIndex >= end) break;
-    if (count === words - 1) end = word.lastIndex;
-  }
-  if (end >= text.length) return text;
-  let sentenceEnd = -1;
-  SENTENCE_END.lastIndex = 0;
-  for (let match = SENTENCE_END.exec(text); match; match = SENTENCE_END.exec(text)) {
-    const after = match.index + match[0].length;
-    if (after > end) break;
-    sentenceEnd = after;
-  }
-  if (sentenceEnd >= end / 2) return text.slice(0, sentenceEnd).trim();
-  const stretch = text.slice(0, end);
-  const space = stretch.lastIndexOf(' ');
-  return `${(space > end / 2 ? stretch.slice(0, space) : stretch).trim()}…`;
-}
-
 /** Runs `fn` over items with at most `limit` in flight (p-limit is not a dependency, and this
  * is all we need). The first failure aborts the others (no point paying for parts of a summary
  * that will not be delivered) and is the error thrown. */

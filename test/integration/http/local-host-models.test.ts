@@ -21,6 +21,7 @@ let child: ChildProcess;
 let output = '';
 let url = '';
 let token = '';
+let mcpKey = '';
 let youtube: FakeYouTube;
 let openai: OpenAiStub;
 
@@ -91,6 +92,8 @@ beforeAll(async () => {
   const user = newUser();
   await post('/register', user);
   token = ((await (await post('/token', user)).json()) as Json).access_token;
+  // /mcp takes API keys (and its own OAuth tokens), not login tokens.
+  mcpKey = ((await (await post('/api-keys', { name: 'agent' })).json()) as Json).key;
 }, READY_MS + 30_000);
 afterAll(async () => {
   if (child.exitCode === null) child.kill('SIGKILL');
@@ -99,13 +102,13 @@ afterAll(async () => {
 });
 
 const get = (path: string) => fetch(url + path, { headers: { authorization: `Bearer ${token}` } });
-const post = (path: string, body: unknown) =>
+const post = (path: string, body: unknown, bearer = token) =>
   fetch(url + path, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
     },
     body: JSON.stringify(body),
   });
@@ -127,7 +130,7 @@ describe('npm start without AWS credentials and with a model whose window is too
     const page = await (await get('/')).text();
     const document: Json = await (await get('/openapi.json')).json();
     const tools: Json = await (
-      await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' })
+      await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, mcpKey)
     ).json();
     const unknown = await post('/summarize', { video_url: VIDEO, used_model: 'nova-micro' });
 

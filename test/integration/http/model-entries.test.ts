@@ -3,6 +3,7 @@
 // server-misconfigured (and its line is logged once per function, when it starts); every
 // route that does not use it works, and none answers 500.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiKeyOf } from '../../support/api-keys';
 import { FAKE_VIDEO_IDS, type FakeYouTube, startFakeYouTube } from '../../support/fake-youtube';
 import { startTestHost, TEST_SECRET, type TestHost } from '../../support/host';
 import { invokeInChild, type Reply } from '../../support/lambda-replies';
@@ -20,12 +21,15 @@ beforeAll(async () => {
   // The table and a user (the host makes them); YouTube, the model server and the job queue.
   host = await startTestHost();
   const { token } = await host.registerAndLogin();
+  // /mcp takes API keys (and its own OAuth tokens), not login tokens.
+  const key = await apiKeyOf(host, token);
   youtube = await startFakeYouTube();
   sqs = await startSqsStub();
   openai = await startOpenAiStub();
   ({ replies, logs } = await invokeInChild('test/support/invoke-models.ts', {
     JWT_SECRET: TEST_SECRET,
     TEST_TOKEN: token,
+    TEST_MCP_TOKEN: key,
     TEST_VIDEO_ID: FAKE_VIDEO_IDS.normal,
     AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
     AWS_REGION: 'us-east-1',

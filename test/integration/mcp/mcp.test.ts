@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_PAGE_CHARACTERS } from '../../../lib/mcp/schemas';
 import { normaliseCaptionText } from '../../../lib/youtube/transcript';
-import { expireApiKey, userIdOf } from '../../support/api-keys';
+import { apiKeyOf, expireApiKey, userIdOf } from '../../support/api-keys';
 import { type Contract, fetchContract } from '../../support/contract';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import {
@@ -55,7 +55,7 @@ beforeAll(async () => {
     MCP_WAIT_MS: String(WAIT_MS),
   });
   // /mcp takes API keys and OAuth access tokens for it, not the REST API's login tokens.
-  key = await apiKeyOf(env.token);
+  key = await apiKeyOf(env.host, env.token);
   contract = await fetchContract(env.host.url);
   // A fresh host's first summary loads the worker and the offline model's language model
   // (seconds on a loaded machine): made here, so the tests' own offline summaries fit in WAIT_MS
@@ -88,12 +88,6 @@ async function checkedFetch(url: string | URL, init?: RequestInit): Promise<Resp
     text: await response.clone().text(),
   });
   return response;
-}
-
-/** A new API key of the user of a login token. */
-async function apiKeyOf(token: string): Promise<string> {
-  const created = await env.host.request('POST', '/api-keys', { json: { name: 'agent' }, token });
-  return created.body.key;
 }
 
 /** The official client, connected to /mcp with `credential` as its bearer token. */
@@ -371,7 +365,7 @@ describe('the tools', () => {
     await call(mine, 'summarize_video', { video_url: VIDEO, summary_length: 42 });
     const id = await newestJobId(env.token);
     const other = await env.host.registerAndLogin();
-    const theirs = await connect(await apiKeyOf(other.token));
+    const theirs = await connect(await apiKeyOf(env.host, other.token));
 
     const result = await call(theirs, 'get_summary', { id });
     const madeUp = await call(theirs, 'get_summary', { id: 'AAAAAAAAAAAAAAAAAAAAAA' });

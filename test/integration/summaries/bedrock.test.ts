@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type BedrockClient, createBedrockClient } from '../../../lib/aws/bedrock';
 import { type BedrockModel, buildCatalog, resolveModel } from '../../../lib/summaries/catalog';
-import { createBedrockSummarizer } from '../../../lib/summaries/llm/bedrock';
+import { type BedrockChatOptions, createBedrockChat } from '../../../lib/summaries/llm/bedrock';
+import { createLlmSummarizer } from '../../../lib/summaries/llm/summarizer';
 import type { Transcript } from '../../../lib/youtube/types';
 import {
   type BedrockStub,
@@ -17,6 +18,13 @@ import {
   loadSharedTranscript,
   transcriptFromLines,
 } from '../../support/transcripts';
+
+/** The summarizer a worker makes of a Bedrock model (lib/summaries/model-clients.ts). */
+const createBedrockSummarizer = ({
+  concurrency,
+  ...options
+}: BedrockChatOptions & { concurrency: number }) =>
+  createLlmSummarizer({ chat: createBedrockChat(options), limits: options.model, concurrency });
 
 const metadata = loadSharedMetadata();
 

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiKeyOf } from '../../support/api-keys';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import type { ChatStep } from '../../support/openai-stub';
 import {
@@ -23,15 +24,10 @@ let env: SummarizeEnv;
 let mcp: Client;
 beforeAll(async () => {
   env = await startSummarizeEnv();
-  // /mcp takes API keys and OAuth access tokens, not the REST API's login tokens.
-  const key = await env.host.request('POST', '/api-keys', {
-    json: { name: 'agent' },
-    token: env.token,
-  });
   mcp = new Client({ name: 'tubesum-test', version: '1.0.0' });
   await mcp.connect(
     new StreamableHTTPClientTransport(new URL(`${env.host.url}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${key.body.key}` } },
+      requestInit: { headers: { Authorization: `Bearer ${await apiKeyOf(env.host, env.token)}` } },
     }),
   );
 });

@@ -3,10 +3,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildCatalog, type OpenAiModel, resolveModel } from '../../../lib/summaries/catalog';
 import {
+  createOpenAiChat,
   createOpenAiClient,
-  createOpenAiSummarizer,
-  type OpenAiSummarizerOptions,
+  type OpenAiChatOptions,
 } from '../../../lib/summaries/llm/openai';
+import { createLlmSummarizer } from '../../../lib/summaries/llm/summarizer';
 import { echoSummary } from '../../support/echo-model';
 import { failure } from '../../support/errors';
 import { type OpenAiStub, startOpenAiStub } from '../../support/openai-stub';
@@ -41,16 +42,25 @@ beforeAll(async () => {
 afterAll(() => stub?.close());
 beforeEach(() => stub.reset());
 
-const summarizer = (overrides: Partial<OpenAiSummarizerOptions> = {}) =>
-  createOpenAiSummarizer({
+/** The summarizer a worker makes of the model (lib/summaries/model-clients.ts). */
+const summarizer = ({
+  concurrency = 2,
+  ...overrides
+}: Partial<OpenAiChatOptions> & { concurrency?: number } = {}) => {
+  const options: OpenAiChatOptions = {
     client: createOpenAiClient({ baseUrl: stub.baseUrl }),
     model: llama,
     maxAttempts: 3,
-    concurrency: 2,
     retryBaseDelayMs: 5,
     retryMaxDelayMs: 20,
     ...overrides,
+  };
+  return createLlmSummarizer({
+    chat: createOpenAiChat(options),
+    limits: options.model,
+    concurrency,
   });
+};
 
 const input = (targetWords = 120, signal = AbortSignal.timeout(20_000)) => ({
   transcript,

@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { MEDIA_RANGE_BYTES } from '../../../lib/youtube/media';
+import { apiKeyOf } from '../../support/api-keys';
 import { audioBytes } from '../../support/fake-media';
 import { FAKE_VIDEO_IDS, LONG_AUDIO_BYTES } from '../../support/fake-youtube';
 import {
@@ -104,16 +105,10 @@ it('transcribes a video once for summaries of other lengths and models, question
     json: { video_url: video, question: 'What is a convolution?' },
     token: env.token,
   });
-  // /mcp takes API keys and OAuth access tokens, not the REST API's login tokens.
-  const key = await env.host.request('POST', '/api-keys', {
-    json: { name: 'agent' },
-    token: env.token,
-  });
-  expect(key.status, key.text).toBe(201);
   const client = new Client({ name: 'transcription-test', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${env.host.url}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${key.body.key}` } },
+      requestInit: { headers: { Authorization: `Bearer ${await apiKeyOf(env.host, env.token)}` } },
     }),
   );
   const page = (await client.callTool({
