@@ -10,7 +10,9 @@ import { AudioTooLargeError, downloadMedia, MEDIA_RANGE_BYTES } from '../../../l
 const MB = 1_048_576;
 /** The audio's real size: larger than any limit below. */
 const SIZE = 25 * MB;
-const audio = Buffer.alloc(SIZE, 7);
+/** Bytes that differ along the audio (251 is prime: no range starts on the same pattern). */
+const audio = Buffer.allocUnsafe(SIZE);
+for (let at = 0; at < SIZE; at++) audio[at] = at % 251;
 
 let server: Server;
 let origin: string;
@@ -75,10 +77,21 @@ describe('downloadMedia', () => {
     const bytes = await download(30 * MB);
 
     expect(bytes.byteLength).toBe(SIZE);
+    expect(Buffer.from(bytes).equals(audio)).toBe(true);
     expect(ranges).toEqual([
       [0, MEDIA_RANGE_BYTES - 1],
       [MEDIA_RANGE_BYTES, 2 * MEDIA_RANGE_BYTES - 1],
       [2 * MEDIA_RANGE_BYTES, 3 * MEDIA_RANGE_BYTES - 1],
     ]);
+  });
+
+  it('puts every range where it belongs when the length is told up front', async () => {
+    tellsTotal = true;
+
+    const bytes = await download(30 * MB);
+
+    expect(bytes.byteLength).toBe(SIZE);
+    expect(Buffer.from(bytes).equals(audio)).toBe(true);
+    expect(ranges).toHaveLength(3);
   });
 });
