@@ -7,8 +7,9 @@
 //    evenly spaced boundaries at that count, and plain TextTiling (no pauses or transition
 //    phrases) given the true count, next to evenly spaced boundaries at the true count. VT-SSum's
 //    segments follow slide changes, not topics: a sanity check, not a goal.
-// 3. Model calls for a 3-hour talk, before chapters (the calls asked for none) and after, with
-//    the echo model of the tests (test/support/echo-model.ts) behind each model's limits.
+// 3. Model calls for a 3-hour talk, before chapters (the calls asked for none) and after (made
+//    chapters, and the creator's 30 from the description), with the echo model of the tests
+//    (test/support/echo-model.ts) behind each model's limits.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { runToEnd } from '../lib/cooperative';
@@ -141,8 +142,22 @@ const MODELS: ModelLimits[] = [
   },
 ];
 
-/** The calls a 300-word summary of a 3-hour talk makes with and without chapters. */
-async function modelCalls(limits: ModelLimits, chapters: boolean): Promise<number> {
+/** A description dividing 3 hours into 30 chapters of 6 minutes, as a creator might. */
+const CREATOR_DESCRIPTION = Array.from({ length: 30 }, (_, i) => {
+  const minutes = i * 6;
+  const time = `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}:00`;
+  return `${time} Part ${i + 1}: what the speaker covers in this stretch of the talk`;
+}).join('\n');
+
+/**
+ * The calls a 300-word summary of a 3-hour talk makes with and without chapters (and with the
+ * creator's, when `description` lists them: the parts then follow their boundaries).
+ */
+async function modelCalls(
+  limits: ModelLimits,
+  chapters: boolean,
+  description?: string,
+): Promise<number> {
   let calls = 0;
   const summarizer = createLlmSummarizer({
     limits,
@@ -156,7 +171,7 @@ async function modelCalls(limits: ModelLimits, chapters: boolean): Promise<numbe
   });
   await summarizer.summarize({
     transcript: buildLongTranscript(30_000),
-    metadata: loadSharedMetadata(),
+    metadata: { ...loadSharedMetadata(), ...(description === undefined ? {} : { description }) },
     targetWords: 300,
     chapters,
     signal: new AbortController().signal,
@@ -215,11 +230,19 @@ export async function chapterBenchmarks(log: (line: string) => void): Promise<Ro
     log(`model calls of a 3-hour talk: ${limits.name}`);
     const before = await modelCalls(limits, false);
     const after = await modelCalls(limits, true);
+    const creator = await modelCalls(limits, true, CREATOR_DESCRIPTION);
     rows.push(
       row('chapters', `model calls, 3-hour talk, ${limits.name}: without chapters`, before, ''),
       row('chapters', `model calls, 3-hour talk, ${limits.name}: with chapters`, after, '', {
         below: before + 2,
       }),
+      row(
+        'chapters',
+        `model calls, 3-hour talk, ${limits.name}: with the creator's 30 chapters`,
+        creator,
+        '',
+        { below: before + 2 },
+      ),
     );
   }
   return rows;

@@ -224,8 +224,9 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     timeout: Duration.seconds(10),
     // Codes, grants and refresh tokens: GetItem (each, and the user), the transactions that make a
     // grant or rotate a refresh token (UpdateItem of the code, the refresh token, the grant and
-    // the person's list; PutItem of the new grant and refresh token), DeleteItem (a grant ended
-    // by a reused code or refresh token, or revoked).
+    // the person's list; PutItem of the new grant and refresh token; UpdateItem of a registered
+    // client's life on each refresh), DeleteItem (a grant ended by a reused code or refresh
+    // token, or revoked).
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
     // Signs access tokens (and verifies one a client revokes).
     signsTokens: true,

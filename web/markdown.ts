@@ -67,11 +67,14 @@ export function markdownParagraphs(paragraphs: readonly string[]): string {
 /**
  * A link with this text to a page of YouTube; anything else (another site, `javascript:`, a
  * URL that does not parse) is the text alone. Characters that would end or break a link's
- * destination (parentheses, brackets, spaces, `<`, `>`, `\`) are percent-encoded.
+ * destination (parentheses, brackets, spaces, `<`, `>`, `\`) are percent-encoded. In the text,
+ * parentheses are escaped too: marked (and parsers like it) read a link's text again, and there
+ * took `\[x\](y)` for a link of its own or `!\[x\](y)` for an image (a chapter's title is a link's
+ * text).
  */
 export function markdownLink(text: string, url: string): string {
   const target = linkTarget(url);
-  const label = markdownText(text);
+  const label = markdownText(text).replace(/[()]/g, '\\$&');
   if (target === undefined) return label;
   return `[${label === '' ? markdownText(target) : label}](${target})`;
 }

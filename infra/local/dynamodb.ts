@@ -145,7 +145,10 @@ export async function startDynamoDbLocal(options: {
   port?: number;
   /** Stops a start still under way (a host shut down before its database came up). */
   signal?: AbortSignal;
-  /** How long to wait for it to answer before giving up (default 30 s). */
+  /**
+   * How long to wait for it to answer before giving up (default 120 s: Java starts it in seconds,
+   * but a busy laptop took over 30 s; the host answers /health meanwhile).
+   */
   readyTimeoutMs?: number;
 }): Promise<LocalDynamo> {
   const java = checkJava();
@@ -190,7 +193,7 @@ export async function startDynamoDbLocal(options: {
   try {
     options.signal?.throwIfAborted();
     await java;
-    await waitUntilUp(endpoint, options.readyTimeoutMs ?? 30_000, () => exit);
+    await waitUntilUp(endpoint, options.readyTimeoutMs ?? 120_000, () => exit);
     started = true;
   } catch (error) {
     child.kill('SIGKILL');

@@ -73,9 +73,12 @@ export async function signJwt(
   return { token, expiresIn: profile.ttlSeconds };
 }
 
+/** The `typ` of a login token (an OAuth access token for /mcp is `at+jwt`). */
+const LOGIN_TOKEN_TYPE = 'JWT';
+
 /** Signs an access token for a user id. */
 export async function issueToken(settings: TokenSettings, userId: string): Promise<IssuedToken> {
-  return signJwt(settings, { typ: 'JWT', ...settings }, userId);
+  return signJwt(settings, { typ: LOGIN_TOKEN_TYPE, ...settings }, userId);
 }
 
 /** Thrown for any token that must not be trusted; callers answer one uniform 401. */
@@ -88,7 +91,9 @@ export class InvalidTokenError extends Error {
  * @throws InvalidTokenError for anything but a well-formed, unexpired HS256 token of ours.
  */
 export async function verifyToken(settings: TokenSettings, token: string): Promise<string> {
-  const payload = await verifyJwt(settings, token, settings);
+  // Its typ too: an /mcp access token is refused even where JWT_ISSUER and JWT_AUDIENCE were set
+  // to the origin and its /mcp URL.
+  const payload = await verifyJwt(settings, token, { ...settings, typ: LOGIN_TOKEN_TYPE });
   return payload.sub as string;
 }
 

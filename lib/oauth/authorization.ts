@@ -7,8 +7,8 @@
 
 import { RANDOM_ID_PATTERN, randomId } from '../random-id';
 import type { Cache } from '../summaries/store/cache';
-import { ClientMetadataError, isMetadataDocumentUrl } from './client-metadata';
-import type { ClientStore, OAuthClient } from './clients';
+import { ClientMetadataError } from './client-metadata';
+import { type ClientStore, isMetadataDocumentUrl, type OAuthClient } from './clients';
 import { tooManyConnectedApps, UntrustedClientError, unknownAuthorizationRequest } from './errors';
 import {
   AUTHORIZATION_REQUEST_TTL_MS,

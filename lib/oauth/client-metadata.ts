@@ -33,9 +33,6 @@ export interface ClientMetadataFetchOptions {
 export const CLIENT_METADATA_TIMEOUT_MS = 5_000;
 export const CLIENT_METADATA_MAX_BYTES = 16_384;
 
-/** Whether a client_id names a metadata document (an https URL) rather than a registration. */
-export const isMetadataDocumentUrl = (clientId: string): boolean => clientId.startsWith('https://');
-
 /** Why a client_id URL cannot be a metadata document's, or undefined. */
 export function metadataUrlProblem(clientId: string): string | undefined {
   let url: URL;

@@ -29,6 +29,9 @@ export interface OAuthClient {
   redirectUris: readonly string[];
 }
 
+/** Whether a client_id names a metadata document (an https URL) rather than a registration. */
+export const isMetadataDocumentUrl = (clientId: string): boolean => clientId.startsWith('https://');
+
 /** How long a registration nobody has used is kept. */
 export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60_000;
 /** The longest client_name shown to a person. */

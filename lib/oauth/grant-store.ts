@@ -24,6 +24,8 @@ export interface Grant {
   userId: string;
   clientId: string;
   clientName: string;
+  /** The /mcp URL its tokens are for (RFC 8707): the deployment's origin the person allowed it at. */
+  resource: string;
   createdAt: number;
   /** When an access token of it last reached /mcp (to the minute), or it last refreshed. */
   lastUsedAt?: number;
@@ -51,6 +53,7 @@ function grantOf(item: Record<string, unknown> | undefined): Grant | undefined {
     userId: item.userId,
     clientId: item.clientId,
     clientName: String(item.clientName ?? ''),
+    resource: String(item.resource ?? ''),
     createdAt: Number(item.createdAt),
     grantExpiresAt: Number(item.grantExpiresAt),
   };

@@ -11,6 +11,7 @@ import { mcpResource } from '../http/origin';
 import type { Logger } from '../logger';
 import { randomId } from '../random-id';
 import { issueAccessToken, verifyAccessToken } from './access-tokens';
+import { type ClientStore, isMetadataDocumentUrl } from './clients';
 import { invalidGrant, OAuthError } from './errors';
 import { codePk, type FlowStore } from './flow-store';
 import type { Grant, GrantStore } from './grant-store';
@@ -26,6 +27,8 @@ import {
 export interface TokenServiceDependencies {
   flows: Pick<FlowStore, 'getCode' | 'burnCode'>;
   grants: GrantStore;
+  /** Registrations: one in use is kept as long as its connection (each refresh extends it). */
+  clients: Pick<ClientStore, 'keepUntil'>;
   /** Whether the user still exists (a deleted account's codes and grants give nothing). */
   userExists: (id: string) => Promise<boolean>;
   /** The signing key (tokenSettingsFrom). */
@@ -102,7 +105,11 @@ async function redeemCode(
         ? 'was issued for another redirect_uri'
         : !verifierMatches(verifier, record.codeChallenge)
           ? 'does not match this code_verifier'
-          : undefined;
+          : // Made at another origin of the deployment (a domain of its own beside API
+            // Gateway's): its tokens would be for another /mcp than the one the person allowed.
+            record.resource !== mcpResource(origin)
+            ? 'was issued for another resource'
+            : undefined;
   if (wrong) {
     // Tried with a wrong binding, it works no more: no second guess at the verifier.
     await deps.flows.burnCode(hash, now);
@@ -117,6 +124,7 @@ async function redeemCode(
     userId: record.userId,
     clientId: record.clientId,
     clientName: record.clientName,
+    resource: record.resource,
     createdAt: now,
     grantExpiresAt: now + deps.grantTtlMs,
   };
@@ -150,6 +158,10 @@ async function refresh(
   if (record.usedAt !== undefined) throw await reused();
   const grant = await deps.grants.get(record.grantId, now);
   if (!grant) throw invalidGrant('The connection has ended: connect the app again.');
+  // Refreshed at another origin of the deployment, its tokens would be for another /mcp.
+  if (grant.resource !== mcpResource(origin)) {
+    throw invalidGrant('The refresh token was issued for another resource.');
+  }
   if (!(await deps.userExists(grant.userId))) {
     await deps.grants.end(grant.id);
     throw invalidGrant('The account of this connection no longer exists.');
@@ -164,6 +176,11 @@ async function refresh(
   );
   if (outcome === 'reused') throw await reused();
   if (outcome === 'gone') throw invalidGrant('The connection has ended: connect the app again.');
+  // Else a registration would expire OAUTH_GRANT_TTL_DAYS after the person allowed it, while its
+  // connection lives on: the app could then not be connected again with its client_id.
+  if (!isMetadataDocumentUrl(grant.clientId)) {
+    await deps.clients.keepUntil(grant.clientId, now + deps.grantTtlMs);
+  }
   return tokensFor(deps, origin, grant, next, body.scope);
 }
 

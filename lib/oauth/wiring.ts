@@ -69,6 +69,7 @@ export function tokenServiceFrom(
   return {
     flows: createFlowStore(db, config.TABLE_NAME),
     grants: createGrantStore(db, config.TABLE_NAME),
+    clients: createClientStore(db, config.TABLE_NAME),
     userExists: async (id) => (await users.getById(id)) !== undefined,
     tokenSettings: tokenSettingsFrom(config),
     accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,

@@ -165,7 +165,11 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
           progress: { stage: 'queued' as const, parts_done: 0, parts_total: 0 },
         };
     if (!outcome) return { job, ...(record ? { record } : {}) };
-    if (await jobs.settle(job.id, outcome)) return { job: { ...job, ...outcome } };
+    // The job as stored, updated_at too: the read that settles it shows what every later one does.
+    const now = Date.now();
+    if (await jobs.settle(job.id, outcome, now)) {
+      return { job: { ...job, ...outcome, updatedAt: now } };
+    }
     // Settled meanwhile (by the worker, or cancelled): what the job now says wins.
     const settled = await jobs.get(job.id);
     return { job: settled ?? { ...job, ...outcome } };

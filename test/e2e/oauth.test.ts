@@ -118,9 +118,6 @@ const step = <T>(name: string, run: () => Promise<T>) =>
  */
 async function personAnswers(provider: MemoryProvider, button: 'Allow' | 'Deny'): Promise<URL> {
   const { page } = watched;
-  const reached = page.waitForRequest((request) => request.url().startsWith(callback), {
-    timeout: UI_TIMEOUT,
-  });
   await step('open the authorization URL', () => page.goto(String(provider.authorizationUrl)));
   const signIn = page.getByRole('form', { name: 'Sign in' });
   const consent = page.getByRole('heading', { name: `Connect “${APP_NAME}” to your account?` });
@@ -139,7 +136,11 @@ async function personAnswers(provider: MemoryProvider, button: 'Allow' | 'Deny')
     await expect(screen.textContent()).resolves.toContain(person.username);
   });
   await step(`press ${button}`, () => page.getByRole('button', { name: button }).click());
-  return new URL((await reached).url());
+  // Loaded, not only asked for: a navigation still under way would cut off the test's next one.
+  await step('reach the app’s redirect URI', () =>
+    page.waitForURL((url) => url.href.startsWith(callback)),
+  );
+  return new URL(page.url());
 }
 
 beforeAll(async () => {

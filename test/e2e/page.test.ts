@@ -443,6 +443,9 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
           point: '![pixel](https://evil.example/p.png) `code` www.evil.example',
           chapter: 'Intro](javascript:alert(6)) <b>bold</b>\n## Sub',
           chapterSummary: '<iframe src=x></iframe> [x](https://evil.example) *said*.',
+          imageChapter: '![pixel](https://evil.example/c.png) [here](https://evil.example/c)',
+          imageChapterSummary:
+            '<img src=x onerror=alert(8)> **see** [this](javascript:alert(9)) now.',
         };
         await page.route(HISTORY_LIST, async (route) => {
           const response = await route.fetch();
@@ -467,6 +470,14 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
               title: 'Second part',
               summary: 'What the second part says.',
               url: `https://www.youtube.com/watch?v=${VIDEO_ID}&t=60s`,
+            },
+            {
+              // A link's text that a parser reading it again took for an image and a link.
+              start_seconds: 120,
+              end_seconds: 180,
+              title: hostile.imageChapter,
+              summary: hostile.imageChapterSummary,
+              url: `https://www.youtube.com/watch?v=${VIDEO_ID}&t=120s`,
             },
           ];
           await route.fulfill({ response, json: body });
@@ -495,6 +506,10 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         expect(visibleText(html)).toContain(hostile.point);
         expect(visibleText(html)).toContain(oneLine(hostile.chapter));
         expect(visibleText(html)).toContain(hostile.chapterSummary);
+        expect(tags.filter((tag) => tag === 'ul')).toHaveLength(2);
+        expect(visibleText(html)).toContain(
+          `2:00 ${hostile.imageChapter}: ${hostile.imageChapterSummary}`,
+        );
         for (const target of targetsOf(html)) {
           expect(target).toMatch(new RegExp(`^https://www\\.youtube\\.com/watch\\?v=${VIDEO_ID}`));
         }

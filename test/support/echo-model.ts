@@ -118,7 +118,7 @@ export function echoChapters(request: EchoRequest): string[] {
       ];
     }).flat();
   }
-  if (!/The creator divided the video into the chapters/.test(request.system)) return [];
+  if (!/The creator divided the video into/.test(request.system)) return [];
   const range = /at \[([\d:]+)\] or later, before \[([\d:]+)\]/.exec(request.system);
   const from = range ? seconds(range[1] ?? '0:00') : 0;
   const to = range ? seconds(range[2] ?? '0:00') : Number.POSITIVE_INFINITY;

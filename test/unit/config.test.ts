@@ -17,8 +17,15 @@ describe('loadConfig', () => {
       YOUTUBE_BASE_URL: 'https://www.youtube.com',
       SUMMARY_DAILY_QUOTA: 50,
       DEFAULT_MODEL: 'extractive',
+      // An agent gets the job id after 8 s; the page waits longer for its summary.
+      MCP_WAIT_MS: 8_000,
+      SUMMARIZE_WAIT_MS: 20_000,
+      OAUTH_ACCESS_TOKEN_TTL_SECONDS: 3_600,
+      OAUTH_GRANT_TTL_DAYS: 30,
+      OAUTH_REGISTER_MAX_PER_IP: 20,
     });
     expect(config.JWT_SECRET).toBeUndefined();
+    expect(config.PUBLIC_URL).toBeUndefined();
   });
 
   it('returns a frozen object', () => {

@@ -20,7 +20,7 @@ const UNTRUSTED_READERS = [
   'lib/summaries/key-points.ts', // a model's answer: summary, headings, key points
   'lib/summaries/timed-line.ts', // timed lines of answers and descriptions
   'lib/summaries/llm/prompt.ts', // a description's chapters, a model's times
-  'lib/summaries/llm/summarizer.ts', // a model's summary, cut at a sentence end
+  'lib/text.ts', // a model's summary and key points, cut at a sentence end (cutText)
   'lib/summaries/extractive/summarizer.ts', // captions: cues, sentences
   'lib/summaries/extractive/ranking.ts', // captions' words
   'lib/summaries/extractive/fillers.ts', // captions' sentences and their openings
@@ -35,6 +35,13 @@ const UNTRUSTED_READERS = [
   'lib/words.ts', // every text whose words are counted
   'web/markdown.ts', // titles, summaries and key points written as Markdown
 ];
+
+/**
+ * Modules whose patterns built at run time are one character class each, matched once or
+ * anchored (lib/text.ts: "what shows nothing", "\\p{RGI_Emoji}"): linear whatever the input.
+ * Their literals are checked as the others' are.
+ */
+const BUILDS_CLASSES = new Set(['lib/text.ts']);
 
 interface Pattern {
   where: string;
@@ -58,8 +65,10 @@ function patternsOf(file: string): Pattern[] {
         flags: literal.slice(end + 1),
       });
     }
-    // A pattern built at run time cannot be read here: none of these modules may build one.
+    // A pattern built at run time cannot be read here: none of these modules may build one,
+    // but for those that build only single character classes (BUILDS_CLASSES).
     if (
+      !BUILDS_CLASSES.has(file) &&
       (ts.isNewExpression(node) || ts.isCallExpression(node)) &&
       /\bRegExp$/.test(node.expression.getText(source))
     ) {

@@ -140,10 +140,39 @@ export function mergeChapters(
   return list;
 }
 
+/** A chapter's summary says one to this many sentences. */
+export const SUMMARY_SENTENCES = 3;
+
+// Where a sentence ends: its punctuation and any closing quote or bracket, then a space or the
+// end ("3.5" and "v1.2" go on). One punctuation mark per match: linear.
+const SENTENCE_END = /[.!?…][\]"'”’)]*(?=\s|$)/gu;
+
+/** The sentences of a text, trimmed, each as written. */
+function sentencesOf(text: string): string[] {
+  const sentences: string[] = [];
+  let start = 0;
+  for (const match of text.matchAll(SENTENCE_END)) {
+    const end = match.index + match[0].length;
+    const sentence = text.slice(start, end).trim();
+    if (sentence !== '') sentences.push(sentence);
+    start = end;
+  }
+  const rest = text.slice(start).trim();
+  if (rest !== '') sentences.push(rest);
+  return sentences;
+}
+
+/** A chapter's summary of at most SUMMARY_SENTENCES sentences: the first ones of `text`. */
+export function chapterSummary(text: string): string {
+  const sentences = sentencesOf(text);
+  return sentences.length <= SUMMARY_SENTENCES
+    ? text.trim()
+    : sentences.slice(0, SUMMARY_SENTENCES).join(' ');
+}
+
 /** At most three sentences of two summaries, in order: the first one's, then the second's. */
 function joinSummaries(a: string, b: string): string {
-  const sentences = (text: string) => text.match(/[^.!?…]+[.!?…]+["'”’)]*|[^.!?…]+$/gu) ?? [];
-  const first = sentences(a).map((s) => s.trim());
-  const second = sentences(b).map((s) => s.trim());
-  return [...first.slice(0, 2), ...second].filter(Boolean).slice(0, 3).join(' ');
+  return [...sentencesOf(a).slice(0, SUMMARY_SENTENCES - 1), ...sentencesOf(b)]
+    .slice(0, SUMMARY_SENTENCES)
+    .join(' ');
 }

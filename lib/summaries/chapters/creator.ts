@@ -3,7 +3,7 @@
 // three in ascending order, each at least 10 seconds long. Those are the chapters of the summary,
 // times exact and titles as written; the prompt shows them to a model too (llm/prompt.ts).
 import { CHAPTER_FORM, parseTimestamp, readTimedLine } from '../timed-line';
-import { SHORTEST_CHAPTER_MS } from './chapter';
+import { CHAPTERED_FROM_MS, SHORTEST_CHAPTER_MS } from './chapter';
 
 /** A chapter a description lists ("0:00 Intro"). */
 export interface CreatorChapter {
@@ -38,4 +38,12 @@ export function creatorChapters(description: string, endMs?: number): CreatorCha
     return end !== undefined && end - chapter.startMs < SHORTEST_CHAPTER_MS;
   });
   return tooShort ? [] : chapters;
+}
+
+/**
+ * The creator's chapters a summary of a video ending at `endMs` carries: none for a video under
+ * five minutes, whoever divided it (a summary of one has no chapters, as the API says).
+ */
+export function chaptersOfVideo(description: string, endMs: number): CreatorChapter[] {
+  return endMs < CHAPTERED_FROM_MS ? [] : creatorChapters(description, endMs);
 }

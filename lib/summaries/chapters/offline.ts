@@ -10,6 +10,7 @@ import {
   type Chapters,
   chapterCount,
   NO_CHAPTERS,
+  SUMMARY_SENTENCES,
   withEnds,
 } from './chapter';
 import type { CreatorChapter } from './creator';
@@ -29,13 +30,14 @@ export interface RankedSentence {
   words: number;
 }
 
-/** A chapter's summary: at most this many sentences, and about this many words. */
-const SUMMARY_SENTENCES = 3;
+/** A chapter's summary: about this many words (and at most SUMMARY_SENTENCES sentences). */
 const SUMMARY_WORDS = 45;
 /** Sentences shorter than this do not summarise anything ("Yes, exactly."). */
 const SUMMARY_MIN_WORDS = 5;
-/** What a chapter without any sentence says (a music intro, a silent demo). */
+/** What a chapter without any sentence says (a silent demo). */
 const NOTHING_SAID = 'The captions say nothing in this part of the video.';
+/** What a chapter says whose sentences are all too short to summarise it ("[Music]", "Yes."). */
+const LITTLE_SAID = 'The captions say little in this part of the video.';
 
 /** The sentences from `from` up to `to` (exclusive) as a chapter: its sentences' indices. */
 type Span = { from: number; to: number };
@@ -47,9 +49,8 @@ type Span = { from: number; to: number };
  */
 function summaryOf(sentences: readonly RankedSentence[], span: Span): string {
   const inside = sentences.slice(span.from, span.to);
-  const saying = inside.filter((sentence) => sentence.words >= SUMMARY_MIN_WORDS);
-  const pool = saying.length > 0 ? saying : inside;
-  if (pool.length === 0) return NOTHING_SAID;
+  const pool = inside.filter((sentence) => sentence.words >= SUMMARY_MIN_WORDS);
+  if (pool.length === 0) return inside.length === 0 ? NOTHING_SAID : LITTLE_SAID;
   const counts = new Map<string, number>();
   for (const sentence of pool) {
     for (const term of sentence.terms) counts.set(term, (counts.get(term) ?? 0) + 1);

@@ -8,7 +8,7 @@ import { trimEndOf } from '../../text';
 import { countWords } from '../../words';
 import type { Transcript, TranscriptSegment } from '../../youtube/types';
 import { type Chapters, NO_CHAPTERS, videoEndMs } from '../chapters/chapter';
-import { creatorChapters } from '../chapters/creator';
+import { chaptersOfVideo } from '../chapters/creator';
 import { offlineChapters, type RankedSentence } from '../chapters/offline';
 import { type KeyPoint, keyPointCount } from '../key-points';
 import type { SummarizeInput, Summarizer, SummaryResult } from '../types';
@@ -460,7 +460,7 @@ function* summaryOf(
       : yield* offlineChapters(
           rankedOf(sentences, selection),
           endMs,
-          creatorChapters(metadata.description, endMs),
+          chaptersOfVideo(metadata.description, endMs),
         );
   return {
     summary: joinParts(selection.parts),

@@ -5,7 +5,7 @@
 // calls for; chapters/finish.ts puts the calls' chapters together.
 import type { Transcript } from '../../youtube/types';
 import { type ChapterStart, chapterCount, videoEndMs } from '../chapters/chapter';
-import { type CreatorChapter, creatorChapters } from '../chapters/creator';
+import { type CreatorChapter, chaptersOfVideo } from '../chapters/creator';
 import { type ClaimedChapter, snapChapters } from '../chapters/model';
 import type { SummarizeInput } from '../types';
 import type { PartSpan } from './parts';
@@ -28,7 +28,7 @@ export interface ChapterPlan {
 export function chapterPlan(input: Pick<SummarizeInput, 'transcript' | 'metadata' | 'chapters'>) {
   const endMs = videoEndMs(input.transcript, input.metadata);
   if (input.chapters === false) return { creator: [], target: 0, endMs };
-  const creator = creatorChapters(input.metadata.description, endMs);
+  const creator = chaptersOfVideo(input.metadata.description, endMs);
   const { target } = chapterCount(endMs, input.transcript.wordCount);
   return { creator, target: creator.length > 0 ? 0 : target, endMs };
 }
@@ -58,7 +58,8 @@ export function askFor(
 
 /**
  * The largest ask a part holding `share` of the transcript's tokens may get, to size parts by:
- * the chapters of a slightly larger share (speech is not spread evenly), with the longest marks.
+ * the chapters of a slightly larger share (speech is not spread evenly), with the longest marks
+ * (and, for the creator's, which the call's data lists, the longest titles).
  */
 export function probeAsk(plan: ChapterPlan, share: number): ChapterAsk | undefined {
   const wanted = plan.creator.length > 0 ? plan.creator.length : plan.target;
@@ -66,7 +67,11 @@ export function probeAsk(plan: ChapterPlan, share: number): ChapterAsk | undefin
   const most = Math.min(wanted, Math.ceil(wanted * Math.min(1, share)) + 1);
   const far = Math.max(plan.endMs, 36_000_000);
   if (plan.creator.length > 0) {
-    return { kind: 'summarise', chapters: plan.creator.slice(0, most), fromMs: far, toMs: far };
+    const chapters = [...plan.creator]
+      .sort((a, b) => b.title.length - a.title.length)
+      .slice(0, most)
+      .map((chapter) => ({ ...chapter, startMs: far }));
+    return { kind: 'summarise', chapters, fromMs: far, toMs: far };
   }
   return { kind: 'make', count: most, fromMs: far, toMs: far };
 }

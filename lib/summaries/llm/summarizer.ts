@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { UnprocessableError } from '../../errors';
 import { cutText } from '../../text';
 import type { Transcript } from '../../youtube/types';
-import { type ChapterStart, NO_CHAPTERS } from '../chapters/chapter';
+import { type ChapterStart, chapterSummary, NO_CHAPTERS } from '../chapters/chapter';
 import { modelChapters } from '../chapters/finish';
 import { splitChapters } from '../chapters/model';
 import {
@@ -74,7 +74,7 @@ const SUMMARY_WORDS_FACTOR = 2;
 const SUMMARY_CHARS_PER_WORD = 16;
 /** A key point is one sentence: longer ones are cut. */
 const KEY_POINT_CHARS = 300;
-/** A chapter's summary is one to three sentences: longer ones are cut (words, characters). */
+/** A chapter's summary is one to three sentences (chapterSummary), and is cut past these. */
 const CHAPTER_SUMMARY_WORDS = 80;
 const CHAPTER_SUMMARY_CHARS = 600;
 /** Runs `fn` over items with at most `limit` in flight (p-limit is not a dependency, and this
@@ -261,7 +261,7 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
     const parsed = parseAnswer(split.rest);
     const chapters = ask
       ? checkChapters(ask, split.chapters, run.transcript, run.chapters.endMs, (text) =>
-          cutText(text, CHAPTER_SUMMARY_WORDS, CHAPTER_SUMMARY_CHARS),
+          cutText(chapterSummary(text), CHAPTER_SUMMARY_WORDS, CHAPTER_SUMMARY_CHARS),
         )
       : [];
     const claimed: ClaimedKeyPoint[] = parsed.keyPoints
@@ -422,9 +422,16 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer {
       const largest = probeAsk(plan, plain / estimateTokens(text));
       const asking = dataBudget(probe, askingFor(run, largest));
       const smaller = asking >= MIN_DATA_TOKENS ? cut(asking) : undefined;
-      if (smaller && smaller.length <= parts.length + 1) {
+      const smallerAsks = smaller && partAsks(plan, spansOf(units, smaller), largest);
+      // The probe sizes for the longest ask a part may get; what each part holds is checked.
+      if (
+        smaller &&
+        smallerAsks &&
+        smaller.length <= parts.length + 1 &&
+        holds(smaller, smallerAsks)
+      ) {
         parts = smaller;
-        asks = partAsks(plan, spansOf(units, smaller), largest);
+        asks = smallerAsks;
       } else {
         asks = parts.map(() => undefined);
       }

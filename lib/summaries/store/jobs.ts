@@ -164,6 +164,7 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
     id: string,
     set: string,
     values: Record<string, unknown>,
+    now = Date.now(),
   ): Promise<boolean> => {
     try {
       await db.send(
@@ -173,7 +174,7 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
           UpdateExpression: `SET ${set}, #updatedAt = :now`,
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: expressionNames([set, '#status #updatedAt']),
-          ExpressionAttributeValues: { ...values, ':pending': 'pending', ':now': Date.now() },
+          ExpressionAttributeValues: { ...values, ':pending': 'pending', ':now': now },
         }),
       );
       return true;
@@ -224,8 +225,11 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
       return Item ? fromItem(Item as Item) : undefined;
     },
 
-    /** Settles a pending job with its summary's outcome; false when it was not pending. */
-    async settle(id: string, outcome: JobOutcome): Promise<boolean> {
+    /**
+     * Settles a pending job with its summary's outcome, as updated at `now`; false when it was
+     * not pending.
+     */
+    async settle(id: string, outcome: JobOutcome, now = Date.now()): Promise<boolean> {
       return outcome.status === 'done'
         ? whilePending(
             id,
@@ -236,6 +240,7 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
               ':result': pack(outcome.result),
               ':shape': shapeVersion(),
             },
+            now,
           )
         : whilePending(
             id,
@@ -246,6 +251,7 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
               ':problem': outcome.problem,
               ...titleValue(outcome.title),
             },
+            now,
           );
     },
 

@@ -242,7 +242,17 @@ describe('the local host process with its own DynamoDB Local', () => {
       // between them): waited for, not assumed.
       const tableCreated = saying(/^table tubesum created at/m);
       try {
-        const ownUrl = await listening;
+        // With its output, should it never listen (the test's time-out alone would not say why).
+        let silence: NodeJS.Timeout | undefined;
+        const ownUrl = await Promise.race([
+          listening,
+          new Promise<never>((_, reject) => {
+            silence = setTimeout(
+              () => reject(new Error(`not listening after ${READY_MS} ms:\n${said}`)),
+              READY_MS,
+            );
+          }),
+        ]).finally(() => clearTimeout(silence));
         const health = await fetch(`${ownUrl}/health`);
         const registration = await fetch(`${ownUrl}/register`, {
           method: 'POST',
@@ -259,8 +269,12 @@ describe('the local host process with its own DynamoDB Local', () => {
         expect(listenedAt).toBeGreaterThanOrEqual(0);
         expect(tableAt).toBeGreaterThan(listenedAt);
       } finally {
-        own.kill('SIGTERM');
-        await new Promise((resolve) => own.once('exit', resolve));
+        // A host that already exited (its failure is what the test reports) fires no more 'exit'.
+        if (own.exitCode === null && own.signalCode === null) {
+          const exited = new Promise((resolve) => own.once('exit', resolve));
+          own.kill('SIGTERM');
+          await exited;
+        }
       }
     },
     // Its own DynamoDB Local's start, a bcrypt hash and a table, all on a machine that may be

@@ -3,6 +3,7 @@
 // registered gets an error page and never a redirect; no PKCE or `plain` goes back as
 // invalid_request; the request is answered once, by the person's own sign-in, from this origin;
 // the consent page cannot be framed.
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from '../../support/host';
 import {
@@ -104,6 +105,25 @@ describe('GET /oauth/authorize', () => {
       expect(response.status).toBe(400);
       expect(response.headers.get('location')).toBeNull();
     }
+  });
+
+  it('answers a registration that expired unused with an error page, before the table’s TTL removes it', async () => {
+    const expiring = await registerClient(host);
+    // A day later, nobody having allowed it (DynamoDB's TTL deletes the item some time after).
+    await host.db.send(
+      new UpdateCommand({
+        TableName: host.config.TABLE_NAME,
+        Key: { pk: `OAUTHCLIENT#${expiring}` },
+        UpdateExpression: 'SET clientExpiresAt = :past',
+        ExpressionAttributeValues: { ':past': Date.now() - 1 },
+      }),
+    );
+
+    const response = await authorizeRequest(host, authorizationParams(host, expiring, challenge));
+
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(response.text).toContain('registration expired');
   });
 
   it.each([

@@ -4,8 +4,9 @@
 // tokens rotate and a reused one ends the connection; access tokens are for /mcp only, and /mcp
 // takes no other bearer but API keys; the person disconnects an app, or deletes the account, and
 // its tokens are refused from the next request; a client revokes its own.
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../lib/auth/tokens';
 import { secretHash } from '../../../lib/oauth/secrets';
@@ -44,6 +45,27 @@ async function allowedCode(clientId: string, challenge: string, person = token):
 
 const exchange = (clientId: string, code: string, verifier: string, more = {}) =>
   exchangeCode(host, clientId, code, verifier, more);
+
+/**
+ * POST /oauth/token to the same host reached by another name (`localhost`): tokens made there
+ * would be for that name's /mcp. (fetch sends its own Host; undici's request sends this one.)
+ * The answer's JSON; a 400 expected.
+ */
+async function tokenRequestElsewhere(
+  form: Record<string, string>,
+): Promise<Record<string, string>> {
+  const answer = await request(`${host.url}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      host: `localhost:${new URL(host.url).port}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+  const body = (await answer.body.json()) as Record<string, string>;
+  expect(answer.statusCode, JSON.stringify(body)).toBe(400);
+  return body;
+}
 
 const refresh = (app: Pick<Connection, 'clientId'>, refreshToken: string) =>
   tokenRequest(host, {
@@ -123,6 +145,24 @@ describe('POST /oauth/token with a code', () => {
     expect((await refresh(app, app.refresh)).body.error).toBe('invalid_grant');
   });
 
+  it('refuses a code at another origin of the deployment than the one whose /mcp it was made for', async () => {
+    const clientId = await registerClient(host);
+    const { verifier, challenge } = pkcePair();
+    const code = await allowedCode(clientId, challenge);
+    const refused = await tokenRequestElsewhere({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+    });
+    const afterwards = await exchange(clientId, code, verifier);
+
+    expect(refused).toMatchObject({ error: 'invalid_grant' });
+    expect(refused.error_description).toMatch(/another resource/);
+    expect(afterwards.body.error).toBe('invalid_grant');
+  });
+
   it('refuses a code older than 60 s', async () => {
     const clientId = await registerClient(host);
     const { verifier, challenge } = pkcePair();
@@ -158,6 +198,45 @@ describe('POST /oauth/token with a refresh token', () => {
     // Ended: the newest tokens too.
     expect((await listTools(host, first.body.access_token)).status).toBe(401);
     expect((await refresh(app, first.body.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
+  it('keeps a registered client as long as its connection: each refresh extends both', async () => {
+    const app = await connectApp(host, token);
+    const clientKey = { pk: `OAUTHCLIENT#${app.clientId}` };
+    // As if the connection had been refreshed for weeks: the registration about to expire.
+    const soon = Date.now() + 2_000;
+    await host.db.send(
+      new UpdateCommand({
+        TableName: host.config.TABLE_NAME,
+        Key: clientKey,
+        UpdateExpression: 'SET clientExpiresAt = :soon',
+        ExpressionAttributeValues: { ':soon': soon },
+      }),
+    );
+
+    const refreshed = await refresh(app, app.refresh);
+    const { Item } = await host.db.send(
+      new GetCommand({ TableName: host.config.TABLE_NAME, Key: clientKey, ConsistentRead: true }),
+    );
+
+    expect(refreshed.status).toBe(200);
+    const day = 86_400_000;
+    expect(Item?.clientExpiresAt).toBeGreaterThan(soon + 29 * day);
+    expect(Item?.expiresAt).toBeGreaterThanOrEqual(Math.ceil(Item?.clientExpiresAt / 1000));
+  });
+
+  it('refuses a refresh token at another origin of the deployment, without ending its connection', async () => {
+    const app = await connectApp(host, token);
+
+    const refused = await tokenRequestElsewhere({
+      grant_type: 'refresh_token',
+      refresh_token: app.refresh,
+      client_id: app.clientId,
+    });
+
+    expect(refused).toMatchObject({ error: 'invalid_grant' });
+    expect(refused.error_description).toMatch(/another resource/);
+    expect((await refresh(app, app.refresh)).status).toBe(200);
   });
 
   it('refuses another client’s refresh token without ending its connection', async () => {

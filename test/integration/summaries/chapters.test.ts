@@ -264,9 +264,9 @@ describe('chapters made without a description’s', () => {
       expect(atCaption(captions, chapter.start_seconds)).toBe(true);
   });
 
-  it('gives a 2-minute clip none, and asks the model for none', async () => {
+  it('gives a 2-minute clip none, and asks the model for none, though its description lists some', async () => {
     const captions = buildLongTranscript(300).segments;
-    const seconds = serve(captions);
+    const seconds = serve(captions, { description: '0:00 Intro\n0:30 Kernels\n1:00 Pooling' });
     expect(seconds).toBeLessThan(180);
 
     const offline = await summarize({

@@ -2,6 +2,7 @@
 // DynamoDB Local, the fake YouTube, and model stubs as slow as the models people run: a long
 // video becomes a job whose progress rises part by part, that can be cancelled, that only its
 // owner sees, and that ends with exactly what a direct call would have answered.
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import { comparableProblem } from '../../support/host';
@@ -298,6 +299,29 @@ describe('cancelling', () => {
     expect(removed.text).toBe('');
     expect(after.status).toBe(404);
     expect(history.body.items.map((job: { id: string }) => job.id)).not.toContain(id);
+  });
+});
+
+describe('reading a job', () => {
+  it('shows the read that settles a finished job the updated_at every later read shows', async () => {
+    const response = await summarize({ video_url: VIDEO, summary_length: freshLength() });
+    const id = jobIdOf(response);
+    // As if the worker had not settled it yet: pending since a minute ago, its summary made.
+    await env.host.db.send(
+      new UpdateCommand({
+        TableName: env.host.config.TABLE_NAME,
+        Key: { pk: `JOB#${id}` },
+        UpdateExpression: 'SET #status = :pending, updatedAt = :before',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':before': Date.now() - 60_000 },
+      }),
+    );
+
+    const settling = await env.host.request('GET', `/summaries/${id}`, { token: env.token });
+    const later = await env.host.request('GET', `/summaries/${id}`, { token: env.token });
+
+    expect(settling.body.status).toBe('done');
+    expect(settling.body).toEqual(later.body);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   verifyToken,
 } from '../../../lib/auth/tokens';
 import { ConfigError } from '../../../lib/config';
+import { issueAccessToken } from '../../../lib/oauth/access-tokens';
 import { forgedTokens, settingsFor, sign, validClaims } from '../../support/tokens';
 
 const settings = settingsFor('unit-test-secret-0123456789-abcdefghijklmnop');
@@ -54,6 +55,19 @@ describe('verifyToken', () => {
     });
 
     await expect(verifyToken(settings, token)).resolves.toBe('u');
+  });
+
+  it('refuses an OAuth access token (typ at+jwt) even where the audiences were set alike', async () => {
+    // An operator who set JWT_ISSUER and JWT_AUDIENCE to the origin and its /mcp URL: the
+    // token's typ still tells an /mcp access token from a login token.
+    const alike = { ...settings, issuer: 'https://x.example', audience: 'https://x.example/mcp' };
+    const { token } = await issueAccessToken(alike, alike.issuer, 3_600, {
+      id: 'grant-1',
+      userId: 'user-1',
+      clientId: 'client-1',
+    });
+
+    await expect(verifyToken(alike, token)).rejects.toBeInstanceOf(InvalidTokenError);
   });
 
   it('refuses every forged or broken token and fetches nothing from token headers', async () => {

@@ -232,6 +232,37 @@ describe('the OpenAPI document says what the service does', () => {
     );
   });
 
+  it('documents chapters: include_chapters, each chapter’s fields, where they came from', () => {
+    const request = schemas.SummarizeRequest.properties;
+    const response = schemas.SummarizeResponse;
+    const metadata = schemas.SummaryMetadata;
+
+    expect(request.include_chapters).toMatchObject({ type: 'boolean' });
+    expect(request.include_chapters.description).toContain('Defaults to true.');
+    expect(response.required).not.toContain('chapters');
+    expect(response.properties.chapters).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Chapter' },
+    });
+    expect(response.properties.chapters.description).toMatch(/under 5 minutes/);
+    expect(schemas.Chapter.required).toEqual([
+      'start_seconds',
+      'end_seconds',
+      'title',
+      'summary',
+      'url',
+    ]);
+    expect(schemas.Chapter.properties.summary.description).toContain('one to three sentences');
+    expect(schemas.Chapter.properties.url.description).toContain('whole seconds');
+    expect(metadata.required).toContain('chapters_source');
+    expect(metadata.properties.chapters_source.anyOf).toEqual(
+      expect.arrayContaining([
+        { type: 'string', enum: ['creator', 'model', 'offline'] },
+        { type: 'null' },
+      ]),
+    );
+  });
+
   it('gives request fields the rules the server applies', () => {
     const register = schemas.RegisterRequest.properties;
     const summarize = schemas.SummarizeRequest.properties;

@@ -120,6 +120,17 @@ describe('markdownLink', () => {
     expect(visible(html).trim()).toBe('moment');
   });
 
+  it.each([
+    '![tracker](https://evil.example/pixel.png)',
+    '[click](https://evil.example/x)',
+    'a ![b](c) and [d](e)',
+  ])('keeps a link or image written in its text as text: %j', (text) => {
+    const html = render(markdownLink(`4:00 ${text}`, 'https://www.youtube.com/watch?v=abc'));
+    expect(tagsOf(html)).toEqual(['p', 'a']);
+    expect(targetsOf(html)).toEqual(['https://www.youtube.com/watch?v=abc']);
+    expect(visible(html).trim()).toBe(`4:00 ${text}`);
+  });
+
   it('shows the link itself when the text is empty', () => {
     const html = render(markdownLink(' \n', 'https://www.youtube.com/watch?v=abc'));
     expect(visible(html).trim()).toBe('https://www.youtube.com/watch?v=abc');
@@ -168,5 +179,37 @@ describe('summaryMarkdown with hostile texts', () => {
     expect(visible(byline)).toBe(`${oneLine(hostile(8))} · summary of 120 words`);
     const items = contentsOf(html, 'li').map(visible);
     expect(items).toEqual(HOSTILE.map((text, i) => `${clock(60 + i)} ${oneLine(text)}`));
+  });
+
+  it('shows chapters’ titles and summaries as written, linked only to YouTube', () => {
+    const chapters = HOSTILE.map((text, i) => ({
+      start_seconds: 60 * i,
+      end_seconds: 60 * (i + 1),
+      title: text,
+      summary: hostile(i + 5),
+      url:
+        i % 4 === 1
+          ? `https://evil.example/watch?v=py5byOOHZM8&t=${60 * i}s`
+          : `https://www.youtube.com/watch?v=py5byOOHZM8&t=${60 * i}s`,
+    }));
+    const html = render(summaryMarkdown({ ...summary, key_points: [], chapters }));
+
+    const tags = tagsOf(html);
+    expect(new Set(tags)).toEqual(new Set(['h1', 'a', 'p', 'h2', 'ul', 'li']));
+    expect(contentsOf(html, 'h2')).toEqual(['Chapters']);
+    expect(tags.filter((tag) => tag === 'li')).toHaveLength(HOSTILE.length);
+    // Each as written (spaces around a title's words may collapse: it follows the time).
+    const spaced = (text: string) => text.replace(/\s+/g, ' ');
+    expect(contentsOf(html, 'li').map((item) => spaced(visible(item)))).toEqual(
+      chapters.map((chapter) =>
+        spaced(
+          `${clock(chapter.start_seconds)} ${oneLine(chapter.title)}: ${oneLine(chapter.summary)}`,
+        ),
+      ),
+    );
+    for (const target of targetsOf(html)) {
+      expect(target).toMatch(/^https:\/\/www\.youtube\.com\/watch\?v=py5byOOHZM8(&amp;t=\d+s)?$/);
+    }
+    expect(targetsOf(html)).toHaveLength(1 + chapters.filter((_, i) => i % 4 !== 1).length);
   });
 });

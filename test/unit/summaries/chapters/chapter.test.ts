@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type Chapter,
   chapterCount,
+  chapterSummary,
   chapterTitle,
   mergeChapters,
   withEnds,
@@ -105,5 +106,18 @@ describe('mergeChapters', () => {
     );
 
     expect(merged.map((c) => [c.startMs, c.endMs, c.title])).toEqual([[0, 65_000, 'A']]);
+  });
+});
+
+describe('chapterSummary', () => {
+  it('keeps the first three sentences, each as written', () => {
+    expect(
+      chapterSummary('It costs 3.5 dollars (v1.2). "It works!" Is it fast? Yes… And more. Done.'),
+    ).toBe('It costs 3.5 dollars (v1.2). "It works!" Is it fast?');
+  });
+
+  it('keeps a summary of three sentences or fewer as it is', () => {
+    expect(chapterSummary(' One. Two 2.0 words ')).toBe('One. Two 2.0 words');
+    expect(chapterSummary('No end mark at all')).toBe('No end mark at all');
   });
 });

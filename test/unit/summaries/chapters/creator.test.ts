@@ -1,6 +1,6 @@
 // The chapters a description lists, read as YouTube reads them.
 import { describe, expect, it } from 'vitest';
-import { creatorChapters } from '../../../../lib/summaries/chapters/creator';
+import { chaptersOfVideo, creatorChapters } from '../../../../lib/summaries/chapters/creator';
 
 describe('creatorChapters', () => {
   it('finds the chapters YouTube would: three or more, from 0:00, in order', () => {
@@ -51,5 +51,19 @@ describe('creatorChapters', () => {
       'Kernels',
       'End',
     ]);
+  });
+});
+
+describe('chaptersOfVideo', () => {
+  const description = '0:00 Intro\n1:00 Kernels\n2:00 End';
+
+  it('gives a video under five minutes none, though its description lists some', () => {
+    expect(creatorChapters(description, 299_000)).toHaveLength(3);
+    expect(chaptersOfVideo(description, 299_000)).toEqual([]);
+  });
+
+  it('gives a video of five minutes or more the creator’s', () => {
+    expect(chaptersOfVideo(description, 300_000)).toEqual(creatorChapters(description, 300_000));
+    expect(chaptersOfVideo(description, 300_000)).toHaveLength(3);
   });
 });

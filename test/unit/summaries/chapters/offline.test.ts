@@ -162,6 +162,32 @@ describe('offlineChapters', () => {
     for (const chapter of list) expect(countWords(chapter.summary)).toBeGreaterThanOrEqual(5);
   });
 
+  it('says so of a chapter whose captions say hardly a word, in a sentence of five words or more', () => {
+    const talk = loadSharedTranscript();
+    const shifted = talk.segments.map((segment) => ({
+      ...segment,
+      offsetMs: segment.offsetMs + 30_000,
+    }));
+    const segments = [
+      { text: '[Music]', offsetMs: 0, durationMs: 20_000 },
+      { text: 'Yes. Right.', offsetMs: 20_000, durationMs: 10_000 },
+      ...shifted,
+    ];
+    const transcript = { ...talk, segments, text: segments.map((s) => s.text).join(' ') };
+    const sentences = runToEnd(rankTranscript(transcript));
+    const creator = [
+      { startMs: 0, title: 'Intro' },
+      { startMs: 30_000, title: 'The talk' },
+      { startMs: 600_000, title: 'More of it' },
+    ];
+
+    const { list } = runToEnd(offlineChapters(sentences, 1_330_000, creator));
+
+    expect(list.map((chapter) => chapter.title)).toEqual(['Intro', 'The talk', 'More of it']);
+    for (const chapter of list) expect(countWords(chapter.summary)).toBeGreaterThanOrEqual(5);
+    expect(list[0]?.summary).not.toContain('Music');
+  });
+
   it('gives a video under five minutes none', () => {
     const transcript = buildLongTranscript(500);
     const sentences = runToEnd(rankTranscript(transcript));

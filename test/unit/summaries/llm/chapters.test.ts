@@ -12,6 +12,7 @@ import {
   type ChatRequest,
   createLlmSummarizer,
 } from '../../../../lib/summaries/llm/summarizer';
+import { formatTimestamp } from '../../../../lib/summaries/timed-line';
 import type { Transcript, VideoMetadata } from '../../../../lib/youtube/types';
 import { echoAnswer } from '../../../support/echo-model';
 import { buildLongTranscript, loadSharedMetadata } from '../../../support/transcripts';
@@ -96,9 +97,35 @@ describe('a model’s chapters of a 3-hour talk in parts', () => {
         request.system.includes('The creator divided the video'),
       ),
     );
-    expect(asked.length).toBeGreaterThanOrEqual(times.length);
+    expect(asked).toHaveLength(times.length);
     for (const chapter of result.chapters.list) {
       expect(chapter.summary.split(/\s+/).length).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it('lists in each part every chapter it is asked to summarise, however many the description has', async () => {
+    const { chat, requests } = fakeChat();
+    // 40 chapters four minutes apart, titled at length: more than a prompt lists of the whole.
+    const chapters = Array.from({ length: 40 }, (_, i) => {
+      const minutes = i * 4;
+      return {
+        time: `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}:00`,
+        title: `Chapter ${i + 1}, on what the speaker says in this stretch of the talk`,
+      };
+    });
+    const description = chapters.map((c) => `${c.time} ${c.title}`).join('\n');
+
+    const result = await summarize(chat, { ...loadSharedMetadata(), description });
+
+    expect(result.chapters.source).toBe('creator');
+    expect(result.chapters.list).toHaveLength(chapters.length);
+    const asking = requests.filter(
+      (request) => request.step === 'part' && request.system.includes('The creator divided'),
+    );
+    expect(asking.length).toBe(result.chunks);
+    for (const { title } of chapters) {
+      const listed = asking.filter((request) => request.user.includes(`] ${title}\n`));
+      expect(listed, title).toHaveLength(1);
     }
   });
 
@@ -111,6 +138,35 @@ describe('a model’s chapters of a 3-hour talk in parts', () => {
 
     expect(result.chapters.source).toBe('offline');
     expect(result.chapters.list.length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('a model’s chapter summaries', () => {
+  it('keep at most three sentences of what the model wrote', async () => {
+    const talk = buildLongTranscript(1_650);
+    const at = (index: number) => formatTimestamp(talk.segments[index]?.offsetMs ?? 0);
+    const { chat } = fakeChat(() =>
+      [
+        'SUMMARY:',
+        'A talk about kernels and how networks learn them from pictures.',
+        'CHAPTERS:',
+        '[0:00] Opening',
+        'The first sentence says what the talk is. The second says who gives it. The third one ends it. A fourth says one thing too many. A fifth too.',
+        `[${at(40)}] Kernels`,
+        'Kernels slide over the image and find its edges. That is all it says.',
+        `[${at(80)}] Learning`,
+        'The network learns its kernels from labelled pictures.',
+      ].join('\n'),
+    );
+
+    const result = await summarize(chat, { ...loadSharedMetadata(), description: '' }, talk);
+
+    expect(result.chapters.source).toBe('model');
+    expect(result.chapters.list.map((chapter) => chapter.summary)).toEqual([
+      'The first sentence says what the talk is. The second says who gives it. The third one ends it.',
+      'Kernels slide over the image and find its edges. That is all it says.',
+      'The network learns its kernels from labelled pictures.',
+    ]);
   });
 });
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerWithModel } from '../../../../lib/ask/answerers';
 import type { OpenAiModel } from '../../../../lib/summaries/catalog';
+import { creatorChapters } from '../../../../lib/summaries/chapters/creator';
 import { estimateTokens, type ModelLimits, plannerFor } from '../../../../lib/summaries/llm/plan';
 import { dataBlock } from '../../../../lib/summaries/llm/prompt';
 import {
@@ -11,6 +12,7 @@ import {
   type ChatRequest,
   createLlmSummarizer,
 } from '../../../../lib/summaries/llm/summarizer';
+import { formatTimestamp } from '../../../../lib/summaries/timed-line';
 import type { VideoMetadata } from '../../../../lib/youtube/types';
 import { echoAnswer } from '../../../support/echo-model';
 import { buildLongTranscript, loadSharedMetadata } from '../../../support/transcripts';
@@ -91,6 +93,24 @@ describe('the data block within a number of characters', () => {
       expect(block).toContain(`Title: ${crowded.title}`);
       expect(block).toContain(`Channel: ${crowded.channel_title}`);
     }
+  });
+
+  it('lists the chapters a call is asked to summarise whole, cutting only the description', () => {
+    // The last three of sixty: past what a prompt lists of the whole description.
+    const asked = creatorChapters(crowded.description).slice(-3);
+    const lines = asked.map((chapter) => `[${formatTimestamp(chapter.startMs)}] ${chapter.title}`);
+    const block = (chars: number) => dataBlock('tag', crowded, 'Transcript', 'body', chars, asked);
+
+    for (const chars of [0, 200, Number.POSITIVE_INFINITY]) {
+      expect(block(chars)).toContain(['Chapters:', ...lines, 'Transcript:'].join('\n'));
+      expect(block(chars)).not.toContain('[0:00] Chapter 1 on');
+    }
+    expect(lineOf(block(0), 'Description:')).toBeUndefined();
+    expect(lineOf(block(200), 'Description:')?.length).toBeLessThan(200);
+    expect(lineOf(block(200), 'Description:')).toMatch(/^Description: Intro prose .*…$/);
+    expect(lineOf(block(Number.POSITIVE_INFINITY), 'Description:')).toBe(
+      lineOf(full, 'Description:'),
+    );
   });
 });
 
