@@ -241,6 +241,7 @@ export function createTranscriber(deps: TranscriberDeps): Transcriber {
     const { videoId, signal } = request;
     const owner = randomUUID();
     const key = transcribedKey(videoId);
+    let waiting = false;
     for (;;) {
       const claimed = await store.claim(videoId, owner);
       // Whoever holds the claim may have finished meanwhile.
@@ -250,7 +251,12 @@ export function createTranscriber(deps: TranscriberDeps): Transcriber {
         return done;
       }
       if (claimed !== 'busy') return underClaim(found, request, claimed, owner, minutes);
-      // Another run transcribes this video: wait for its transcript rather than pay twice.
+      // Another run transcribes this video: wait for its transcript rather than pay twice. The
+      // job says it is transcribing meanwhile: its summary waits for exactly that.
+      if (!waiting) {
+        waiting = true;
+        await request.onTranscribing?.();
+      }
       const waitMs = deps.waitMs ?? 1_000;
       if (Date.now() + waitMs >= request.deadlineAt - HAND_OVER_MARGIN_MS) {
         throw new TranscriptionPendingError(`another run is transcribing ${videoId}`);

@@ -54,9 +54,23 @@ export interface ControlledFetchOptions {
 /** A request's options, and its own deadline when shorter than the fetch's (caption tracks). */
 export type YouTubeRequestInit = RequestInit & { timeoutMs?: number };
 
+/** An answer whose body is still to be read (undici's Response). */
+export type UnreadResponse = Awaited<ReturnType<typeof UndiciFetch>>;
+
 export interface ControlledFetch {
   /** Same signature as the global `fetch`; `init.timeoutMs` may shorten the deadline. */
   fetch: typeof globalThis.fetch;
+  /**
+   * As `fetch`, with the same checks, but the answer's body is `read` by the caller as it
+   * arrives instead of buffered here: media.ts writes 30 MB of audio straight into one buffer
+   * rather than copying each range three times on the way. `read` keeps to the size cap itself
+   * (readChunks); its failures to read count as the connection's (502, 504), as `fetch`'s do.
+   */
+  fetchWith<T>(
+    input: string | URL,
+    init: YouTubeRequestInit,
+    read: (response: UnreadResponse) => Promise<T>,
+  ): Promise<T>;
 }
 
 /**
@@ -85,10 +99,11 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
     throw youTubeBadResponse(`a request to another host (${target.host}) was refused`);
   };
 
-  const send = async (
+  const send = async <T>(
     input: string | URL | Request,
     init: YouTubeRequestInit,
-  ): Promise<Response> => {
+    read: (response: UnreadResponse) => Promise<T>,
+  ): Promise<T> => {
     // Whole milliseconds: AbortSignal.timeout throws on a fraction, and a client's share of the
     // time left (acquisition.ts) is seldom a whole number; the request then failed unsent.
     const timeoutMs = Math.max(
@@ -117,7 +132,7 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
           : youTubeBadResponse('the connection broke off mid-answer', error);
       };
 
-      let response: Awaited<ReturnType<typeof UndiciFetch>>;
+      let response: UnreadResponse;
       try {
         // undici's own fetch, so a ProxyAgent from the same package is always understood.
         const { fetch: undiciFetch } = requireShipped<typeof import('undici')>('undici');
@@ -155,33 +170,42 @@ export function createControlledFetch(options: ControlledFetchOptions): Controll
         throw youTubeBadResponse(`HTTP ${response.status}`);
       }
 
-      let bytes: Uint8Array;
       try {
-        bytes = await readCapped(response, options.maxResponseBytes);
+        return await read(response);
       } catch (error) {
         throw failed(error, 'read');
       }
-      const responseHeaders = new Headers();
-      for (const [name, value] of response.headers) {
-        if (!WIRE_HEADERS.has(name)) responseHeaders.append(name, value);
-      }
-      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bytes, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: responseHeaders,
-      });
     }
   };
 
-  const controlled = async (input: string | URL | Request, init: YouTubeRequestInit = {}) => {
+  const buffered = async (response: UnreadResponse): Promise<Response> => {
+    const bytes = await readCapped(response, options.maxResponseBytes);
+    const responseHeaders = new Headers();
+    for (const [name, value] of response.headers) {
+      if (!WIRE_HEADERS.has(name)) responseHeaders.append(name, value);
+    }
+    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bytes, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: responseHeaders,
+    });
+  };
+
+  const fetchWith = async <T>(
+    input: string | URL | Request,
+    init: YouTubeRequestInit,
+    read: (response: UnreadResponse) => Promise<T>,
+  ): Promise<T> => {
     try {
-      return await send(input, init);
+      return await send(input, init, read);
     } catch (error) {
       throw error instanceof HttpError ? error : youTubeBadResponse('request failed', error);
     }
   };
+  const controlled = (input: string | URL | Request, init: YouTubeRequestInit = {}) =>
+    fetchWith(input, init, buffered);
 
-  return { fetch: controlled as typeof globalThis.fetch };
+  return { fetch: controlled as typeof globalThis.fetch, fetchWith };
 }
 
 function bodyOf(body: RequestInit['body']): string | undefined {
@@ -213,30 +237,39 @@ function redirectTarget(
   }
 }
 
-/** Reads a body, giving up as soon as it exceeds `limit` bytes (declared or actual). */
-async function readCapped(
-  response: Awaited<ReturnType<typeof UndiciFetch>>,
+/** Reads a body whole, giving up as soon as it exceeds `limit` bytes (declared or actual). */
+async function readCapped(response: UnreadResponse, limit: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  await readChunks(response, limit, (chunk) => chunks.push(chunk));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Hands a body's chunks to `take` as they arrive, giving up (502 youtube-bad-response) as soon
+ * as it exceeds `limit` bytes, declared or actual; returns how many bytes it had.
+ */
+export async function readChunks(
+  response: UnreadResponse,
   limit: number,
-): Promise<Uint8Array> {
+  take: (chunk: Uint8Array) => void,
+): Promise<number> {
   const tooBig = () => youTubeBadResponse(`an answer larger than ${limit} bytes`);
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > limit) {
     await response.body?.cancel().catch(() => undefined);
     throw tooBig();
   }
-  if (!response.body) return new Uint8Array(0);
+  if (!response.body) return 0;
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return total;
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => undefined);
       throw tooBig();
     }
-    chunks.push(value);
+    take(value);
   }
-  return Buffer.concat(chunks);
 }

@@ -5,7 +5,7 @@
 // and no redirect anywhere else is followed: a player answer is data from the network, and its
 // URLs must not make this service fetch whatever they name.
 import type { Dispatcher } from 'undici';
-import { createControlledFetch } from './fetch';
+import { createControlledFetch, readChunks, type UnreadResponse } from './fetch';
 
 /** The most asked of the media server in one request. */
 export const MEDIA_RANGE_BYTES = 10 * 1024 * 1024;
@@ -89,7 +89,7 @@ export async function downloadMedia(
     return allowed;
   };
   if (!allow(target)) throw new ForeignMediaError(target.host);
-  const { fetch } = createControlledFetch({
+  const { fetchWith } = createControlledFetch({
     origin: target.origin,
     allow,
     timeoutMs: RANGE_TIMEOUT_MS,
@@ -98,36 +98,81 @@ export async function downloadMedia(
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const wanted = Math.min(download.limitBytes ?? Number.POSITIVE_INFINITY, download.maxBytes + 1);
-  const chunks: Uint8Array[] = [];
-  let received = 0;
+  const audio = new Collected();
   let total: number | undefined;
-  while (received < Math.min(wanted, total ?? Number.POSITIVE_INFINITY)) {
+  while (audio.length < Math.min(wanted, total ?? Number.POSITIVE_INFINITY)) {
+    const received = audio.length;
     const asked = Math.min(MEDIA_RANGE_BYTES, wanted - received, (total ?? wanted) - received);
-    const response = await fetch(target.href, {
-      headers: {
-        Range: `bytes=${received}-${received + asked - 1}`,
-        'User-Agent': download.userAgent,
+    const range = await fetchWith(
+      target.href,
+      {
+        headers: {
+          Range: `bytes=${received}-${received + asked - 1}`,
+          'User-Agent': download.userAgent,
+        },
       },
-    }).catch((error: unknown) => {
+      async (response: UnreadResponse) => {
+        // A 403 (or any other refusal) is about the URL, its client's failure. A server that
+        // ignores ranges answers 200 with it all (within the range cap): fine for a first request.
+        const whole = response.status === 200 && received === 0;
+        const declared = whole ? undefined : totalOf(response.headers.get('content-range'));
+        if ((response.status !== 206 && !whole) || (declared ?? 0) > download.maxBytes) {
+          await response.body?.cancel().catch(() => undefined);
+          return { status: response.status, whole, declared, bytes: 0 };
+        }
+        // Room for all that is wanted once the length is known: each range is written where it
+        // goes, and the audio is never copied whole.
+        if (declared !== undefined) audio.reserve(Math.min(declared, wanted));
+        const bytes = await readChunks(response, MEDIA_RANGE_BYTES, (chunk) => audio.add(chunk));
+        return { status: response.status, whole, declared, bytes };
+      },
+    ).catch((error: unknown) => {
       // A redirect off the media hosts is not followed: that URL is refused, as a foreign one.
       throw refused === undefined ? error : new ForeignMediaError(refused);
     });
-    // A 403 (or any other refusal) is about the URL, its client's failure. A server that
-    // ignores ranges answers 200 with it all (within the range cap): fine for a first request.
-    const whole = response.status === 200 && received === 0;
-    if (response.status !== 206 && !whole) throw new MediaRefusedError(response.status);
-    const body = new Uint8Array(await response.arrayBuffer());
-    total = whole ? body.byteLength : (totalOf(response.headers.get('content-range')) ?? total);
+    if (range.status !== 206 && !range.whole) throw new MediaRefusedError(range.status);
+    total = range.whole ? range.bytes : (range.declared ?? total);
     if (total !== undefined && total > download.maxBytes) throw new AudioTooLargeError(total);
-    chunks.push(body);
-    received += body.byteLength;
-    download.onProgress?.(received, total);
+    download.onProgress?.(audio.length, total);
     // Without a total, a short range is the end.
-    if (whole || body.byteLength === 0 || (total === undefined && body.byteLength < asked)) break;
+    if (range.whole || range.bytes === 0 || (total === undefined && range.bytes < asked)) break;
   }
-  if (received > download.maxBytes) throw new AudioTooLargeError(received);
-  const bytes = Buffer.concat(chunks);
+  if (audio.length > download.maxBytes) throw new AudioTooLargeError(audio.length);
+  const bytes = audio.bytes();
   return download.limitBytes === undefined ? bytes : bytes.subarray(0, download.limitBytes);
+}
+
+/**
+ * Bytes appended into one buffer, sized ahead when the length is known (hand-written: a
+ * Buffer.concat of the ranges would copy all 30 MB once more, and hold them twice meanwhile).
+ */
+class Collected {
+  private buffer = Buffer.allocUnsafe(0);
+  length = 0;
+
+  /** Makes room for `bytes` in all (no copy while nothing is in yet). */
+  reserve(bytes: number): void {
+    if (bytes <= this.buffer.byteLength) return;
+    const larger = Buffer.allocUnsafe(bytes);
+    this.buffer.copy(larger, 0, 0, this.length);
+    this.buffer = larger;
+  }
+
+  add(chunk: Uint8Array): void {
+    // More than was reserved (no length known, or a server that sends more): grow by half.
+    if (this.length + chunk.byteLength > this.buffer.byteLength) {
+      this.reserve(
+        Math.max(this.length + chunk.byteLength, Math.ceil(this.buffer.byteLength * 1.5)),
+      );
+    }
+    this.buffer.set(chunk, this.length);
+    this.length += chunk.byteLength;
+  }
+
+  /** What was added (a view: no copy). */
+  bytes(): Uint8Array {
+    return this.buffer.subarray(0, this.length);
+  }
 }
 
 /** The complete length of a `Content-Range: bytes 0-99/1234` answer; undefined for `/*`. */

@@ -23,6 +23,8 @@ export interface AudioEdit {
   smallestBytes?: number;
   /** The media server answers 403 to these clients' URLs (the `c=` parameter). */
   refuse?: readonly string[];
+  /** The player says each format is this many times smaller than the bytes served. */
+  understate?: number;
 }
 
 /** One request the media server answered. */
@@ -70,7 +72,9 @@ export function rewriteAudio(
   }
   for (const format of audio) {
     const size = Math.round(Number(format.contentLength ?? 0) * scale);
-    if (format.contentLength !== undefined) format.contentLength = String(size);
+    if (format.contentLength !== undefined) {
+      format.contentLength = String(Math.round(size / (edit.understate ?? 1)));
+    }
     if (edit.lengthSeconds !== undefined)
       format.approxDurationMs = String(edit.lengthSeconds * 1000);
     const original = new URL(format.url ?? 'https://rr1---sn-fake.googlevideo.com/videoplayback');

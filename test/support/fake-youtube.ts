@@ -419,6 +419,17 @@ export const SCENARIOS = {
     },
     expect: { status: 422, type: 'captions-disabled' },
   },
+  // The player says 7 MB; the media server serves 28 MB.
+  'no-captions-understated': {
+    id: 'nocaptionli',
+    player: {
+      '*': {
+        recording: CAPTIONS_OFF,
+        edit: { audio: { lengthSeconds: 1_200, smallestBytes: 28 * 1_048_576, understate: 4 } },
+      },
+    },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
   'audio-foreign': {
     id: 'audioforgn0',
     player: { '*': { recording: CAPTIONS_OFF, edit: { audio: { host: 'foreign' } } } },

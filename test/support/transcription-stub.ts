@@ -34,7 +34,8 @@ export interface RecordedTranscription {
 /**
  * One scripted answer: 'success' (verbose_json of the stub's segments), 'server-error' (500),
  * 'rejected' (400: the audio is not a valid media file), 'garbage' (200 with JSON that is not a
- * transcription), 'hang' (never answers), or a success after `delayMs`.
+ * transcription), 'hang' (never answers), 'held' (a success once the test calls release()), or
+ * a success after `delayMs`.
  */
 export type TranscriptionStep =
   | 'success'
@@ -42,6 +43,7 @@ export type TranscriptionStep =
   | 'rejected'
   | 'garbage'
   | 'hang'
+  | 'held'
   | { delayMs: number };
 
 export interface TranscriptionStub {
@@ -50,6 +52,8 @@ export interface TranscriptionStub {
   requests: RecordedTranscription[];
   /** Answers in turn, one per request; the last repeats. Unscripted: 'success'. */
   script(steps: TranscriptionStep[]): void;
+  /** Lets every 'held' answer, waiting or to come, go out. */
+  release(): void;
   /** The segments a success answers with (default: the shared Computerphile transcript). */
   setSegments(segments: readonly TranscriptSegment[], language?: string): void;
   reset(): void;
@@ -66,6 +70,10 @@ export async function startTranscriptionStub(): Promise<TranscriptionStub> {
   let next = 0;
   let segments: readonly TranscriptSegment[] = loadSharedTranscript().segments;
   let language = 'english';
+  /** Resolved by release(): what 'held' answers wait for. */
+  let openGate = () => {};
+  const newGate = () => new Promise<void>((resolve) => (openGate = resolve));
+  let released = newGate();
 
   const send = (
     res: ServerResponse,
@@ -145,6 +153,7 @@ export async function startTranscriptionStub(): Promise<TranscriptionStub> {
       send(res, recorded, 200, { status: 'ok', result: 'queued' });
       return;
     }
+    if (step === 'held') await released;
     if (typeof step === 'object') await new Promise((resolve) => setTimeout(resolve, step.delayMs));
     if (res.destroyed) return;
     const last = segments.at(-1);
@@ -182,11 +191,16 @@ export async function startTranscriptionStub(): Promise<TranscriptionStub> {
       steps = [...list];
       next = 0;
     },
+    release() {
+      openGate();
+    },
     setSegments(list, spoken = 'english') {
       segments = list;
       language = spoken;
     },
     reset() {
+      openGate();
+      released = newGate();
       requests.length = 0;
       steps = [];
       next = 0;

@@ -553,6 +553,7 @@ describe('POST /summarize in every scenario of the fake YouTube', () => {
     expect(response.status).toBe(expected.status);
     if (expected.status === 200) {
       expect(response.body.metadata.transcript_client).toBe(expected.client);
+      expect(response.body.metadata.transcript_source).toBe('captions');
       return;
     }
     expect(response.body.type).toBe(`urn:tubesum:problem:${expected.type}`);

@@ -64,6 +64,19 @@ describe('limits checked before any download', () => {
       expect(stt.requests).toHaveLength(0);
     },
   );
+
+  it('stops downloading audio larger than the player said at TRANSCRIPTION_MAX_MB, after one range: 422', async () => {
+    env.youtube.reset();
+    stt.reset();
+
+    const answer = await summarize(env, FAKE_VIDEO_IDS['no-captions-understated']);
+
+    expect(answer.status, answer.text).toBe(422);
+    expect(answer.body.type).toBe('urn:tubesum:problem:transcription-too-large');
+    expect(answer.body.detail).toMatch(/28\.0 MB: this service downloads at most 27 MB/);
+    expect(env.youtube.media.map((request) => request.status)).toEqual([206]);
+    expect(stt.requests).toHaveLength(0);
+  });
 });
 
 describe('the daily budget of transcribed minutes', () => {

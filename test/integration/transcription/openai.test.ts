@@ -59,7 +59,7 @@ it('summarises a video without captions from a transcription of its smallest aud
   const { last, seen } = await pollJob(env.host, env.token, jobIdOf(submitted), { everyMs: 20 });
 
   expect(last.body.status, last.text).toBe('done');
-  const { metadata, key_points: keyPoints } = last.body.result;
+  const { metadata, key_points: keyPoints, chapters } = last.body.result;
   expect(metadata).toMatchObject({
     transcript_source: 'transcription',
     transcript_language: 'en',
@@ -81,6 +81,12 @@ it('summarises a video without captions from a transcription of its smallest aud
   const starts = new Set(loadSharedTranscript().segments.map((segment) => segment.offsetMs / 1000));
   expect(keyPoints.length).toBeGreaterThan(0);
   for (const point of keyPoints) expect(starts).toContain(point.start_seconds);
+  // The transcription runs 20 minutes: it is divided into chapters, each starting where a
+  // transcribed segment starts (the first at 0).
+  expect(metadata.chapters_source).toBe('offline');
+  expect(chapters.length).toBeGreaterThanOrEqual(2);
+  expect(chapters[0].start_seconds).toBe(0);
+  for (const chapter of chapters.slice(1)) expect(starts).toContain(chapter.start_seconds);
   expect(seen.map((job) => (job as { progress: { stage: string } }).progress.stage)).toContain(
     'transcribing',
   );
@@ -140,6 +146,48 @@ it('transcribes once for identical and for different summaries of one video aske
     expect(job.body.result.metadata.transcript_source).toBe('transcription');
   }
   expect(stt.requests).toHaveLength(1);
+});
+
+it('shows the transcribing stage on a job that waits for another run’s transcription of its video', {
+  timeout: 90_000,
+}, async () => {
+  const video = FAKE_VIDEO_IDS['no-captions-28mb'];
+  // The backend answers only when the test says: both runs are then under way.
+  stt.script(['held']);
+  const transcribing = (job: { progress?: { stage?: string } }) =>
+    job.progress?.stage === 'transcribing';
+
+  const first = jobIdOf(await summarize({ video_url: video, summary_length: 72 }, 'respond-async'));
+  await pollJob(env.host, env.token, first, { until: transcribing });
+  const second = jobIdOf(
+    await summarize({ video_url: video, summary_length: 73 }, 'respond-async'),
+  );
+  const waiting = await pollJob(env.host, env.token, second, {
+    until: (job) => transcribing(job) || ['done', 'failed', 'cancelled'].includes(job.status),
+  });
+  stt.release();
+  const done = await Promise.all(
+    [first, second].map(async (id) => (await pollJob(env.host, env.token, id)).last),
+  );
+
+  expect(waiting.last.body.progress.stage, waiting.last.text).toBe('transcribing');
+  for (const job of done) expect(job.body.status, job.text).toBe('done');
+  expect(stt.requests).toHaveLength(1);
+});
+
+it.each([
+  ['offers its caption tracks only behind a PO token (exp=xpe)', 'po-token'],
+  ['answers its caption track with an empty 200', 'empty-track'],
+] as const)('transcribes the audio of a video that %s', async (_what, scenario) => {
+  const answer = await summarize({ video_url: FAKE_VIDEO_IDS[scenario], summary_length: 60 });
+
+  expect(answer.status, answer.text).toBe(200);
+  expect(answer.body.metadata).toMatchObject({
+    transcript_source: 'transcription',
+    transcript_language: 'en',
+  });
+  expect(stt.requests).toHaveLength(1);
+  expect(env.youtube.media.length).toBeGreaterThan(0);
 });
 
 it('says transcript_source "captions" for a video with captions, and transcribes nothing', async () => {

@@ -168,6 +168,7 @@ describe('every scenario of the fake YouTube', () => {
       if (result instanceof Error) throw result;
       const video = result as Video;
       expect(video.client).toBe(expected.client);
+      expect(video.source).toBe('captions');
       // Whatever the client and the caption format, the same recorded track.
       expect(video.transcript.text).toBe(NORMAL_TEXT);
       expect(video.transcript.segments.map((s) => [s.offsetMs, s.durationMs])).toEqual([

@@ -323,6 +323,38 @@ describe('the OpenAPI document says what the service does', () => {
     expect(schemas.Problem.properties.block_reason.enum).toEqual([...BLOCK_REASONS]);
   });
 
+  it('documents transcriptions: the transcript’s source and language, the transcribing stage, the problems and their extensions', () => {
+    for (const name of ['SummaryMetadata', 'AskMetadata']) {
+      expect(schemas[name].properties.transcript_source, name).toMatchObject({
+        type: 'string',
+        enum: ['captions', 'transcription'],
+      });
+      expect(schemas[name].properties.transcript_language, name).toMatchObject({ type: 'string' });
+      expect(schemas[name].required, name).toEqual(
+        expect.arrayContaining(['transcript_source', 'transcript_language']),
+      );
+    }
+    expect(schemas.JobProgress.properties.stage.enum).toContain('transcribing');
+    expect(schemas.JobProgress.properties.stage.description).toMatch(/transcribing \(/);
+    const summarize = (document.paths as Json)['/summarize'].post.responses;
+    const described = (status: number) => summarize[String(status)].description;
+    for (const type of [
+      'video-too-long-to-transcribe',
+      'transcription-too-large',
+      'transcription-rejected',
+    ]) {
+      expect(described(422)).toContain(type);
+    }
+    expect(described(429)).toContain('transcription-budget-exceeded');
+    expect(described(502)).toContain('transcription-error');
+    expect(described(504)).toContain('transcription-timeout');
+    for (const extension of ['max_minutes', 'max_mb', 'backend_reason']) {
+      expect(schemas.Problem.properties[extension], extension).toMatchObject({
+        description: expect.stringMatching(/transcri/),
+      });
+    }
+  });
+
   it('documents the headers each status carries', () => {
     for (const operation of operations) {
       for (const [status, response] of Object.entries(operation.responses as Json)) {
