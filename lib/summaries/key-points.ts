@@ -89,7 +89,7 @@ const LOOK_AFTER_MS = 90_000;
 const SPAN = 3;
 
 /** Index of the first segment starting at or after `ms` (segments are in time order). */
-function firstAtOrAfter(segments: readonly TranscriptSegment[], ms: number): number {
+export function firstAtOrAfter(segments: readonly TranscriptSegment[], ms: number): number {
   let low = 0;
   let high = segments.length;
   while (low < high) {

@@ -3,7 +3,8 @@
 // line or two on what it says. Like key points, the answer is untrusted and read leniently; every
 // time is checked against the transcript: a chapter starts at the start of the caption it falls
 // in, and one past the video's end or at no caption is dropped.
-import type { Transcript, TranscriptSegment } from '../../youtube/types';
+import type { Transcript } from '../../youtube/types';
+import { firstAtOrAfter } from '../key-points';
 import { KEY_POINT_FORM, parseTimestamp, readTimedLine } from '../timed-line';
 import {
   type Chapter,
@@ -67,18 +68,6 @@ export function splitChapters(answer: string): { rest: string; chapters: Claimed
   }
   const rest = [...lines.slice(0, heading), ...lines.slice(end)].join('\n');
   return { rest, chapters: chapters.filter((chapter) => chapter.title !== '') };
-}
-
-/** Index of the first segment starting at or after `ms` (segments are in time order). */
-function firstAtOrAfter(segments: readonly TranscriptSegment[], ms: number): number {
-  let low = 0;
-  let high = segments.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((segments[middle]?.offsetMs ?? 0) < ms) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /**
