@@ -2,8 +2,9 @@
 // account's password; 204.
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
-import { createHandler, lambdaEntry } from '../lib/http/handler';
+import { lambdaEntry } from '../lib/http/entry';
 import { noContent } from '../lib/http/reply';
+import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { accountRoutes } from '../lib/routes/accounts';
 import { deleteAccount } from '../lib/users/deletion';
@@ -13,17 +14,20 @@ import { accountDeletionFrom } from '../lib/users/wiring';
 export function create(config: Config) {
   const db = createDocumentClient(config);
   const { deletion, authenticate } = accountDeletionFrom(config, db, logger);
-  return createHandler(
-    accountRoutes.deleteAccount,
-    config,
-    async ({ user, body, event }) => {
-      await deleteAccount(deletion, {
-        user,
-        password: body.password,
-        sourceIp: event.requestContext.http.sourceIp,
-      });
-      return noContent();
+  return serve(
+    'account',
+    accountRoutes,
+    {
+      deleteAccount: async ({ user, body, event }) => {
+        await deleteAccount(deletion, {
+          user,
+          password: body.password,
+          sourceIp: event.requestContext.http.sourceIp,
+        });
+        return noContent();
+      },
     },
+    config,
     { authenticate },
   );
 }

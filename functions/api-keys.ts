@@ -1,13 +1,13 @@
 // POST /api-keys, GET /api-keys, DELETE /api-keys/{id}: the caller's API keys (made, listed,
-// deleted), with a login token only. The routeKey tells which.
+// deleted), with a login token only.
 import { createApiKeyService } from '../lib/api-keys/service';
 import { createApiKeyStore } from '../lib/api-keys/store';
 import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
-import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/handler';
+import { type LambdaHandler, lambdaEntry } from '../lib/http/entry';
 import { json, noContent } from '../lib/http/reply';
-import { servingRouteKey } from '../lib/http/router';
+import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { apiKeyRoutes } from '../lib/routes/api-keys';
 
@@ -17,35 +17,21 @@ export function create(config: Config): LambdaHandler {
   const store = createApiKeyStore(db, config.TABLE_NAME);
   const authenticate = bearerAuthenticatorFrom(config, db, store);
   const apiKeys = createApiKeyService(store, logger);
-  const byRouteKey: Record<string, LambdaHandler> = {
-    [`${apiKeyRoutes.createApiKey.method} ${apiKeyRoutes.createApiKey.path}`]: createHandler(
-      apiKeyRoutes.createApiKey,
-      config,
-      async ({ user, body }) =>
+  return serve(
+    'api-keys',
+    apiKeyRoutes,
+    {
+      createApiKey: async ({ user, body }) =>
         json(201, await apiKeys.create(user, body.name, body.expires_in_days)),
-      { authenticate },
-    ),
-    [`${apiKeyRoutes.listApiKeys.method} ${apiKeyRoutes.listApiKeys.path}`]: createHandler(
-      apiKeyRoutes.listApiKeys,
-      config,
-      async ({ user }) => json(200, await apiKeys.list(user)),
-      { authenticate },
-    ),
-    [`${apiKeyRoutes.deleteApiKey.method} ${apiKeyRoutes.deleteApiKey.path}`]: createHandler(
-      apiKeyRoutes.deleteApiKey,
-      config,
-      async ({ user, event }) => {
-        await apiKeys.remove(user, event.pathParameters?.id ?? '');
+      listApiKeys: async ({ user }) => json(200, await apiKeys.list(user)),
+      deleteApiKey: async ({ user, params }) => {
+        await apiKeys.remove(user, params.id);
         return noContent();
       },
-      { authenticate },
-    ),
-  };
-  return async (event, context) => {
-    const route = byRouteKey[servingRouteKey(event.routeKey)];
-    if (!route) throw new Error(`the api-keys function does not serve ${event.routeKey}`);
-    return route(event, context);
-  };
+    },
+    config,
+    { authenticate },
+  );
 }
 
 export const handler = lambdaEntry(create);

@@ -5,8 +5,9 @@ import { askServiceFrom } from '../lib/ask/wiring';
 import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import { ASK_MARGIN_MS, type Config } from '../lib/config';
-import { createHandler, lambdaEntry } from '../lib/http/handler';
+import { lambdaEntry } from '../lib/http/entry';
 import { json } from '../lib/http/reply';
+import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { askRoutes } from '../lib/routes/ask';
 
@@ -15,21 +16,24 @@ export function create(config: Config) {
   const db = createDocumentClient(config);
   const authenticate = bearerAuthenticatorFrom(config, db);
   const questions = askServiceFrom(config, db, logger);
-  return createHandler(
-    askRoutes.ask,
-    config,
-    async ({ body, user, lambda }) => {
-      // Never past the Lambda's own end: the margin is left to send the answer (or the 504).
-      const deadlineMs = Math.max(
-        0,
-        Math.min(config.ASK_DEADLINE_MS, lambda.getRemainingTimeInMillis() - ASK_MARGIN_MS),
-      );
-      const answer = await questions.ask(user, body, {
-        signal: AbortSignal.timeout(deadlineMs),
-        deadlineAt: Date.now() + deadlineMs,
-      });
-      return json(200, answer);
+  return serve(
+    'ask',
+    askRoutes,
+    {
+      ask: async ({ body, user, lambda }) => {
+        // Never past the Lambda's own end: the margin is left to send the answer (or the 504).
+        const deadlineMs = Math.max(
+          0,
+          Math.min(config.ASK_DEADLINE_MS, lambda.getRemainingTimeInMillis() - ASK_MARGIN_MS),
+        );
+        const answer = await questions.ask(user, body, {
+          signal: AbortSignal.timeout(deadlineMs),
+          deadlineAt: Date.now() + deadlineMs,
+        });
+        return json(200, answer);
+      },
     },
+    config,
     { authenticate },
   );
 }

@@ -4,10 +4,10 @@
 import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
-import { dispatch } from '../lib/http/dispatch';
-import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/handler';
+import { type LambdaHandler, lambdaEntry } from '../lib/http/entry';
 import { requestOrigin } from '../lib/http/origin';
 import { json, noContent } from '../lib/http/reply';
+import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { decide, viewRequest } from '../lib/oauth/authorization';
 import { disconnectApp, listConnectedApps } from '../lib/oauth/connected-apps';
@@ -21,63 +21,37 @@ export function create(config: Config): LambdaHandler {
   const authenticate = bearerAuthenticatorFrom(config, db);
   const consent = consentFrom(config, db);
   const { grants } = consent;
-  return dispatch('connected-apps', [
-    [
-      oauthRoutes.authorizationRequest,
-      createHandler(
-        oauthRoutes.authorizationRequest,
-        config,
-        async ({ event }) =>
-          json(200, await viewRequest(consent.flows, event.pathParameters?.id ?? '', Date.now())),
-        { authenticate },
-      ),
-    ],
-    [
-      oauthRoutes.answerAuthorizationRequest,
-      createHandler(
-        oauthRoutes.answerAuthorizationRequest,
-        config,
-        async ({ user, body, event }) => {
-          // The page sends it with the person's token, which no other site has; a browser also
-          // names the page's origin, and an answer from another one is refused all the same.
-          const from = event.headers?.origin;
-          if (from !== undefined && from !== requestOrigin(config, event)) throw crossSiteAnswer();
-          const answer = await decide(consent, {
-            id: event.pathParameters?.id ?? '',
-            userId: user.id,
-            decision: body.decision,
-            now: Date.now(),
-          });
-          logger.info('connection request answered', { user_id: user.id, decision: body.decision });
-          return json(200, answer);
-        },
-        { authenticate },
-      ),
-    ],
-    [
-      oauthRoutes.listConnectedApps,
-      createHandler(
-        oauthRoutes.listConnectedApps,
-        config,
-        async ({ user }) =>
-          json(200, { items: await listConnectedApps(grants, user.id, Date.now()) }),
-        { authenticate },
-      ),
-    ],
-    [
-      oauthRoutes.disconnectApp,
-      createHandler(
-        oauthRoutes.disconnectApp,
-        config,
-        async ({ user, event }) => {
-          await disconnectApp(grants, user.id, event.pathParameters?.id ?? '', Date.now());
-          logger.info('app disconnected', { user_id: user.id });
-          return noContent();
-        },
-        { authenticate },
-      ),
-    ],
-  ]);
+  return serve(
+    'connected-apps',
+    oauthRoutes,
+    {
+      authorizationRequest: async ({ params }) =>
+        json(200, await viewRequest(consent.flows, params.id, Date.now())),
+      answerAuthorizationRequest: async ({ user, body, params, event }) => {
+        // The page sends it with the person's token, which no other site has; a browser also
+        // names the page's origin, and an answer from another one is refused all the same.
+        const from = event.headers?.origin;
+        if (from !== undefined && from !== requestOrigin(config, event)) throw crossSiteAnswer();
+        const answer = await decide(consent, {
+          id: params.id,
+          userId: user.id,
+          decision: body.decision,
+          now: Date.now(),
+        });
+        logger.info('connection request answered', { user_id: user.id, decision: body.decision });
+        return json(200, answer);
+      },
+      listConnectedApps: async ({ user }) =>
+        json(200, { items: await listConnectedApps(grants, user.id, Date.now()) }),
+      disconnectApp: async ({ user, params }) => {
+        await disconnectApp(grants, user.id, params.id, Date.now());
+        logger.info('app disconnected', { user_id: user.id });
+        return noContent();
+      },
+    },
+    config,
+    { authenticate },
+  );
 }
 
 export const handler = lambdaEntry(create);

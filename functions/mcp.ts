@@ -4,7 +4,8 @@
 import { askServiceFrom } from '../lib/ask/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import { type Config, SUMMARIZE_MARGIN_MS } from '../lib/config';
-import { createHandler, lambdaEntry } from '../lib/http/handler';
+import { lambdaEntry } from '../lib/http/entry';
+import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { createMcpEndpoint } from '../lib/mcp/endpoint';
 import { askTool, summaryTools, type ToolDef, transcriptTool } from '../lib/mcp/tools';
@@ -47,18 +48,21 @@ export function create(config: Config, services: McpServices = {}) {
     askTool(askServiceFrom(config, db, logger), config.ASK_DEADLINE_MS),
   ];
   const endpoint = createMcpEndpoint(tools, { models: catalogFromConfig(config).names, logger });
-  return createHandler(
-    mcpRoutes.mcp,
+  return serve(
+    'mcp',
+    mcpRoutes,
+    {
+      mcp: async ({ body, user, event, lambda, requestId }) =>
+        endpoint({
+          user,
+          requestId,
+          headers: event.headers ?? {},
+          body,
+          // As /summarize: the margin is left to answer with the job.
+          deadlineAt: Date.now() + lambda.getRemainingTimeInMillis() - SUMMARIZE_MARGIN_MS,
+        }),
+    },
     config,
-    async ({ body, user, event, lambda, requestId }) =>
-      endpoint({
-        user,
-        requestId,
-        headers: event.headers ?? {},
-        body,
-        // As /summarize: the margin is left to answer with the job.
-        deadlineAt: Date.now() + lambda.getRemainingTimeInMillis() - SUMMARIZE_MARGIN_MS,
-      }),
     { authenticate },
   );
 }

@@ -4,10 +4,10 @@
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
 import { HttpError } from '../lib/errors';
-import { dispatch } from '../lib/http/dispatch';
-import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/handler';
+import { type LambdaHandler, lambdaEntry } from '../lib/http/entry';
 import { mcpResource, requestOrigin } from '../lib/http/origin';
 import { json, noContent } from '../lib/http/reply';
+import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { authorize } from '../lib/oauth/authorization';
 import { registerClient } from '../lib/oauth/clients';
@@ -28,21 +28,19 @@ const seeOther = (location: string) => ({ ...noContent({ Location: location }), 
 export function create(config: Config, services: OAuthClientsServices = {}): LambdaHandler {
   const db = createDocumentClient(config);
   const { registration, authorization } = oauthClientsFrom(config, db, services.clientMetadata);
-  return dispatch('oauth-clients', [
-    [
-      oauthRoutes.oauthRegister,
-      createHandler(oauthRoutes.oauthRegister, config, async ({ body, event }) => {
+  return serve(
+    'oauth-clients',
+    oauthRoutes,
+    {
+      oauthRegister: async ({ body, event }) => {
         const client = await registerClient(registration, body, {
           sourceIp: event.requestContext.http.sourceIp,
           now: Date.now(),
         });
         logger.info('oauth client registered', { client_id: client.client_id });
         return json(201, client);
-      }),
-    ],
-    [
-      oauthRoutes.oauthAuthorize,
-      createHandler(oauthRoutes.oauthAuthorize, config, async ({ event }) => {
+      },
+      oauthAuthorize: async ({ event }) => {
         const origin = requestOrigin(config, event);
         try {
           const outcome = await authorize(authorization, event.rawQueryString ?? '', {
@@ -58,9 +56,10 @@ export function create(config: Config, services: OAuthClientsServices = {}): Lam
           else logger.info('authorization request refused', { problem: error.type });
           return errorPage(error);
         }
-      }),
-    ],
-  ]);
+      },
+    },
+    config,
+  );
 }
 
 export const handler = lambdaEntry(create);

@@ -2,10 +2,10 @@
 // POST /oauth/revoke: a client revokes a token, which disconnects it (RFC 7009); 200.
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
-import { dispatch } from '../lib/http/dispatch';
-import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/handler';
+import { type LambdaHandler, lambdaEntry } from '../lib/http/entry';
 import { requestOrigin } from '../lib/http/origin';
 import { json } from '../lib/http/reply';
+import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { exchangeToken, revokeToken } from '../lib/oauth/token-service';
 import { tokenServiceFrom } from '../lib/oauth/wiring';
@@ -15,10 +15,11 @@ import { oauthRoutes } from '../lib/routes/oauth';
 export function create(config: Config): LambdaHandler {
   const db = createDocumentClient(config);
   const tokens = tokenServiceFrom(config, db, logger);
-  return dispatch('oauth-token', [
-    [
-      oauthRoutes.oauthToken,
-      createHandler(oauthRoutes.oauthToken, config, async ({ body, event }) =>
+  return serve(
+    'oauth-token',
+    oauthRoutes,
+    {
+      oauthToken: async ({ body, event }) =>
         // RFC 6749 5.1: no cache may keep tokens (no-store is every answer's; Pragma for HTTP/1.0).
         json(
           200,
@@ -28,16 +29,13 @@ export function create(config: Config): LambdaHandler {
           }),
           { Pragma: 'no-cache' },
         ),
-      ),
-    ],
-    [
-      oauthRoutes.oauthRevoke,
-      createHandler(oauthRoutes.oauthRevoke, config, async ({ body, event }) => {
+      oauthRevoke: async ({ body, event }) => {
         await revokeToken(tokens, body, { origin: requestOrigin(config, event), now: Date.now() });
         return json(200, {});
-      }),
-    ],
-  ]);
+      },
+    },
+    config,
+  );
 }
 
 export const handler = lambdaEntry(create);

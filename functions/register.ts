@@ -2,8 +2,9 @@
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import { createWindowCounter } from '../lib/aws/window-counter';
 import type { Config } from '../lib/config';
-import { createHandler, lambdaEntry } from '../lib/http/handler';
+import { lambdaEntry } from '../lib/http/entry';
 import { json } from '../lib/http/reply';
+import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { accountRoutes } from '../lib/routes/accounts';
 import { maskEmail } from '../lib/users/identity';
@@ -22,15 +23,22 @@ export function create(config: Config) {
     maxPerAddressPerHour: config.REGISTER_MAX_PER_IP,
     budget: bcryptBudgetFrom(config, counter),
   };
-  return createHandler(accountRoutes.register, config, async ({ body, event }) => {
-    const sourceIp = event.requestContext.http.sourceIp;
-    const user = await registerUser(registration, { ...body, sourceIp });
-    logger.info('user registered', { user_id: user.id, email: maskEmail(user.email) });
-    return json(201, {
-      message: `User ${user.username} registered successfully.`,
-      username: user.username,
-    });
-  });
+  return serve(
+    'register',
+    accountRoutes,
+    {
+      register: async ({ body, event }) => {
+        const sourceIp = event.requestContext.http.sourceIp;
+        const user = await registerUser(registration, { ...body, sourceIp });
+        logger.info('user registered', { user_id: user.id, email: maskEmail(user.email) });
+        return json(201, {
+          message: `User ${user.username} registered successfully.`,
+          username: user.username,
+        });
+      },
+    },
+    config,
+  );
 }
 
 export const handler = lambdaEntry(create);

@@ -1,11 +1,11 @@
 // GET /summaries, GET /summaries/{id}, DELETE /summaries/{id}: the caller's summary jobs (their
-// history, one job, cancelling or removing one). The routeKey tells which.
+// history, one job, cancelling or removing one).
 import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
-import { createHandler, type LambdaHandler, lambdaEntry } from '../lib/http/handler';
+import { type LambdaHandler, lambdaEntry } from '../lib/http/entry';
 import { json, noContent } from '../lib/http/reply';
-import { servingRouteKey } from '../lib/http/router';
+import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { summaryRoutes } from '../lib/routes/summaries';
 import type { JobQueue } from '../lib/summaries/queue';
@@ -24,39 +24,24 @@ export function create(config: Config): LambdaHandler {
   const db = createDocumentClient(config);
   const authenticate = bearerAuthenticatorFrom(config, db);
   const summaries = summaryServiceFrom(config, db, noQueue, logger);
-  const id = (params: Record<string, string | undefined> | undefined) => params?.id ?? '';
-  const byRouteKey: Record<string, LambdaHandler> = {
-    [`${summaryRoutes.listSummaries.method} ${summaryRoutes.listSummaries.path}`]: createHandler(
-      summaryRoutes.listSummaries,
-      config,
-      async ({ user, query }) => json(200, await summaries.list(user, query)),
-      { authenticate },
-    ),
-    [`${summaryRoutes.getSummary.method} ${summaryRoutes.getSummary.path}`]: createHandler(
-      summaryRoutes.getSummary,
-      config,
-      async ({ user, event }) => {
-        const job = await summaries.get(user, id(event.pathParameters));
+  return serve(
+    'summaries',
+    summaryRoutes,
+    {
+      listSummaries: async ({ user, query }) => json(200, await summaries.list(user, query)),
+      getSummary: async ({ user, params }) => {
+        const job = await summaries.get(user, params.id);
         const unfinished = job.status === 'queued' || job.status === 'running';
         return json(200, job, unfinished ? { 'Retry-After': String(pollAfterSeconds(job)) } : {});
       },
-      { authenticate },
-    ),
-    [`${summaryRoutes.cancelSummary.method} ${summaryRoutes.cancelSummary.path}`]: createHandler(
-      summaryRoutes.cancelSummary,
-      config,
-      async ({ user, event }) => {
-        const outcome = await summaries.cancel(user, id(event.pathParameters));
+      cancelSummary: async ({ user, params }) => {
+        const outcome = await summaries.cancel(user, params.id);
         return outcome === 'removed' ? noContent() : json(200, outcome);
       },
-      { authenticate },
-    ),
-  };
-  return async (event, context) => {
-    const route = byRouteKey[servingRouteKey(event.routeKey)];
-    if (!route) throw new Error(`the summaries function does not serve ${event.routeKey}`);
-    return route(event, context);
-  };
+    },
+    config,
+    { authenticate },
+  );
 }
 
 export const handler = lambdaEntry(create);

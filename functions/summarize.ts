@@ -3,9 +3,11 @@
 import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import { type Config, SUMMARIZE_MARGIN_MS } from '../lib/config';
-import { createHandler, lambdaEntry } from '../lib/http/handler';
+import { lambdaEntry } from '../lib/http/entry';
+import type { ContextOf } from '../lib/http/handler';
 import { preferenceApplied, readPreferences, waitMsFor } from '../lib/http/prefer';
 import { json } from '../lib/http/reply';
+import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { summaryRoutes } from '../lib/routes/summaries';
 import { type JobQueue, sqsQueueFrom } from '../lib/summaries/queue';
@@ -24,34 +26,31 @@ export function create(config: Config, services: SummarizeServices = {}) {
   const authenticate = bearerAuthenticatorFrom(config, db);
   const queue = services.queue ?? sqsQueueFrom(config);
   const summaries = summaryServiceFrom(config, db, queue, logger);
-  return createHandler(
-    summaryRoutes.summarize,
-    config,
-    async ({ body, user, event, lambda, requestId }) => {
-      const preferences = readPreferences(event.headers?.prefer);
-      // Never past the Lambda's own end: the margin is left to answer the 202.
-      const waitMs = Math.max(
-        0,
-        Math.min(
-          waitMsFor(preferences, config.SUMMARIZE_WAIT_MS),
-          lambda.getRemainingTimeInMillis() - SUMMARIZE_MARGIN_MS,
-        ),
-      );
-      const submitted = await summaries.submit(user, body, { waitMs, requestId });
-      const applied = preferenceApplied(preferences, !submitted.ready);
-      const headers: Record<string, string> = applied ? { 'Preference-Applied': applied } : {};
-      const location = jobLocation(submitted.job.id);
-      if (submitted.ready) {
-        return json(200, submitted.response, { ...headers, 'Content-Location': location });
-      }
-      return json(202, submitted.job, {
-        ...headers,
-        Location: location,
-        'Retry-After': String(pollAfterSeconds(submitted.job)),
-      });
-    },
-    { authenticate },
-  );
+  type Context = ContextOf<typeof summaryRoutes.summarize>;
+  const summarize = async ({ body, user, event, lambda, requestId }: Context) => {
+    const preferences = readPreferences(event.headers?.prefer);
+    // Never past the Lambda's own end: the margin is left to answer the 202.
+    const waitMs = Math.max(
+      0,
+      Math.min(
+        waitMsFor(preferences, config.SUMMARIZE_WAIT_MS),
+        lambda.getRemainingTimeInMillis() - SUMMARIZE_MARGIN_MS,
+      ),
+    );
+    const submitted = await summaries.submit(user, body, { waitMs, requestId });
+    const applied = preferenceApplied(preferences, !submitted.ready);
+    const headers: Record<string, string> = applied ? { 'Preference-Applied': applied } : {};
+    const location = jobLocation(submitted.job.id);
+    if (submitted.ready) {
+      return json(200, submitted.response, { ...headers, 'Content-Location': location });
+    }
+    return json(202, submitted.job, {
+      ...headers,
+      Location: location,
+      'Retry-After': String(pollAfterSeconds(submitted.job)),
+    });
+  };
+  return serve('summarize', summaryRoutes, { summarize }, config, { authenticate });
 }
 
 export const handler = lambdaEntry(create);

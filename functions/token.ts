@@ -2,8 +2,9 @@
 import { tokenSettingsFrom } from '../lib/auth/settings';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
-import { createHandler, lambdaEntry } from '../lib/http/handler';
+import { lambdaEntry } from '../lib/http/entry';
 import { json } from '../lib/http/reply';
+import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { accountRoutes } from '../lib/routes/accounts';
 import { passwordCheckFrom } from '../lib/users/limits';
@@ -19,15 +20,22 @@ export function create(config: Config) {
     tokenSettings: tokenSettingsFrom(config),
     logger,
   };
-  return createHandler(accountRoutes.token, config, async ({ body, event }) => {
-    const identifier = body.username ?? body.email ?? '';
-    const { token, expiresIn } = await logIn(login, {
-      identifier,
-      password: body.password,
-      sourceIp: event.requestContext.http.sourceIp,
-    });
-    return json(200, { access_token: token, token_type: 'bearer', expires_in: expiresIn });
-  });
+  return serve(
+    'token',
+    accountRoutes,
+    {
+      token: async ({ body, event }) => {
+        const identifier = body.username ?? body.email ?? '';
+        const { token, expiresIn } = await logIn(login, {
+          identifier,
+          password: body.password,
+          sourceIp: event.requestContext.http.sourceIp,
+        });
+        return json(200, { access_token: token, token_type: 'bearer', expires_in: expiresIn });
+      },
+    },
+    config,
+  );
 }
 
 export const handler = lambdaEntry(create);

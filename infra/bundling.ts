@@ -89,7 +89,7 @@ export function bundleDefines(): Record<string, string> {
   return defines;
 }
 
-/** swagger-ui-dist's files that lib/docs.ts serves; they sit beside the docs handler. */
+/** swagger-ui-dist's files that lib/docs.ts serves; they sit beside the site handler. */
 export const DOCS_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui.css'] as const;
 
 /** Where a package is, relative to the project root, in POSIX form (for shell commands). */
@@ -124,14 +124,14 @@ export function shippedPackages(handler: string): { name: string; dir: string }[
   }));
 }
 
-/** What a handler needs besides its JS bundle: Swagger UI's files and the page's (docs). */
+/** What a handler needs besides its JS bundle: Swagger UI's files and the page's (site). */
 export function needsDocsAssets(handler: string): boolean {
-  return handler === 'docs';
+  return handler === 'site';
 }
 
 /**
  * Shell commands that put a handler's extra files beside its bundle: Swagger UI's files next to
- * the docs handler (lib/docs.ts looks beside `import.meta.url`), and shipped packages into
+ * the site handler (lib/docs.ts looks beside `import.meta.url`), and shipped packages into
  * `node_modules/`. Paths are relative to `inputDir`, the project root, so the commands work for
  * local bundling and inside a bundling container alike.
  */
@@ -230,7 +230,7 @@ export function buildFunction(handler: string, dir: string): void {
 
 /**
  * Puts a handler's extra files beside its bundle in `dir`: those of extraFileCommands, and for
- * the docs function the page for people, built into `web/` (where lib/web.ts reads it).
+ * the site function the page for people, built into `web/` (where lib/web.ts reads it).
  * @throws esbuild's error when web/ does not build.
  */
 export function addExtraFiles(handler: string, dir: string): void {

@@ -241,8 +241,9 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     // ended), UpdateItem (its entry off the list).
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   },
-  docs: {
-    description: 'GET /, /app/{file}, /docs, /docs/{file}, /openapi.json: the page and the docs',
+  site: {
+    description:
+      'GET /, /app/{file}, /docs, /docs/{file}, /openapi.json and $default: the page, the docs and the 404/405 of unrouted requests',
     // Builds the OpenAPI document and gzips the 1.7 MB Swagger UI bundle once per cold start:
     // 512 MB (~0.3 vCPU) makes that a few hundred ms instead of over a second at 128 MB.
     memorySize: 512,

@@ -24,7 +24,7 @@ import { DataTable } from './constructs/data-table';
 import { JobQueue } from './constructs/job-queue';
 import { JwtSecret } from './constructs/jwt-secret';
 import { ServiceApi } from './constructs/service-api';
-import { pascal } from './names';
+import { functionId } from './names';
 import { type FunctionName, PROFILES, type TableAction, WORKER } from './profiles';
 import { readSettings, SettingsError, type StackSettings, SUMMARY_CONTEXT } from './settings';
 
@@ -184,7 +184,7 @@ export class TubesumStack extends Stack {
     const catalog = profile.catalog || profile.youtube ? validCatalog(environment) : undefined;
     if (profile.bedrock && catalog) access.bedrockModelIds = bedrockModelIds(catalog);
     const reserved = handler === 'summarize' ? settings.summarizeReservedConcurrency : undefined;
-    return new ApiFunction(this, pascal(handler), {
+    return new ApiFunction(this, functionId(handler), {
       handler,
       description: profile.description,
       memorySize: profile.memorySize,

@@ -17,7 +17,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { pascal } from '../names';
+import { functionId } from '../names';
 import type { FunctionName } from '../profiles';
 import type { ApiFunction } from './api-function';
 
@@ -80,7 +80,7 @@ export class ServiceAlarms extends Construct {
     });
 
     for (const [handler, fn] of props.functions) {
-      const name = pascal(handler);
+      const name = functionId(handler);
       // A handled error is a 4xx/5xx response; an invocation error is a crash or a timeout.
       alarm(`${name}Errors`, {
         alarmDescription: `The ${handler} function crashed or timed out`,

@@ -26,7 +26,7 @@ import {
 } from '../../lib/http/cors';
 import { UNROUTED_HANDLER } from '../../lib/routes';
 import type { HandlerName, RouteDef } from '../../lib/routes/route';
-import { pascal } from '../names';
+import { functionId } from '../names';
 import type { ApiFunction } from './api-function';
 
 export interface ServiceApiProps {
@@ -52,13 +52,13 @@ export class ServiceApi extends Construct {
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
     const integrations = new Map<HandlerName, HttpLambdaIntegration>();
-    /** One integration per function, shared by its routes (the docs function serves three). */
+    /** One integration per function, shared by its routes (the site function serves five, and $default). */
     const integrationFor = (handler: HandlerName) => {
       let integration = integrations.get(handler);
       if (!integration) {
         const fn = props.functions.get(handler);
         if (!fn) throw new Error(`no function for handler ${handler}`);
-        integration = new HttpLambdaIntegration(`${pascal(handler)}Integration`, fn.function);
+        integration = new HttpLambdaIntegration(`${functionId(handler)}Integration`, fn.function);
         integrations.set(handler, integration);
       }
       return integration;

@@ -1,29 +1,34 @@
 // Serves the route table over node:http the way API Gateway's HTTP API does: each request
 // becomes a payload-format-2.0 event for the route's Lambda handler, and the handler's result
-// becomes the response. Unknown paths are 404 and wrong methods 405, as problem+json; HEAD is
-// served wherever GET is. Connections that send no request are closed, and their number is
-// capped: a crowd of silent sockets cannot keep real clients out.
+// becomes the response. A request no route takes goes to the function of API Gateway's
+// `$default` route (its 404, or 405 for a wrong method), as deployed; HEAD is served wherever
+// GET is. The host's own answers (413, a database still starting, a crash) leave through the
+// same exit as the functions' (lib/http/exit.ts). Connections: connections.ts; reading and
+// writing: wire.ts.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { InvokeStore } from '@aws/lambda-invoke-store';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Config } from '../../lib/config';
-import { BadRequestError, HttpError, PayloadTooLargeError } from '../../lib/errors';
+import { PayloadTooLargeError } from '../../lib/errors';
 import type { AccessLogEntry } from '../../lib/http/access-log';
 import { corsPreflightHeaders, corsResponseHeaders, originAllowed } from '../../lib/http/cors';
-import { invocation, type LambdaHandler } from '../../lib/http/handler';
+import { functionEntry, type LambdaHandler } from '../../lib/http/entry';
+import { exit } from '../../lib/http/exit';
 import { problemReply, routeErrorReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
-import { createRouter, unroutedError } from '../../lib/http/router';
+import { createRouter } from '../../lib/http/router';
+import { UNROUTED_HANDLER } from '../../lib/routes';
 import type { HandlerName, RouteDef } from '../../lib/routes/route';
+import {
+  defaultMaxConnections,
+  FIRST_REQUEST_TIMEOUT_MS,
+  limitConnections,
+  responseOf,
+} from './connections';
 import { apiGatewayEvent, lambdaContext } from './event';
+import { bodyBytes, EMPTY, MAX_HEADER_BYTES, readBody, send, sendClientError } from './wire';
 
 export interface LocalServerOptions {
   host: string;
@@ -39,6 +44,8 @@ export interface LocalServerOptions {
    * a promise that rejects with the error to answer, or undefined to run at once.
    */
   waitFor?: (name: HandlerName) => Promise<void> | undefined;
+  /** The function of API Gateway's `$default` route (default: UNROUTED_HANDLER). */
+  unroutedHandler?: HandlerName;
   /** Receives one access line per request (as API Gateway's access log would); none if unset. */
   accessLog?: (entry: AccessLogEntry) => void;
   /**
@@ -48,70 +55,6 @@ export interface LocalServerOptions {
   firstRequestTimeoutMs?: number;
   /** How many connections may be open at once (default: defaultMaxConnections()). */
   maxConnections?: number;
-}
-
-/**
- * How long a connection may wait before it sends its first request. Long enough for a browser's
- * preconnected socket to be used; after the first request, Node's own timeouts take over
- * (keep-alive 5 s between requests, headersTimeout and requestTimeout below).
- */
-export const FIRST_REQUEST_TIMEOUT_MS = 30_000;
-/** The most connections the host keeps open at once, unless it has fewer file descriptors. */
-export const MAX_CONNECTIONS = 1_000;
-/** The most bytes of a request's line and headers (Node's default, written out): then 431. */
-export const MAX_HEADER_BYTES = 16_384;
-
-/**
- * MAX_CONNECTIONS, or half this process's file descriptors if that is fewer (Linux tells, in
- * /proc): the other half stays for the host's own connections (DynamoDB, YouTube, models) and
- * files. Past the descriptor limit nothing is accepted at all, not even /health.
- */
-export function defaultMaxConnections(): number {
-  try {
-    const limits = readFileSync('/proc/self/limits', 'utf8');
-    const files = Number(/^Max open files\s+(\d+)/m.exec(limits)?.[1]);
-    if (files > 0) return Math.max(16, Math.min(MAX_CONNECTIONS, Math.floor(files / 2)));
-  } catch {
-    // Not Linux: no way to ask without a native module.
-  }
-  return MAX_CONNECTIONS;
-}
-
-/** 431: the request's line and headers are over MAX_HEADER_BYTES (the host's own answer). */
-class HeadersTooLargeError extends HttpError {
-  override name = 'HeadersTooLargeError';
-  constructor() {
-    super(431, 'headers-too-large', 'Request header fields too large', {
-      detail: `The request line and headers may take at most ${MAX_HEADER_BYTES} bytes.`,
-    });
-  }
-}
-
-/** 408: the request's headers or body did not arrive in time (headersTimeout, requestTimeout). */
-class RequestTimeoutError extends HttpError {
-  override name = 'RequestTimeoutError';
-  constructor() {
-    super(408, 'request-timeout', 'Request timeout', {
-      detail: 'The request did not arrive in time.',
-    });
-  }
-}
-
-/**
- * The problem for a request node:http could not parse (what its 'clientError' event gets),
- * in place of Node's bare 400/408/431 without a body.
- */
-function clientErrorProblem(error: NodeJS.ErrnoException): HttpError {
-  switch (error.code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return new HeadersTooLargeError();
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new RequestTimeoutError();
-    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new BadRequestError('A chunk extension of the body is too long.');
-    default:
-      return new BadRequestError('The request is not valid HTTP/1.1.');
-  }
 }
 
 export interface LocalServer {
@@ -132,96 +75,18 @@ export function functionLoader(config: Config, services: Record<string, unknown>
     const module = (await import(`../../functions/${name}.ts`)) as {
       create: (config: Config, services?: Record<string, unknown>) => LambdaHandler;
     };
-    // Each invocation as Lambda's entry point serves it (lib/http/handler.ts): its own log
+    // Built now (preload), as Lambda builds it on an instance's first event; one that cannot
+    // be (a bad setting) answers 503 and is built again at the next request, as deployed.
+    let built: LambdaHandler | undefined;
+    try {
+      built = module.create(config, services);
+    } catch {
+      // Answered, and logged, by the entry at the first request.
+    }
+    // Each invocation as Lambda's entry point serves it (lib/http/entry.ts): its own log
     // keys, and the reply through the one exit.
-    return invocation(module.create(config, services));
+    return functionEntry(() => built ?? module.create(config, services));
   };
-}
-
-const EMPTY = Buffer.alloc(0);
-
-/** Why a body was not read: over the limit (announced or sent), or the client hung up. */
-type Unread = 'too-large' | 'client-gone';
-
-/**
- * Reads the body, stopping as soon as it exceeds `limit` (the caller answers 413). A declared
- * Content-Length over the limit is answered before a single byte is read.
- */
-function readBody(request: IncomingMessage, limit: number): Buffer | Promise<Buffer | Unread> {
-  const declared = request.headers['content-length'];
-  // Most GETs carry no body: answer at once, without a promise (promises cost more while the
-  // invoke store's async hooks are on) or waiting for the stream's end.
-  if (declared === undefined && request.headers['transfer-encoding'] === undefined) {
-    request.resume();
-    return EMPTY;
-  }
-  if (Number(declared) > limit) return Promise.resolve('too-large');
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.pause();
-        resolve('too-large');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    // A client that hangs up mid-body: nothing to answer, nobody to answer to.
-    request.on('error', () => resolve('client-gone'));
-    request.on('close', () => {
-      if (!request.complete) resolve('client-gone');
-    });
-  });
-}
-
-/** Body bytes of each response sent (headers passed to writeHead are not readable back). */
-const bodyBytes = new WeakMap<ServerResponse, number>();
-
-/**
- * Writes a reply. `requestId` is given for the host's own answers (404, 405, 413, a database
- * still starting), which carry it as API Gateway's would; a handler's reply has its own.
- */
-function send(
-  response: ServerResponse,
-  reply: Reply,
-  requestId: string | undefined,
-  cors: Record<string, string>,
-  close = false,
-) {
-  const headers: Record<string, string | string[]> = {
-    ...(requestId === undefined ? {} : { 'X-Request-Id': requestId }),
-    ...reply.headers,
-    ...cors,
-  };
-  if (reply.cookies?.length) headers['Set-Cookie'] = reply.cookies;
-  if (close) headers.Connection = 'close';
-  const body = reply.body
-    ? Buffer.from(reply.body, reply.isBase64Encoded ? 'base64' : 'utf8')
-    : Buffer.alloc(0);
-  headers['Content-Length'] = String(body.length);
-  // For HEAD, the GET's headers and Content-Length: node:http leaves the body out.
-  response.writeHead(reply.statusCode, headers);
-  response.end(body);
-  bodyBytes.set(response, response.req.method === 'HEAD' ? 0 : body.length);
-}
-
-/** A reply written straight to a socket (no request was parsed), closing the connection. */
-function sendRaw(socket: Socket, reply: Reply, requestId: string) {
-  const body = Buffer.from(reply.body ?? '', 'utf8');
-  const headers = {
-    ...reply.headers,
-    'X-Request-Id': requestId,
-    'Content-Length': String(body.length),
-    Connection: 'close',
-  };
-  const head = Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  const status = `HTTP/1.1 ${reply.statusCode} ${STATUS_CODES[reply.statusCode] ?? ''}\r\n`;
-  socket.end(Buffer.concat([Buffer.from(`${status}${head}\r\n`), body]), () => socket.destroy());
 }
 
 /**
@@ -235,63 +100,11 @@ export function concurrentInvokeStore() {
   return InvokeStore.getInstanceAsync(true);
 }
 
-/**
- * A connection's response in progress, if any: node:http's own field, which its own
- * socketOnError reads too.
- */
-const responseOf = (socket: Socket) =>
-  (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
-
-/**
- * Closes connections that send no request within `firstRequestTimeoutMs`, and keeps at most
- * `maxConnections` open: a new one beyond that closes the connection that has been silent
- * longest, else one idle between keep-alive requests; it is itself closed only if every
- * connection is being answered. server.maxConnections alone would turn clients away for as
- * long as silent sockets hold every place. Costs a request one Set lookup.
- */
-function limitConnections(
-  server: Server,
-  limits: { firstRequestTimeoutMs: number; maxConnections: number },
-) {
-  const open = new Set<Socket>();
-  /** Connections that have not sent a request yet, longest silent first. */
-  const silent = new Set<Socket>();
-  const evictable = (): Socket | undefined => {
-    const longest = silent.values().next().value;
-    if (longest !== undefined) return longest;
-    for (const socket of open) if (responseOf(socket) === undefined) return socket;
-    return undefined;
-  };
-  server.on('connection', (socket: Socket) => {
-    if (open.size >= limits.maxConnections) {
-      const evicted = evictable();
-      if (evicted === undefined) {
-        socket.destroy();
-        return;
-      }
-      silent.delete(evicted);
-      open.delete(evicted);
-      evicted.destroy();
-    }
-    open.add(socket);
-    silent.add(socket);
-    // node:http closes a connection whose socket times out when nobody else listens.
-    socket.setTimeout(limits.firstRequestTimeoutMs);
-    socket.once('close', () => {
-      open.delete(socket);
-      silent.delete(socket);
-    });
-  });
-  // From the first request on, node:http's own timeouts apply (keep-alive, headers, request).
-  server.on('request', (request: IncomingMessage) => {
-    if (silent.delete(request.socket)) request.socket.setTimeout(0);
-  });
-}
-
 /** Starts the HTTP server; resolves once it listens. */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const invokeStore = await concurrentInvokeStore();
   const router = createRouter(options.routes);
+  const unrouted = options.unroutedHandler ?? UNROUTED_HANDLER;
   const load = options.loadHandler;
   const handlers = new Map<HandlerName, Promise<LambdaHandler>>();
   const loaded = new Map<HandlerName, LambdaHandler>();
@@ -365,23 +178,38 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const cors = originAllowed(origin, options.corsOrigins)
       ? corsResponseHeaders(origin, options.corsOrigins)
       : {};
+    /** Hands the event to a function, as API Gateway's integration does, and sends its reply. */
+    const invoke = async (name: HandlerName, event: APIGatewayProxyEventV2) => {
+      const handler = loaded.get(name) ?? (await loading(name));
+      const invokedAt = performance.now();
+      const reply = await invokeStore.run({}, () => handler(event, lambdaContext(name, requestId)));
+      served.integrationMs = Math.round(performance.now() - invokedAt);
+      served.integrationStatus = reply.statusCode;
+      // The function's reply has passed the exit already (lib/http/entry.ts).
+      send(response, reply, cors);
+    };
+    /** The host's own answer (API Gateway's, deployed), through the same exit. */
+    const answer = (reply: Reply, close = false) =>
+      send(response, exit(reply, requestId), cors, close);
     try {
       const target = request.url ?? '/';
       const queryAt = target.indexOf('?');
       const path = queryAt === -1 ? target : target.slice(0, queryAt);
       const method = (request.method ?? 'GET').toUpperCase();
       const match = router.match(path, method);
-      if (match.kind === 'not-found') {
-        send(response, problemReply(unroutedError(match, path), requestId), requestId, cors);
-        return;
-      }
-      if (method === 'OPTIONS' && originAllowed(origin, options.corsOrigins)) {
+      if (
+        match.kind === 'method-not-allowed' &&
+        method === 'OPTIONS' &&
+        originAllowed(origin, options.corsOrigins)
+      ) {
         response.writeHead(204, corsPreflightHeaders(origin, options.corsOrigins));
         response.end();
         return;
       }
       if (match.kind !== 'found') {
-        send(response, problemReply(unroutedError(match, path), requestId), requestId, cors);
+        // The $default route's function answers it (404, or 405 with Allow); its body is unread.
+        request.resume();
+        await invoke(unrouted, apiGatewayEvent(request, EMPTY, '$default', undefined, requestId));
         return;
       }
       const { route, pathParameters } = match;
@@ -398,8 +226,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       if (body === 'too-large') {
         // Answer without reading the rest; the connection cannot be reused after that.
         const tooLarge = new PayloadTooLargeError(options.maxBodyBytes);
-        const reply = routeErrorReply(route, tooLarge, requestId);
-        send(response, reply, requestId, cors, true);
+        answer(routeErrorReply(route, tooLarge, requestId), true);
         response.on('finish', () => request.destroy());
         return;
       }
@@ -411,21 +238,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           (error: unknown) => error ?? new Error('not ready'),
         );
         if (unavailable !== undefined) {
-          const reply = routeErrorReply(route, unavailable, requestId);
-          send(response, reply, requestId, cors);
+          answer(routeErrorReply(route, unavailable, requestId));
           return;
         }
       }
-      const event = apiGatewayEvent(request, body, served.routeKey, pathParameters, requestId);
-      const invoke = loaded.get(route.handler) ?? (await loading(route.handler));
-      const invokedAt = performance.now();
-      const reply = await invokeStore.run({}, () =>
-        invoke(event, lambdaContext(route.handler, requestId)),
+      await invoke(
+        route.handler,
+        apiGatewayEvent(request, body, served.routeKey, pathParameters, requestId),
       );
-      served.integrationMs = Math.round(performance.now() - invokedAt);
-      served.integrationStatus = reply.statusCode;
-      // The handler's own reply: its X-Request-Id is the exit's (lib/http/exit.ts), not added here.
-      send(response, reply, undefined, cors);
     } catch (error) {
       // What API Gateway does when a Lambda crashes, in our error shape.
       console.error(
@@ -436,7 +256,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           error: String(error),
         }),
       );
-      if (!response.headersSent) send(response, problemReply(error, requestId), requestId, cors);
+      if (!response.headersSent) answer(problemReply(error, requestId));
       else response.destroy();
     }
   });
@@ -449,8 +269,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       socket.destroy();
       return;
     }
-    const requestId = randomUUID();
-    sendRaw(socket, problemReply(clientErrorProblem(error), requestId), requestId);
+    sendClientError(socket, error, randomUUID());
   });
 
   await new Promise<void>((resolve, reject) => {

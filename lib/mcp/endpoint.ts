@@ -27,7 +27,7 @@ import {
   NotAcceptableError,
   ValidationError,
 } from '../errors';
-import { fieldErrors } from '../http/handler';
+import { fieldErrors } from '../http/checks';
 import { toProblem } from '../http/problem';
 import { baseHeaders, type Reply } from '../http/reply';
 import type { Logger } from '../logger';

@@ -1,5 +1,6 @@
 // The documentation's routes (GET /openapi.json, GET /docs, GET /docs/{file}) and the page's
-// (GET /, GET /app/{file}), all served by the docs function, with the schemas of their files.
+// (GET /, GET /app/{file}), all served by the site function (functions/site.ts), with the
+// schemas of their files.
 import * as z from '../schema';
 import { handled, type RouteDef, route } from './route';
 
@@ -26,7 +27,7 @@ export const docsRoutes = {
   openapi: route({
     method: 'GET',
     path: '/openapi.json',
-    handler: 'docs',
+    handler: 'site',
     auth: false,
     tag: 'docs',
     summary: 'This OpenAPI 3.1 document',
@@ -40,7 +41,7 @@ export const docsRoutes = {
   docs: route({
     method: 'GET',
     path: '/docs',
-    handler: 'docs',
+    handler: 'site',
     auth: false,
     tag: 'docs',
     summary: 'Interactive documentation (Swagger UI)',
@@ -53,7 +54,7 @@ export const docsRoutes = {
   docsAsset: route({
     method: 'GET',
     path: '/docs/{file}',
-    handler: 'docs',
+    handler: 'site',
     auth: false,
     tag: 'docs',
     summary: 'Swagger UI files (scripts and styles), served locally, no CDN',
@@ -71,7 +72,7 @@ export const docsRoutes = {
   page: route({
     method: 'GET',
     path: '/',
-    handler: 'docs',
+    handler: 'site',
     auth: false,
     tag: 'page',
     summary: 'The page for people: sign up, summarise a video, read its key points, find it again',
@@ -85,7 +86,7 @@ export const docsRoutes = {
   pageFile: route({
     method: 'GET',
     path: '/app/{file}',
-    handler: 'docs',
+    handler: 'site',
     auth: false,
     tag: 'page',
     summary: "The page's script and style",

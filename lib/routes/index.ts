@@ -2,7 +2,7 @@
 // OpenAPI document (and so /docs) is generated from it, and the CDK stack deploys it.
 // Each area's routes and schemas are in a module of their own, and a function imports only its
 // area's (test/infra/route-areas.test.ts checks it): importing this module from a function would
-// bundle every area's schemas into it. Only the docs function does, as it serves the document.
+// bundle every area's schemas into it. Only the site function does, as it serves the document.
 import { accountRoutes } from './accounts';
 import { apiKeyRoutes } from './api-keys';
 import { askRoutes } from './ask';
@@ -31,7 +31,7 @@ export type RouteName = keyof typeof routes;
  */
 export const STATELESS_HANDLERS: ReadonlySet<HandlerName> = new Set([
   'health',
-  'docs',
+  'site',
   'oauth-metadata',
 ]);
 
@@ -39,5 +39,5 @@ export const STATELESS_HANDLERS: ReadonlySet<HandlerName> = new Set([
  * The handler of API Gateway's `$default` route (requests no route takes): it answers the same
  * 404/405 problem as the local host, instead of API Gateway's bare `{"message":"Not Found"}`.
  */
-export const UNROUTED_HANDLER: HandlerName = 'docs';
+export const UNROUTED_HANDLER: HandlerName = 'site';
 export const routeList: readonly RouteDef[] = Object.values(routes);

@@ -23,7 +23,7 @@ export type HandlerName =
   | 'api-keys'
   | 'ask'
   | 'mcp'
-  | 'docs'
+  | 'site'
   | 'oauth-metadata'
   | 'oauth-clients'
   | 'oauth-token'
@@ -56,9 +56,13 @@ export interface HeaderDef {
   examples: readonly string[];
 }
 
+/** Schemas of a route's path parameters, by name. */
+export type ParamsDef = Record<string, z.ZodMiniType>;
+
 export interface RouteDef<
   B extends z.ZodMiniType = z.ZodMiniType,
   Q extends z.ZodMiniType = z.ZodMiniType,
+  P extends ParamsDef = ParamsDef,
 > {
   method: 'GET' | 'POST' | 'DELETE';
   /** API Gateway path syntax: `/docs/{file}`. */
@@ -81,8 +85,11 @@ export interface RouteDef<
   description: string;
   tag: 'service' | 'accounts' | 'summaries' | 'questions' | 'agents' | 'oauth' | 'docs' | 'page';
   body?: { schema: B; contentTypes: readonly ContentType[] };
-  /** Schemas of path parameters (plain strings when absent). */
-  params?: Record<string, z.ZodMiniType>;
+  /**
+   * Schemas of path parameters (plain strings when absent), checked before the action runs: a
+   * value they refuse names nothing, and is answered with the route's 404 (lib/http/checks.ts).
+   */
+  params?: P;
   /** The query string's parameters, one object schema (validated: 422 when they fail). */
   query?: Q;
   /** Request headers the route reads, by name. */
@@ -101,14 +108,21 @@ export interface RouteDef<
   oauthErrors?: 'invalid_request' | 'invalid_client_metadata';
 }
 
-/** A route, keeping its body and query schemas and whether it needs a token in its type. */
+/**
+ * A route, keeping in its type its body, query and path-parameter schemas, whether it needs a
+ * token, and the function that serves it (lib/http/serve.ts asks that function for an action
+ * per route it serves).
+ */
 export const route = <
   B extends z.ZodMiniType,
   const A extends boolean,
+  const H extends HandlerName,
   Q extends z.ZodMiniType = z.ZodMiniType,
+  // biome-ignore lint/complexity/noBannedTypes: a route without path parameters has none
+  P extends ParamsDef = {},
 >(
-  def: Omit<RouteDef<B, Q>, 'auth'> & { auth: A },
-): RouteDef<B, Q> & { auth: A } => def;
+  def: Omit<RouteDef<B, Q, P>, 'auth' | 'handler'> & { auth: A; handler: H },
+): RouteDef<B, Q, P> & { auth: A; handler: H } => def;
 
 // Problems every route can answer, whatever its handler: a wrong method on its path (with
 // Allow), and a body over the limit (413 is checked before anything else, even on GETs).

@@ -67,7 +67,7 @@ describe('the Lambda bundles', () => {
     }
   });
 
-  it('serves the page for people from the files built beside the docs function', () => {
+  it('serves the page for people from the files built beside the site function', () => {
     const event = (path: string, routeKey: string, file?: string) =>
       apiGatewayEvent(
         { method: 'GET', url: path, headers: { host: 'bundle.test' }, httpVersion: '1.1' },
@@ -81,7 +81,7 @@ describe('the Lambda bundles', () => {
       event('/app/app.js', 'GET /app/{file}', 'app.js'),
       event('/app/app.css', 'GET /app/{file}', 'app.css'),
     ];
-    const url = pathToFileURL(join(outdir, 'docs', 'index.mjs')).href;
+    const url = pathToFileURL(join(outdir, 'site', 'index.mjs')).href;
     const result = spawnSync(
       process.execPath,
       [
@@ -135,7 +135,7 @@ describe('the Lambda bundles', () => {
     expect(holds('ask', `"${schemaVersion(askResponseSchema)}"`), 'ask: version').toBe(true);
     expect(holds('ask', converter), 'ask: converter').toBe(false);
     // The OpenAPI document and the MCP tools' schemas are JSON Schema: those keep it.
-    expect(holds('docs', converter), 'docs: converter').toBe(true);
+    expect(holds('site', converter), 'site: converter').toBe(true);
   });
 
   it('keeps /health under 5 KB and free of the AWS SDK', () => {

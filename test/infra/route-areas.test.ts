@@ -28,7 +28,7 @@ const AREA_OF: Record<FunctionName, string | undefined> = {
   ask: 'ask',
   'api-keys': 'api-keys',
   mcp: 'mcp',
-  docs: 'docs',
+  site: 'docs',
   'oauth-metadata': 'oauth',
   'oauth-clients': 'oauth',
   'oauth-token': 'oauth',
@@ -64,14 +64,14 @@ const areaModulesOf = (name: FunctionName) =>
   (sources.get(name) ?? []).filter((path) => AREA_MODULES.has(path)).sort();
 
 describe('the route table in the functions', () => {
-  it('is reached whole by the docs function alone', () => {
+  it('is reached whole by the site function alone', () => {
     const whole = functions.filter((name) => sources.get(name)?.includes(WHOLE_TABLE));
 
-    expect(whole).toEqual(['docs']);
+    expect(whole).toEqual(['site']);
   });
 
   it("gives every other function its own area's routes and schemas, and no other area's", () => {
-    for (const name of functions.filter((name) => name !== 'docs')) {
+    for (const name of functions.filter((name) => name !== 'site')) {
       const area = AREA_OF[name];
 
       expect(areaModulesOf(name), name).toEqual(area === undefined ? [] : [areaModule(area)]);

@@ -225,8 +225,8 @@ describe('bundling', () => {
     expect(new Set(keys).size).toBe(allFunctions.length);
   });
 
-  it('copies the Swagger UI files beside the docs bundle and nowhere else', () => {
-    const commands = extraFileCommands('docs')('/asset-input', '/asset-output');
+  it('copies the Swagger UI files beside the site bundle and nowhere else', () => {
+    const commands = extraFileCommands('site')('/asset-input', '/asset-output');
     expect(commands).toEqual([
       expect.stringMatching(
         /^cp "\/asset-input\/node_modules\/swagger-ui-dist\/swagger-ui-bundle\.js" "\/asset-output"$/,
@@ -235,7 +235,7 @@ describe('bundling', () => {
         /^cp "\/asset-input\/node_modules\/swagger-ui-dist\/swagger-ui\.css" "\/asset-output"$/,
       ),
     ]);
-    for (const handler of allFunctions.filter((h) => h !== 'docs')) {
+    for (const handler of allFunctions.filter((h) => h !== 'site')) {
       expect(extraFileCommands(handler)('/asset-input', '/asset-output').join()).not.toContain(
         'swagger-ui',
       );
@@ -315,7 +315,7 @@ describe('API', () => {
       (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'GET /docs',
     );
 
-    expect(UNROUTED_HANDLER).toBe('docs');
+    expect(UNROUTED_HANDLER).toBe('site');
     expect(defaultRoute?.Properties.Target).toEqual(docsRoute?.Properties.Target);
   });
 
@@ -569,7 +569,7 @@ describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () 
 
 describe('least privilege', () => {
   it('lets /health and /docs write their logs and nothing else', () => {
-    for (const handler of ['health', 'docs']) {
+    for (const handler of ['health', 'site']) {
       expect(actionsOf(statements(base, handler)).sort()).toEqual([
         'logs:CreateLogStream',
         'logs:PutLogEvents',

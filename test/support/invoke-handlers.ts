@@ -30,7 +30,7 @@ async function invoke(
 }
 
 const health = (await import('../../functions/health')).handler as unknown as Handler;
-const docs = (await import('../../functions/docs')).handler as unknown as Handler;
+const docs = (await import('../../functions/site')).handler as unknown as Handler;
 const summaries = (await import('../../functions/summaries')).handler as unknown as Handler;
 const apiKeys = (await import('../../functions/api-keys')).handler as unknown as Handler;
 const account = (await import('../../functions/account')).handler as unknown as Handler;

@@ -1,7 +1,8 @@
 // An exception nobody planned for becomes an opaque 500 problem; its details stay in the log.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '../../../infra/local/server';
-import { createHandler, invocation } from '../../../lib/http/handler';
+import { invocation } from '../../../lib/http/entry';
+import { createHandler } from '../../../lib/http/handler';
 import type { RouteDef } from '../../../lib/routes/route';
 import { testConfig } from '../../support/host';
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
     routes: [boom],
     maxBodyBytes: 16_384,
     corsOrigins: [],
-    // As every function's entry point serves it (lib/http/handler.ts, invocation).
+    // As every function's entry point serves it (lib/http/entry.ts, invocation).
     loadHandler: async () => invocation(handler),
   });
 });

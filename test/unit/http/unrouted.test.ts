@@ -1,7 +1,7 @@
 // API Gateway's `$default` route (deployed): requests no route takes get the same 404/405
 // problem as from the local host, not API Gateway's bare {"message":"Not Found"}.
 import { describe, expect, it } from 'vitest';
-import { create } from '../../../functions/docs';
+import { create } from '../../../functions/site';
 import { apiGatewayEvent, lambdaContext } from '../../../infra/local/event';
 import { loadConfig } from '../../../lib/config';
 
@@ -15,7 +15,7 @@ const call = (method: string, path: string) => {
     undefined,
     'req-1',
   );
-  return handler(event, lambdaContext('docs', 'req-1'));
+  return handler(event, lambdaContext('site', 'req-1'));
 };
 
 describe('the $default route', () => {

@@ -1,0 +1,108 @@
+// The one way through a function (as Powertools' Router.resolve): the function names itself and
+// its area's routes, and hands one action per route the table says it serves, named as the
+// route; the types refuse a missing or an extra action. Each event goes to its route's action
+// (HEAD to the GET route's) through the shared HTTP layer (handler.ts), which checks path
+// parameters, query and body first; API Gateway's `$default` route (requests no route takes)
+// gets the 404/405 problem, from the function that says it answers it.
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { Authenticator } from '../auth/bearer';
+import type { Config } from '../config';
+import { logger } from '../logger';
+import type { HandlerName, RouteDef } from '../routes/route';
+import type { LambdaHandler } from './entry';
+import { type ActionOf, createHandler } from './handler';
+import { problemReply } from './problem';
+import { createRouter, servingRouteKey, unroutedError } from './router';
+
+/** The routes of the group `G` that the function `H` serves, by name. */
+export type Served<G, H extends HandlerName> = {
+  [K in keyof G as G[K] extends { handler: H } ? K : never]: G[K];
+};
+
+/** One action per route the function `H` serves, by the route's name. */
+export type Actions<G, H extends HandlerName> = {
+  [K in keyof Served<G, H>]: Served<G, H>[K] extends RouteDef ? ActionOf<Served<G, H>[K]> : never;
+};
+
+/** Whether a route the function `H` serves needs a token. */
+type NeedsAuth<G, H extends HandlerName> = true extends {
+  [K in keyof Served<G, H>]: Served<G, H>[K] extends { auth: true } ? true : false;
+}[keyof Served<G, H>]
+  ? true
+  : false;
+
+export interface ServeOptions {
+  /** Checks the caller's token: needed when a route the function serves needs one. */
+  authenticate?: Authenticator;
+  /**
+   * The whole route table, for the function that answers API Gateway's `$default` route: a
+   * request no route takes gets 404 (unknown path) or 405 with Allow (wrong method).
+   */
+  unrouted?: readonly RouteDef[];
+}
+
+/** A function with a protected route needs an authenticator; one without takes none. */
+type OptionsArg<G, H extends HandlerName> =
+  NeedsAuth<G, H> extends true
+    ? [options: ServeOptions & { authenticate: Authenticator }]
+    : [options?: ServeOptions & { authenticate?: never }];
+
+/** The $default route's answer: what API Gateway's own 404 would be, in our error shape. */
+function unroutedHandler(routes: readonly RouteDef[]) {
+  const router = createRouter(routes);
+  return async (event: APIGatewayProxyEventV2) => {
+    const path = event.rawPath ?? '/';
+    const method = event.requestContext.http.method;
+    const match = router.match(path, method);
+    const error = unroutedError(match.kind === 'found' ? { kind: 'not-found' } : match, path);
+    logger.info('request refused', {
+      method,
+      route: '$default',
+      status: error.status,
+      problem: error.type,
+    });
+    return problemReply(error, event.requestContext.requestId);
+  };
+}
+
+/**
+ * The handler of the function `handler`: each event to the action of its route, among the
+ * routes of `routes` the table says `handler` serves (`actions` holds one per route, by name).
+ * @throws Error at build when an action is missing or extra (what the types already refuse), or
+ * a protected route has no authenticator; the handler throws for an event of a route it does
+ * not serve (a deployment that routes it wrong: a 500 in the log).
+ */
+export function serve<const H extends HandlerName, G extends Record<string, RouteDef>>(
+  handler: H,
+  routes: G,
+  // An action of a route the function does not serve is an excess property of this object: a
+  // type error where the object is written (and an error at build for one made elsewhere).
+  actions: Actions<G, H>,
+  config: Config,
+  ...[options]: OptionsArg<G, H>
+): LambdaHandler {
+  const served = Object.entries(routes).filter(([, route]) => route.handler === handler);
+  const given = actions as unknown as Record<string, ActionOf<RouteDef> | undefined>;
+  const extra = Object.keys(given).filter((name) => !served.some(([served]) => served === name));
+  if (extra.length > 0) throw new Error(`the ${handler} function serves no route ${extra}`);
+  const byRouteKey = new Map<string, LambdaHandler>();
+  for (const [name, route] of served) {
+    const action = given[name];
+    if (!action) throw new Error(`the ${handler} function has no action for ${name}`);
+    const authenticate = options?.authenticate;
+    if (route.auth && !authenticate) throw new Error(`${name} needs a token: no authenticator`);
+    // The overloads of createHandler tie `auth` to an authenticator; checked just above.
+    const build = createHandler as (...args: unknown[]) => LambdaHandler;
+    const routeHandler = route.auth
+      ? build(route, config, action, { authenticate })
+      : build(route, config, action);
+    byRouteKey.set(`${route.method} ${route.path}`, routeHandler);
+  }
+  const unrouted = options?.unrouted && unroutedHandler(options.unrouted);
+  return async (event, context) => {
+    const routeHandler = byRouteKey.get(servingRouteKey(event.routeKey));
+    if (routeHandler) return routeHandler(event, context);
+    if (unrouted) return unrouted(event);
+    throw new Error(`the ${handler} function does not serve ${event.routeKey}`);
+  };
+}
