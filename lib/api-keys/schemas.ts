@@ -2,6 +2,7 @@
 // listed, plus the key), and what GET /api-keys lists. The route table names them; the OpenAPI
 // document is made from them.
 import { nameSchema } from '../names';
+import { RANDOM_ID_PATTERN } from '../random-id';
 import * as z from '../schema';
 import {
   API_KEY_EXPIRED_RETENTION_DAYS,
@@ -15,10 +16,12 @@ export const apiKeyNameSchema = nameSchema(API_KEY_NAME_MAX_CHARS, {
   examples: ['laptop'],
 });
 
+/** A key's id (DELETE /api-keys/{id}): what randomId() makes; anything else names no key. */
 export const apiKeyIdSchema = z
   .string()
   .check(
     z.maxLength(64),
+    z.regex(RANDOM_ID_PATTERN),
     z.meta({ description: 'The key’s id (not the key)', examples: ['pQ2nA0sTjR8eXyV7lKc4Zw'] }),
   );
 

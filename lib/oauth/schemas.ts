@@ -2,6 +2,7 @@
 // registration (RFC 7591), the token and revocation endpoints (RFC 6749, RFC 7009), the
 // authorization endpoint's query, and what the page reads and sends to answer a request and to
 // list connected apps. The route table names them; the OpenAPI document is made from them.
+import { RANDOM_ID_PATTERN } from '../random-id';
 import * as z from '../schema';
 
 const text = (max: number, description?: string) =>
@@ -95,7 +96,11 @@ export const authorizeQuerySchema = z.object({
 /** The id of a pending authorization request (what GET /oauth/authorize hands the page). */
 export const requestIdSchema = z
   .string()
-  .check(z.maxLength(64), z.meta({ description: 'A pending authorization request' }));
+  .check(
+    z.maxLength(64),
+    z.regex(RANDOM_ID_PATTERN),
+    z.meta({ description: 'A pending authorization request' }),
+  );
 
 export const authorizationRequestViewSchema = z
   .object({
@@ -177,7 +182,11 @@ export const oauthErrorSchema = z
 
 export const connectedAppIdSchema = z
   .string()
-  .check(z.maxLength(64), z.meta({ description: 'A connected app (a grant)' }));
+  .check(
+    z.maxLength(64),
+    z.regex(RANDOM_ID_PATTERN),
+    z.meta({ description: 'A connected app (a grant)' }),
+  );
 
 export const connectedAppSchema = z
   .object({

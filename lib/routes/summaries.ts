@@ -1,7 +1,9 @@
 // The summaries area's routes: POST /summarize, and the jobs it makes (GET /summaries,
 // GET and DELETE /summaries/{id}). Their schemas are lib/summaries/schemas.ts.
 import { NotFoundError, ValidationError } from '../errors';
+import * as z from '../schema';
 import {
+  JOB_ID_PATTERN,
   jobIdSchema,
   jobListQuerySchema,
   jobListSchema,
@@ -11,6 +13,12 @@ import {
 } from '../summaries/schemas';
 import { handled, type RouteDef, route, withBody } from './route';
 import { videoAndModel } from './video';
+
+/**
+ * A job's id in a path: what randomId() makes, anything else names no job (the route's 404). The
+ * MCP tool get_summary takes jobIdSchema itself, and answers a made-up id its own way.
+ */
+const jobPathIdSchema = jobIdSchema.check(z.regex(JOB_ID_PATTERN));
 
 export const summaryRoutes = {
   summarize: route({
@@ -104,7 +112,7 @@ export const summaryRoutes = {
     summary: 'A summary job: where it stands, then its summary or its problem',
     description:
       "Poll until status is done (result is the summary, exactly as POST /summarize answers it), failed (error is the problem a direct call would have answered) or cancelled. Only the job's owner sees it.",
-    params: { id: jobIdSchema },
+    params: { id: jobPathIdSchema },
     responses: {
       200: {
         description: 'The job; Retry-After says when to look again while it is unfinished',
@@ -127,7 +135,7 @@ export const summaryRoutes = {
     summary: 'Cancel an unfinished summary job, or remove a finished one from the history',
     description:
       'An unfinished job is cancelled (200, status cancelled): no model call starts for it after this; a summary other jobs still wait for goes on for them. A finished job is removed from GET /summaries (204). A cancelled job still counts against the daily quota.',
-    params: { id: jobIdSchema },
+    params: { id: jobPathIdSchema },
     responses: {
       200: { description: 'Cancelled: the job as it now stands', schema: jobSchema },
       204: { description: 'Removed from the history' },
