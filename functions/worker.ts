@@ -8,7 +8,7 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import { type Config, loadConfig, WORKER_MARGIN_MS } from '../lib/config';
-import { appendLogKeys, logger } from '../lib/logger';
+import { appendLogKeys, logger, resetLogKeys } from '../lib/logger';
 import {
   type FailedMessage,
   MAX_RECEIVES,
@@ -43,13 +43,17 @@ export function create(config: Config, services: WorkerServices = {}): WorkerHan
     const failed: SQSRecord[] = [];
     // One message at a time (the stack sets batches of one): each run has the whole budget.
     for (const record of event.Records) {
+      // Each message's lines carry its own keys, never the message's before it (as each HTTP
+      // request's, lib/http/entry.ts).
+      resetLogKeys();
+      appendLogKeys({ message_id: record.messageId });
       const parsed = workMessageSchema.safeParse(safeJson(record.body));
       if (!parsed.success) {
         // A message nothing can make: dropping it is all there is to do.
         logger.error('queue message dropped: not a summary job', { message_id: record.messageId });
         continue;
       }
-      appendLogKeys({ request_id: parsed.data.request_id, message_id: record.messageId });
+      appendLogKeys({ request_id: parsed.data.request_id });
       const budgetMs = Math.min(
         config.JOB_DEADLINE_MS,
         context.getRemainingTimeInMillis() - WORKER_MARGIN_MS,

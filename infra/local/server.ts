@@ -19,8 +19,7 @@ import { exit } from '../../lib/http/exit';
 import { problemReply, routeErrorReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
 import { createRouter } from '../../lib/http/router';
-import { UNROUTED_HANDLER } from '../../lib/routes';
-import type { HandlerName, RouteDef } from '../../lib/routes/route';
+import { type HandlerName, type RouteDef, UNROUTED_HANDLER } from '../../lib/routes/route';
 import {
   defaultMaxConnections,
   FIRST_REQUEST_TIMEOUT_MS,

@@ -35,9 +35,5 @@ export const STATELESS_HANDLERS: ReadonlySet<HandlerName> = new Set([
   'oauth-metadata',
 ]);
 
-/**
- * The handler of API Gateway's `$default` route (requests no route takes): it answers the same
- * 404/405 problem as the local host, instead of API Gateway's bare `{"message":"Not Found"}`.
- */
-export const UNROUTED_HANDLER: HandlerName = 'site';
+export { UNROUTED_HANDLER } from './route';
 export const routeList: readonly RouteDef[] = Object.values(routes);

@@ -29,6 +29,13 @@ export type HandlerName =
   | 'oauth-token'
   | 'connected-apps';
 
+/**
+ * The handler of API Gateway's `$default` route (requests no route takes): it answers the 404/405
+ * problem, instead of API Gateway's bare `{"message":"Not Found"}`; the local host sends it the
+ * same requests.
+ */
+export const UNROUTED_HANDLER: HandlerName = 'site';
+
 export type ContentType = 'application/json' | 'application/x-www-form-urlencoded';
 
 /** Response headers a route sets itself (the ones every response of a status carries, such as

@@ -9,7 +9,8 @@ afterEach(() => vi.restoreAllMocks());
 
 it('logs a dropped message without the request id of the message before it', async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
-  // Imported after the level is set: the logger reads it once, at import.
+  // Imported anew after the level is set: the logger reads it once, at import.
+  vi.resetModules();
   const [{ create }, { loadConfig }] = await Promise.all([
     import('../../../functions/worker'),
     import('../../../lib/config'),
