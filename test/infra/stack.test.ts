@@ -319,6 +319,14 @@ describe('API', () => {
     expect(defaultRoute?.Properties.Target).toEqual(docsRoute?.Properties.Target);
   });
 
+  it('keeps the construct ids the site function was deployed with as docs', () => {
+    const site = fnOf(base, 'site');
+
+    // A new logical id would make CloudFormation replace the function, its role and logs.
+    expect(logicalId(base, site.function)).toMatch(/^Docs/);
+    expect(logicalId(base, site.role)).toMatch(/^Docs/);
+  });
+
   it('sends each route to the function of its handler', () => {
     const routes = Object.values(base.resources).filter(
       (r) => r.Type === 'AWS::ApiGatewayV2::Route',

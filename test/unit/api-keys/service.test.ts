@@ -11,7 +11,6 @@ import {
   LAST_USED_RESOLUTION_MS,
 } from '../../../lib/api-keys/service';
 import type { ApiKeyStore, KeyHolder } from '../../../lib/api-keys/store';
-import { NotFoundError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import type { User } from '../../../lib/users/store';
 
