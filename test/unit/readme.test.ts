@@ -106,6 +106,26 @@ describe('the manual', () => {
   });
 });
 
+describe('the layout page', () => {
+  /** Every folder of source under `dir`, recursively, as paths from the repository's root. */
+  function folders(dir: string): string[] {
+    return readdirSync(join(root, dir), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((entry) => [`${dir}/${entry.name}`, ...folders(`${dir}/${entry.name}`)]);
+  }
+
+  it('names every folder of lib/, infra/ and web/ (a folder moved is a page to update)', () => {
+    const layout = read('docs/layout.md');
+    const source = ['functions', 'lib', 'infra', 'web', 'test', 'bench', 'scripts'];
+    const missing = [...source, ...['lib', 'infra', 'web'].flatMap(folders)].filter(
+      (folder) =>
+        !layout.includes(`${folder}/`) && !layout.includes(` ${folder.split('/').pop()}/`),
+    );
+
+    expect(missing).toEqual([]);
+  });
+});
+
 describe('links in README.md and docs/*.md', () => {
   it('lead to files and headings that exist', () => {
     const dead = pages.flatMap((page) =>
