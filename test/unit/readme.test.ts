@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CONTEXT } from '../../infra/settings';
 import { CONFIG_VARIABLES } from '../../lib/config';
+import { buildOpenApiDocument } from '../../lib/openapi';
 import { routes } from '../../lib/routes/index';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -89,6 +90,17 @@ describe('the manual', () => {
       ...(manual.includes(route.path) ? [] : [`path ${route.path}`]),
     ]);
 
+    expect(missing).toEqual([]);
+  });
+
+  it('explains every problem type the OpenAPI document names', () => {
+    const document = JSON.stringify(buildOpenApiDocument({ models: ['extractive'] }));
+    const types = new Set(
+      [...document.matchAll(/urn:tubesum:problem:([a-z0-9-]+)/g)].map(([, type]) => type),
+    );
+    const missing = [...types].filter((type) => !manual.includes(`\`${type}\``));
+
+    expect(types.size).toBeGreaterThan(0);
     expect(missing).toEqual([]);
   });
 
