@@ -24,7 +24,7 @@ import {
   sentenceTokens,
   type Weights,
 } from '../lib/summaries/extractive/ranking';
-import { summarizeSentences } from '../lib/summaries/extractive/summarizer';
+import { summarizeSentences } from '../lib/summaries/extractive/selection';
 import { countWords } from '../lib/words';
 
 /**

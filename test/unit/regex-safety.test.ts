@@ -21,7 +21,8 @@ const UNTRUSTED_READERS = [
   'lib/summaries/timed-line.ts', // timed lines of answers and descriptions
   'lib/summaries/llm/prompt.ts', // a description's chapters, a model's times
   'lib/text.ts', // a model's summary and key points, cut at a sentence end (cutText)
-  'lib/summaries/extractive/summarizer.ts', // captions: cues, sentences
+  'lib/summaries/extractive/sentences.ts', // captions: cues, sentences
+  'lib/summaries/extractive/selection.ts', // captions' sentences, cut at a clause
   'lib/summaries/extractive/ranking.ts', // captions' words
   'lib/summaries/extractive/fillers.ts', // captions' sentences and their openings
   'lib/summaries/chapters/chapter.ts', // chapter titles and summaries (models', captions')
