@@ -15,7 +15,7 @@ import {
   PLANNING_TAG,
   roomForData,
   transcriptRoom,
-} from '../summaries/llm/plan';
+} from '../summaries/llm/plan/tokens';
 import { stampedUnits } from '../summaries/llm/prompt';
 import { formatTimestamp } from '../summaries/timed-line';
 import { cutText } from '../text';

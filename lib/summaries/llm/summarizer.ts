@@ -13,14 +13,9 @@ import type { SummarizeInput, Summarizer, SummaryResult } from '../types';
 import { askFor, chapterPlan, partAsks, probeAsk } from './chapter-asks';
 import type { ChatModel } from './chat';
 import { spansOf, splitAtChapters } from './parts';
-import {
-  estimateTokens,
-  MIN_DATA_TOKENS,
-  type ModelLimits,
-  plannerFor,
-  SummaryLengthError,
-  splitIntoParts,
-} from './plan';
+import { type ModelLimits, plannerFor, SummaryLengthError } from './plan';
+import { splitIntoParts } from './plan/even-split';
+import { estimateTokens, MIN_DATA_TOKENS } from './plan/tokens';
 import { type ChapterAsk, type PromptContext, type Step, timedUnits } from './prompt';
 import { askingFor, call, callKey, type Run, type SummaryModel } from './summarizer/call';
 import { reduce, renderPart } from './summarizer/combine';

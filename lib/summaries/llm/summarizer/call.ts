@@ -15,13 +15,8 @@ import type { CallResult, JobHooks } from '../../types';
 import { type ChapterPlan, checkChapters } from '../chapter-asks';
 import type { ChatAnswer, ChatModel } from '../chat';
 import { modelProblems } from '../failures';
-import {
-  estimateTokens,
-  type ModelLimits,
-  maxTokensFor,
-  type Planner,
-  SummaryLengthError,
-} from '../plan';
+import { type ModelLimits, type Planner, SummaryLengthError } from '../plan';
+import { estimateTokens, maxTokensFor } from '../plan/tokens';
 import {
   type ChapterAsk,
   chaptersAsked,

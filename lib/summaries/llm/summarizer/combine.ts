@@ -2,7 +2,7 @@
 // the model's context, recursively until one call holds them all.
 import type { KeyPoint } from '../../key-points';
 import { formatTimestamp } from '../../timed-line';
-import { estimateTokens } from '../plan';
+import { estimateTokens } from '../plan/tokens';
 import type { Step } from '../prompt';
 import { type Answer, call, type Run, tooLongFor } from './call';
 import { mapBounded } from './map-bounded';
