@@ -16,7 +16,7 @@ import {
   roomForData,
   transcriptRoom,
 } from '../summaries/llm/plan/tokens';
-import { stampedUnits } from '../summaries/llm/prompt';
+import { stampedUnits } from '../summaries/llm/prompt/timed-units';
 import { formatTimestamp } from '../summaries/timed-line';
 import { cutText } from '../text';
 import type { Video } from '../youtube/types';

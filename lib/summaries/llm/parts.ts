@@ -5,7 +5,7 @@
 // used and each chapter is summarised by the part it starts in.
 import { splitIntoParts } from './plan/even-split';
 import { estimateTokens } from './plan/tokens';
-import type { TimedUnit } from './prompt';
+import type { TimedUnit } from './prompt/timed-units';
 
 /** A part of the transcript and where it starts in the video. */
 export interface PartSpan {

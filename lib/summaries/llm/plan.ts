@@ -18,16 +18,9 @@ import {
   transcriptRoom,
   wantedTokens,
 } from './plan/tokens';
-import {
-  CHAPTERS_CHARS,
-  chaptersAsked,
-  DESCRIPTION_CHARS,
-  NAME_CHARS,
-  type PromptContext,
-  type Step,
-  systemPrompt,
-  userPrompt,
-} from './prompt';
+import { chaptersAsked, type PromptContext, type Step, userPrompt } from './prompt';
+import { CHAPTERS_CHARS, DESCRIPTION_CHARS, NAME_CHARS } from './prompt/data-block';
+import { systemPrompt } from './prompt/instructions';
 
 /** What the planning needs to know of a model. */
 export interface ModelLimits {

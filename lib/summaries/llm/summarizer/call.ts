@@ -22,9 +22,9 @@ import {
   chaptersAsked,
   type PromptContext,
   type Step,
-  systemPrompt,
   userPrompt,
 } from '../prompt';
+import { systemPrompt } from '../prompt/instructions';
 
 /** The model a summary is asked of: its client, its limits and the planner of its calls. */
 export interface SummaryModel {

@@ -7,7 +7,7 @@ import { checkChapters } from '../../../../lib/summaries/llm/chapter-asks';
 import { spansOf, splitAtChapters } from '../../../../lib/summaries/llm/parts';
 import type { ModelLimits } from '../../../../lib/summaries/llm/plan';
 import { splitIntoParts } from '../../../../lib/summaries/llm/plan/even-split';
-import { timedUnits } from '../../../../lib/summaries/llm/prompt';
+import { timedUnits } from '../../../../lib/summaries/llm/prompt/timed-units';
 import {
   type ChatModel,
   type ChatRequest,

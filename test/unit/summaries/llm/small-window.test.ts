@@ -7,7 +7,7 @@ import type { OpenAiModel } from '../../../../lib/summaries/catalog';
 import { creatorChapters } from '../../../../lib/summaries/chapters/creator';
 import { type ModelLimits, plannerFor } from '../../../../lib/summaries/llm/plan';
 import { estimateTokens } from '../../../../lib/summaries/llm/plan/tokens';
-import { dataBlock } from '../../../../lib/summaries/llm/prompt';
+import { dataBlock } from '../../../../lib/summaries/llm/prompt/data-block';
 import {
   type ChatModel,
   type ChatRequest,
