@@ -23,7 +23,7 @@ const UNTRUSTED_READERS = [
   'lib/text.ts', // a model's summary and key points, cut at a sentence end (cutText)
   'lib/summaries/extractive/sentences.ts', // captions: cues, sentences
   'lib/summaries/extractive/selection.ts', // captions' sentences, cut at a clause
-  'lib/summaries/extractive/ranking.ts', // captions' words
+  'lib/summaries/extractive/content-words.ts', // captions' words
   'lib/summaries/extractive/fillers.ts', // captions' sentences and their openings
   'lib/summaries/chapters/chapter.ts', // chapter titles and summaries (models', captions')
   'lib/summaries/chapters/creator.ts', // a description's chapters
