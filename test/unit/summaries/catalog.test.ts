@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../lib/config';
 import { type HttpError, ValidationError } from '../../../lib/errors';
 import {
-  BUILT_IN_MODELS,
   buildCatalog,
   catalogFromConfig,
   estimateCostUsd,
   resolveModel,
   UnknownModelError,
 } from '../../../lib/summaries/catalog';
+import { BUILT_IN_MODELS } from '../../../lib/summaries/catalog/built-in';
 
 describe('buildCatalog', () => {
   it('offers extractive and every built-in model when nothing is restricted', () => {
