@@ -59,7 +59,7 @@ const envSchema = z.object({
 
 export type Config = Readonly<z.output<typeof envSchema>>;
 
-/** Every variable the service reads (the README documents each). */
+/** Every variable the service reads (docs/configuration.md documents each). */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Config)[];
 
 /** Thrown when the environment holds an invalid setting; the message names the variable. */

@@ -35,7 +35,7 @@ export const summarySettings = {
   DEFAULT_MODEL: text('extractive'),
   /** Comma-separated model names this deployment offers; empty means the whole catalog. */
   ALLOWED_MODELS: list,
-  /** JSON array of extra catalog entries (see README, "Models"). */
+  /** JSON array of extra catalog entries (see docs/models.md). */
   MODEL_CATALOG_JSON: optionalString,
   AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url(),
   /**

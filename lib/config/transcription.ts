@@ -8,7 +8,7 @@ export const TRANSCRIPTION_BACKENDS = ['openai-compatible', 'amazon-transcribe']
 
 export const transcriptionSettings = {
   /**
-   * Speech-to-text for videos without usable captions (README, "Transcription"):
+   * Speech-to-text for videos without usable captions (docs/transcription.md):
    * `openai-compatible` (any `/audio/transcriptions` server at TRANSCRIPTION_BASE_URL) or
    * `amazon-transcribe` (with TRANSCRIPTION_BUCKET; the stack sets both). Unset: the
    * OpenAI-compatible server when TRANSCRIPTION_BASE_URL is set, else no transcription.
