@@ -1,22 +1,9 @@
 // What a job shows of its summary record: the summary as the job's own request asked for it,
 // or the problem, and where the run stands. Shared by the worker (which settles the jobs that
 // waited when a run ends) and the service (which settles a job whose worker could not).
-import { HttpError } from '../errors';
 import type { SummarizeResponse } from './schemas';
 import type { Job, JobOutcome, JobProgress } from './store/jobs';
 import type { SummaryRecord } from './store/records';
-
-/**
- * A run whose work was lost (its record gone, or the store down on every delivery): 503
- * summary-interrupted, which tells the client to ask again after `retryAfterSeconds`.
- */
-export function summaryInterrupted(detail: string, retryAfterSeconds: number): HttpError {
-  return new HttpError(503, 'summary-interrupted', 'Service unavailable', {
-    detail,
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-    expose: true,
-  });
-}
 
 /** Where a record's run stands, as a job shows it. */
 export function progressOf(record: SummaryRecord): JobProgress {

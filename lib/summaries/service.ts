@@ -4,25 +4,28 @@
 // once, whoever sends them), or a new run handed to the workers through the queue. The request
 // then waits for the run, within its wait; a summary not ready by then is answered as the job.
 
-import { HttpError, NotFoundError, ServiceUnavailableError } from '../errors';
-import type { Problem } from '../http/problem';
-import { PROBLEM_TYPE_PREFIX } from '../http/problem';
+import { HttpError } from '../errors';
 import type { Logger } from '../logger';
+import { type Problem, storedError, storedProblemDocument, storeProblem } from '../problems';
 import type { User } from '../users/store';
 import { parseVideoId } from '../youtube/url';
 import { type Catalog, resolveModel } from './catalog';
+import {
+  JobNotFoundError,
+  QueueUnavailableError,
+  SummaryInProgressError,
+  SummaryInterruptedError,
+} from './errors';
 import { plannerFor, SummaryLengthError } from './llm/plan';
-import { answerFor, outcomeFor, progressOf, summaryInterrupted } from './outcome';
+import { answerFor, outcomeFor, progressOf } from './outcome';
 import type { JobQueue } from './queue';
 import type { JobStatus, SummarizeRequest, SummarizeResponse } from './schemas';
 import { type Job, type JobProgress, type JobStore, newJobId } from './store/jobs';
 import type { Quota } from './store/quota';
 import {
-  problemError,
   type RecordStore,
   reusable,
   type SummaryRecord,
-  storedProblem,
   summaryKey,
   videoIdOfKey,
   type Work,
@@ -73,7 +76,7 @@ export interface SummaryService {
       onProgress?: ((progress: JobProgress) => void) | undefined;
     },
   ): Promise<Submitted>;
-  /** The user's job. @throws NotFoundError when there is no such job of theirs. */
+  /** The user's job. @throws JobNotFoundError when there is no such job of theirs. */
   get(user: User, id: string): Promise<JobView>;
   /** A page of the user's jobs, newest first. @throws ValidationError for a bad cursor. */
   list(
@@ -82,7 +85,7 @@ export interface SummaryService {
   ): Promise<{ items: JobView[]; next_cursor: string | null }>;
   /**
    * Cancels the user's unfinished job (the view, cancelled) or removes a finished one from
-   * their history ('removed'). @throws NotFoundError when there is no such job of theirs.
+   * their history ('removed'). @throws JobNotFoundError when there is no such job of theirs.
    */
   cancel(user: User, id: string): Promise<JobView | 'removed'>;
 }
@@ -93,26 +96,6 @@ const MAX_ATTEMPTS = 10;
 /** How often a waiting request looks at its record: soon at first, then every second. */
 const POLL_FIRST_MS = 50;
 const POLL_MAX_MS = 1_000;
-
-/** The same 404 for a job that does not exist and for someone else's. */
-const unknownJob = () => new NotFoundError('No such summary job.');
-
-/** The problem of a failed job, as a direct call would have answered it. */
-function problemOf(job: Job): Problem | null {
-  if (!job.problem) return null;
-  const { type, title, status, detail, extensions } = job.problem;
-  const problem: Problem = {
-    type: PROBLEM_TYPE_PREFIX + type,
-    title,
-    status,
-    detail,
-    request_id: job.requestId,
-  };
-  for (const [name, value] of Object.entries(extensions)) {
-    if (!(name in problem)) problem[name] = value;
-  }
-  return problem;
-}
 
 /** A job as the API shows it, its live progress read from its record while it is pending. */
 function viewOf(job: Job, record: SummaryRecord | undefined): JobView {
@@ -135,7 +118,7 @@ function viewOf(job: Job, record: SummaryRecord | undefined): JobView {
       title: job.result?.metadata.title ?? record?.title ?? job.title ?? null,
     },
     result: job.result ?? null,
-    error: problemOf(job),
+    error: job.problem ? storedProblemDocument(job.problem, job.requestId) : null,
     created_at: new Date(job.createdAt).toISOString(),
     updated_at: new Date(Math.max(job.updatedAt, record?.updatedAt ?? 0)).toISOString(),
   };
@@ -159,8 +142,8 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
       ? outcomeFor(job, record)
       : {
           status: 'failed' as const,
-          problem: storedProblem(
-            summaryInterrupted('The work on this summary was lost; ask for it again.', 1),
+          problem: storeProblem(
+            new SummaryInterruptedError('The work on this summary was lost; ask for it again.', 1),
           ),
           progress: { stage: 'queued' as const, parts_done: 0, parts_total: 0 },
         };
@@ -178,7 +161,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
   /** The user's job, or the same 404 whether it does not exist or is someone else's. */
   async function ownJob(user: User, id: string): Promise<Job> {
     const job = await jobs.get(id);
-    if (!job || job.userId !== user.id) throw unknownJob();
+    if (!job || job.userId !== user.id) throw new JobNotFoundError();
     return job;
   }
 
@@ -265,7 +248,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
           return { ready: true, response, job: viewOf(done, undefined) };
         }
         // A verdict on the video found a moment ago is every identical request's answer.
-        if (use === 'failed' && record?.problem) throw problemError(record.problem);
+        if (use === 'failed' && record?.problem) throw storedError(record.problem);
         if (use === 'working' && (await records.attach(key, job.id))) {
           await jobs.create(job);
           logger.info('summary job waits for a run under way', fields);
@@ -292,11 +275,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
         }
         // The record changed under this request (another one started or ended a run): again.
         if (attempt >= MAX_ATTEMPTS) {
-          throw new ServiceUnavailableError(
-            'summary-in-progress',
-            'Many identical requests are starting this summary right now; try again in a moment.',
-            1,
-          );
+          throw new SummaryInProgressError();
         }
         // Concurrent identical requests collide here: a short random pause spreads them.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
@@ -311,7 +290,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
       if (current.status === 'done' && current.result) {
         return { ready: true, response: current.result, job: viewOf(current, last) };
       }
-      if (current.status === 'failed' && current.problem) throw problemError(current.problem);
+      if (current.status === 'failed' && current.problem) throw storedError(current.problem);
       return { ready: false, job: viewOf(current, last) };
     },
 
@@ -364,12 +343,10 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
     try {
       await deps.queue.send({ key, request_id: requestId });
     } catch (error) {
-      const problem =
-        error instanceof HttpError
-          ? error
-          : new HttpError(503, 'queue-unavailable', 'Service unavailable', { cause: error });
+      // A refusal that names itself says why; anything else thrown on the way is the queue's.
+      const problem = error instanceof HttpError ? error : new QueueUnavailableError(error);
       const failed = await records
-        .fail(key, undefined, storedProblem(problem), 0)
+        .fail(key, undefined, storeProblem(problem), 0)
         .catch(() => undefined);
       if (failed) {
         const outcome = outcomeFor(job, failed);

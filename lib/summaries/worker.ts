@@ -4,9 +4,9 @@
 // chosen summarizer with the record's checkpoints (a resumed run asks the model again only for
 // the calls no earlier run finished), stores the outcome, and settles the jobs that waited.
 import { randomUUID } from 'node:crypto';
-import { ConfigError } from '../config';
-import { GatewayTimeoutError, HttpError, misconfigured, ServiceUnavailableError } from '../errors';
+import { type HttpError, ServiceUnavailableError } from '../errors';
 import type { Logger } from '../logger';
+import { asHttpError, storeProblem } from '../problems';
 import { TranscriptionPendingError, transcriptionTimeout } from '../transcription/errors';
 import type { CaptionlessHandler } from '../transcription/reuse';
 import { countWords } from '../words';
@@ -14,19 +14,14 @@ import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
 import { type Catalog, type CatalogEntry, resolveModel, usageMetadata } from './catalog';
 import { MAX_RECEIVES, type WorkMessage } from './delivery';
+import { JobTimeoutError, RunCrashedError, SummaryInterruptedError } from './errors';
 import { keyPointUrl } from './key-points';
-import { outcomeFor, summaryInterrupted } from './outcome';
+import { outcomeFor } from './outcome';
 import type { SummarizeResponse } from './schemas';
 import type { Cache } from './store/cache';
 import type { JobStore } from './store/jobs';
 import { givesUnitBack, type Quota } from './store/quota';
-import {
-  LeaseLostError,
-  type RecordStore,
-  type SummaryRecord,
-  storedProblem,
-  type Work,
-} from './store/records';
+import { LeaseLostError, type RecordStore, type SummaryRecord, type Work } from './store/records';
 import type { JobHooks, Summarizer, SummaryResult } from './types';
 import { createVideoSource, transcriptMetadata } from './videos';
 
@@ -157,7 +152,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
     const ended = await records.fail(
       key,
       owner,
-      storedProblem(error),
+      storeProblem(error),
       verdict ? VERDICT_REUSE_SECONDS : 0,
     );
     // The charge as it stands now, not as the run found it: a user deleted meanwhile (their
@@ -178,7 +173,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
    * the failure was written.
    */
   async function failInterrupted(key: string, owner: string, record: SummaryRecord) {
-    const interrupted = summaryInterrupted(
+    const interrupted = new SummaryInterruptedError(
       `The summary could not be made: the store was unavailable on each of its ${MAX_RECEIVES} attempts. Ask for it again.`,
       60,
     );
@@ -222,11 +217,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         ...fields,
         crashes: record.crashes,
       });
-      const crashed = new HttpError(500, 'internal-error', 'Internal server error', {
-        detail: `The summary could not be made: its worker stopped ${record.crashes} times.`,
-        expose: true,
-      });
-      await fail(key, owner, crashed);
+      await fail(key, owner, new RunCrashedError(record.crashes));
       return 'failed';
     }
 
@@ -360,7 +351,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         });
         return 'retry';
       }
-      const problem = asHttpError(error, budget);
+      const problem = failureOf(error, budget);
       if (problem.status >= 500) logger.error('summary run failed', { ...fields, error });
       else logger.info('summary run refused', { ...fields, problem: problem.type });
       await fail(key, owner, problem).catch(async (failError: unknown) => {
@@ -378,20 +369,14 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
 }
 
 /**
- * What a run's failure tells its jobs, as a direct call would have answered: HttpErrors as they
- * are, a bad configuration (an unreadable credentials secret) as 503, the budget as a 504.
+ * What a run's failure tells its jobs, as a direct call would have answered (the codec's
+ * answer), except that a failure the codec knows nothing of, once the budget ended, is the
+ * budget's: 504 job-timeout.
  */
-function asHttpError(error: unknown, budget: AbortSignal): HttpError {
-  if (error instanceof HttpError) return error;
-  if (error instanceof ConfigError) return misconfigured(error);
-  if (budget.aborted) {
-    return new GatewayTimeoutError(
-      'job-timeout',
-      'The summary was not made within its time budget; try a shorter summary or another model.',
-      { cause: error },
-    );
-  }
-  return new HttpError(500, 'internal-error', 'Internal server error', { cause: error });
+function failureOf(error: unknown, budget: AbortSignal): HttpError {
+  const answer = asHttpError(error);
+  const unknown = answer !== error && answer.status === 500;
+  return unknown && budget.aborted ? new JobTimeoutError(error) : answer;
 }
 
 export type SummaryWorker = ReturnType<typeof createSummaryWorker>;

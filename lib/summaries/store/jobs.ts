@@ -14,10 +14,11 @@ import {
 import { expressionNames, storeCall, storeError } from '../../aws/dynamodb';
 import { JOBS_INDEX } from '../../aws/table';
 import { ValidationError } from '../../errors';
+import type { StoredProblem } from '../../problems';
 import { randomId } from '../../random-id';
 import { JOB_ID_PATTERN, type JobStage, type SummarizeResponse } from '../schemas';
 import { pack, unpack } from './codec';
-import { type StoredProblem, shapeVersion } from './records';
+import { shapeVersion } from './records';
 
 /** A job's state as stored: pending until its summary is settled, or cancelled by its user. */
 export type StoredJobStatus = 'pending' | 'done' | 'failed' | 'cancelled';

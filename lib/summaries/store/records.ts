@@ -16,6 +16,7 @@ import {
 import { cancellationCodes, expressionNames, storeError } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { HttpError } from '../../errors';
+import type { StoredProblem } from '../../problems';
 import { schemaVersion } from '../../schema-version';
 import { type JobStage, type SummarizeResponse, summarizeResponseSchema } from '../schemas';
 import type { CallResult } from '../types';
@@ -35,16 +36,6 @@ export interface Work {
   length: number;
   /** The language to write in; absent: the transcript's. */
   summaryLanguage?: string;
-}
-
-/** A problem as stored: what it takes to answer it again exactly. */
-export interface StoredProblem {
-  status: number;
-  type: string;
-  title: string;
-  detail: string;
-  extensions: Record<string, unknown>;
-  headers: Record<string, string>;
 }
 
 /**
@@ -226,28 +217,6 @@ function fromItem(item: Item): SummaryRecord {
     }
   }
   return record;
-}
-
-/** The problem of an error, as stored and served again. */
-export function storedProblem(error: HttpError): StoredProblem {
-  return {
-    status: error.status,
-    type: error.type,
-    title: error.title,
-    detail: error.exposeDetail ? error.message : 'The server could not complete the request.',
-    extensions: error.extensions,
-    headers: error.headers,
-  };
-}
-
-/** The error that answers a stored problem again. */
-export function problemError(problem: StoredProblem): HttpError {
-  return new HttpError(problem.status, problem.type, problem.title, {
-    detail: problem.detail,
-    extensions: { ...problem.extensions },
-    headers: { ...problem.headers },
-    expose: true,
-  });
 }
 
 /** A record's DynamoDB item is too large (checkpoints of a huge plan): 400 KB is the limit. */
