@@ -2,6 +2,7 @@
 // Domain code throws these by name; only their classes know the status, type and headers.
 import {
   GatewayTimeoutError,
+  HttpError,
   InternalError,
   NotFoundError,
   ServiceUnavailableError,
@@ -67,6 +68,20 @@ export class RunCrashedError extends InternalError {
     super({
       detail: `The summary could not be made: its worker stopped ${crashes} times.`,
       expose: true,
+    });
+  }
+}
+
+/**
+ * 410 summary-outdated: a job whose result was made by an earlier version of the service (another
+ * response shape) is not served as if it were this version's.
+ */
+export class SummaryOutdatedError extends HttpError {
+  override name = 'SummaryOutdatedError';
+  constructor() {
+    super(410, 'summary-outdated', 'Gone', {
+      detail:
+        'This summary was made by an earlier version of the service and is no longer kept; ask for it again.',
     });
   }
 }

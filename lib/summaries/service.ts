@@ -10,16 +10,12 @@ import { type Problem, storedError, storedProblemDocument, storeProblem } from '
 import type { User } from '../users/store';
 import { parseVideoId } from '../youtube/url';
 import { type Catalog, resolveModel } from './catalog';
-import {
-  JobNotFoundError,
-  QueueUnavailableError,
-  SummaryInProgressError,
-  SummaryInterruptedError,
-} from './errors';
+import { JobNotFoundError, QueueUnavailableError, SummaryInProgressError } from './errors';
+import { type JobStatus, jobStatus } from './job-states';
 import { plannerFor, SummaryLengthError } from './llm/plan';
-import { answerFor, outcomeFor, progressOf } from './outcome';
+import { answerFor, progressOf, settleJob } from './outcome';
 import type { JobQueue } from './queue';
-import type { JobStatus, SummarizeRequest, SummarizeResponse } from './schemas';
+import type { SummarizeRequest, SummarizeResponse } from './schemas';
 import { type Job, type JobProgress, type JobStore, newJobId } from './store/jobs';
 import type { Quota } from './store/quota';
 import {
@@ -97,20 +93,17 @@ const MAX_ATTEMPTS = 10;
 const POLL_FIRST_MS = 50;
 const POLL_MAX_MS = 1_000;
 
+/** Where a job stands before its run got anywhere. */
+const NOT_STARTED: JobProgress = { stage: 'queued', parts_done: 0, parts_total: 0 };
+
 /** A job as the API shows it, its live progress read from its record while it is pending. */
 function viewOf(job: Job, record: SummaryRecord | undefined): JobView {
-  let status: JobStatus;
-  let progress: JobProgress;
-  if (job.status === 'pending') {
-    progress = record ? progressOf(record) : { stage: 'queued', parts_done: 0, parts_total: 0 };
-    status = progress.stage === 'queued' ? 'queued' : 'running';
-  } else {
-    status = job.status;
-    progress = job.progress ?? { stage: 'queued', parts_done: 0, parts_total: 0 };
-  }
+  // A pending job's progress is its record's (none yet: not started); a settled one keeps its own.
+  const pending = job.status === 'pending';
+  const progress = (pending ? record && progressOf(record) : job.progress) ?? NOT_STARTED;
   return {
     id: job.id,
-    status,
+    status: jobStatus(job.status, progress.stage),
     progress,
     request: job.request,
     video: {
@@ -138,24 +131,12 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
   ): Promise<{ job: Job; record?: SummaryRecord }> {
     if (job.status !== 'pending') return { job };
     const record = known ?? (await records.get(job.key));
-    const outcome = record
-      ? outcomeFor(job, record)
-      : {
-          status: 'failed' as const,
-          problem: storeProblem(
-            new SummaryInterruptedError('The work on this summary was lost; ask for it again.', 1),
-          ),
-          progress: { stage: 'queued' as const, parts_done: 0, parts_total: 0 },
-        };
-    if (!outcome) return { job, ...(record ? { record } : {}) };
+    const settled = await settleJob(jobs, job, record);
+    if (!settled) return { job, ...(record ? { record } : {}) };
     // The job as stored, updated_at too: the read that settles it shows what every later one does.
-    const now = Date.now();
-    if (await jobs.settle(job.id, outcome, now)) {
-      return { job: { ...job, ...outcome, updatedAt: now } };
-    }
+    if (settled.written) return { job: settled.job };
     // Settled meanwhile (by the worker, or cancelled): what the job now says wins.
-    const settled = await jobs.get(job.id);
-    return { job: settled ?? { ...job, ...outcome } };
+    return { job: (await jobs.get(job.id)) ?? settled.job };
   }
 
   /** The user's job, or the same 404 whether it does not exist or is someone else's. */
@@ -283,10 +264,9 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
       }
 
       const last = await waitFor(key, waitMs, onProgress);
-      const outcome = last && outcomeFor(job, last);
       // Settled here, or already by the worker with the very same outcome: no need to read it.
-      if (outcome) await jobs.settle(job.id, outcome);
-      const current: Job = outcome ? { ...job, ...outcome } : (await refresh(job, last)).job;
+      const settled = last && (await settleJob(jobs, job, last));
+      const current: Job = settled ? settled.job : (await refresh(job, last)).job;
       if (current.status === 'done' && current.result) {
         return { ready: true, response: current.result, job: viewOf(current, last) };
       }
@@ -348,10 +328,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
       const failed = await records
         .fail(key, undefined, storeProblem(problem), 0)
         .catch(() => undefined);
-      if (failed) {
-        const outcome = outcomeFor(job, failed);
-        if (outcome) await jobs.settle(job.id, outcome).catch(() => undefined);
-      }
+      if (failed) await settleJob(jobs, job, failed).catch(() => undefined);
       throw problem;
     }
   }

@@ -16,7 +16,7 @@ import { type Catalog, type CatalogEntry, resolveModel, usageMetadata } from './
 import { MAX_RECEIVES, type WorkMessage } from './delivery';
 import { JobTimeoutError, RunCrashedError, SummaryInterruptedError } from './errors';
 import { keyPointUrl } from './key-points';
-import { outcomeFor } from './outcome';
+import { settleJob } from './outcome';
 import type { SummarizeResponse } from './schemas';
 import type { Cache } from './store/cache';
 import type { JobStore } from './store/jobs';
@@ -131,8 +131,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
       record.jobs.map(async (id) => {
         try {
           const job = await deps.jobs.get(id);
-          const outcome = job && outcomeFor(job, record);
-          if (outcome) await deps.jobs.settle(id, outcome);
+          if (job) await settleJob(deps.jobs, job, record);
         } catch (error) {
           logger.warn('could not settle a job; it reads its outcome later', {
             job_id: id,

@@ -22,6 +22,7 @@ import {
   RunCrashedError,
   SummaryInProgressError,
   SummaryInterruptedError,
+  SummaryOutdatedError,
 } from '../../lib/summaries/errors';
 
 const HIDDEN = 'The server could not complete the request.';
@@ -93,6 +94,18 @@ describe('the named errors of summary jobs', () => {
         title: 'Internal server error',
         status: 500,
         detail: 'The summary could not be made: its worker stopped 3 times.',
+      },
+      {},
+    ],
+    [
+      'SummaryOutdatedError',
+      new SummaryOutdatedError(),
+      {
+        type: 'urn:tubesum:problem:summary-outdated',
+        title: 'Gone',
+        status: 410,
+        detail:
+          'This summary was made by an earlier version of the service and is no longer kept; ask for it again.',
       },
       {},
     ],

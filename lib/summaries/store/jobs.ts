@@ -14,14 +14,13 @@ import {
 import { expressionNames, storeCall, storeError } from '../../aws/dynamodb';
 import { JOBS_INDEX } from '../../aws/table';
 import { ValidationError } from '../../errors';
-import type { StoredProblem } from '../../problems';
+import { type StoredProblem, storeProblem } from '../../problems';
 import { randomId } from '../../random-id';
+import { SummaryOutdatedError } from '../errors';
+import type { StoredJobStatus } from '../job-states';
 import { JOB_ID_PATTERN, type JobStage, type SummarizeResponse } from '../schemas';
 import { pack, unpack } from './codec';
 import { shapeVersion } from './records';
-
-/** A job's state as stored: pending until its summary is settled, or cancelled by its user. */
-export type StoredJobStatus = 'pending' | 'done' | 'failed' | 'cancelled';
 
 /** The request a job was made from (the API's SummaryJobRequest). */
 export interface JobRequest {
@@ -122,15 +121,7 @@ function fromItem(item: Item): Job {
       item.shape === shapeVersion() ? unpack<SummarizeResponse>(item.result) : undefined;
     if (result === undefined) {
       job.status = 'failed';
-      job.problem = {
-        status: 410,
-        type: 'summary-outdated',
-        title: 'Gone',
-        detail:
-          'This summary was made by an earlier version of the service and is no longer kept; ask for it again.',
-        extensions: {},
-        headers: {},
-      };
+      job.problem = storeProblem(new SummaryOutdatedError());
     } else {
       job.result = result;
     }

@@ -18,12 +18,11 @@ import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { HttpError } from '../../errors';
 import type { StoredProblem } from '../../problems';
 import { schemaVersion } from '../../schema-version';
+import type { RecordState } from '../job-states';
 import { type JobStage, type SummarizeResponse, summarizeResponseSchema } from '../schemas';
 import type { CallResult } from '../types';
 import { pack, unpack } from './codec';
 import type { Reservation } from './quota';
-
-export type RecordState = 'working' | 'done' | 'failed' | 'cancelled';
 
 /** What a record's summary is made of: the request's fields that change the summary. */
 export interface Work {
