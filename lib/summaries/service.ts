@@ -334,11 +334,6 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
   }
 }
 
-/** Where a job is polled (Location of a 202, Content-Location of a 200). */
-export function jobLocation(id: string): string {
-  return `/summaries/${id}`;
-}
-
 /** Seconds a client should wait before polling a job again: soon while it starts, then less often. */
 export function pollAfterSeconds(job: Pick<JobView, 'progress'>): number {
   return job.progress.stage === 'queued' || job.progress.stage === 'transcript' ? 2 : 5;

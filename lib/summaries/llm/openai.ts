@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import type { Config } from '../../config';
 import type { OperatorCredentials } from '../../credentials';
 import { HttpError } from '../../errors';
-import { parseRetryAfter } from '../../http/retry-after';
+import { parseRetryAfter } from '../../net/retry-after';
 import type { Logger } from '../../logger';
 import { withRetries } from '../../retry';
 import type { OpenAiModel } from '../catalog';
