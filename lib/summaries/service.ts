@@ -6,12 +6,12 @@
 
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
-import { type Problem, storedError, storedProblemDocument, storeProblem } from '../problems';
+import { storedError, storeProblem } from '../problems';
 import type { User } from '../users/store';
 import { parseVideoId } from '../youtube/url';
 import { type Catalog, resolveModel } from './catalog';
 import { JobNotFoundError, QueueUnavailableError, SummaryInProgressError } from './errors';
-import { type JobStatus, jobStatus } from './job-states';
+import { type JobView, viewOf } from './job-view';
 import { plannerFor, SummaryLengthError } from './llm/plan';
 import { answerFor, progressOf, settleJob } from './outcome';
 import type { JobQueue } from './queue';
@@ -23,22 +23,11 @@ import {
   reusable,
   type SummaryRecord,
   summaryKey,
-  videoIdOfKey,
   type Work,
 } from './store/records';
 
-/** A job as the API shows it (the SummaryJob schema). */
-export interface JobView {
-  id: string;
-  status: JobStatus;
-  progress: JobProgress;
-  request: Job['request'];
-  video: { video_id: string; title: string | null };
-  result: SummarizeResponse | null;
-  error: Problem | null;
-  created_at: string;
-  updated_at: string;
-}
+// The job as the API shows it, and its poll hint (the routes render it as Retry-After).
+export { type JobView, pollAfterSeconds } from './job-view';
 
 /** What POST /summarize answers: the summary when it was ready within the wait, else the job. */
 export type Submitted =
@@ -92,30 +81,6 @@ const MAX_ATTEMPTS = 10;
 /** How often a waiting request looks at its record: soon at first, then every second. */
 const POLL_FIRST_MS = 50;
 const POLL_MAX_MS = 1_000;
-
-/** Where a job stands before its run got anywhere. */
-const NOT_STARTED: JobProgress = { stage: 'queued', parts_done: 0, parts_total: 0 };
-
-/** A job as the API shows it, its live progress read from its record while it is pending. */
-function viewOf(job: Job, record: SummaryRecord | undefined): JobView {
-  // A pending job's progress is its record's (none yet: not started); a settled one keeps its own.
-  const pending = job.status === 'pending';
-  const progress = (pending ? record && progressOf(record) : job.progress) ?? NOT_STARTED;
-  return {
-    id: job.id,
-    status: jobStatus(job.status, progress.stage),
-    progress,
-    request: job.request,
-    video: {
-      video_id: videoIdOfKey(job.key) ?? '',
-      title: job.result?.metadata.title ?? record?.title ?? job.title ?? null,
-    },
-    result: job.result ?? null,
-    error: job.problem ? storedProblemDocument(job.problem, job.requestId) : null,
-    created_at: new Date(job.createdAt).toISOString(),
-    updated_at: new Date(Math.max(job.updatedAt, record?.updatedAt ?? 0)).toISOString(),
-  };
-}
 
 /** The summaries service over its collaborators (all injectable for tests). */
 export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
@@ -332,9 +297,4 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
       throw problem;
     }
   }
-}
-
-/** Seconds a client should wait before polling a job again: soon while it starts, then less often. */
-export function pollAfterSeconds(job: Pick<JobView, 'progress'>): number {
-  return job.progress.stage === 'queued' || job.progress.stage === 'transcript' ? 2 : 5;
 }
