@@ -3,7 +3,8 @@
 //   -> bearer auth -> query -> media type -> middy's body parsers -> zod validation -> action.
 // Errors leave as RFC 9457 problems made by the problem codec (lib/problems.ts: status, `expose`
 // below 500, a ConfigError's 503); the access log logs every 5xx with its cause. Every reply,
-// whatever made it, leaves through lib/http/exit.ts. CORS is not here: API Gateway answers it for every route (cors.ts).
+// whatever made it, leaves through lib/http/exit.ts. CORS is not here: API Gateway answers it
+// for every route (cors.ts).
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
