@@ -27,6 +27,15 @@ export default defineConfig({
           exclude: ['test/e2e/**', 'node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Type-level tests (`*.test-d.ts` beside the tests of their module) are type-checked,
+          // never run: each expectTypeOf, or @ts-expect-error with no error under it, passes or
+          // fails its own test. tsc checks them and what they import, not the whole project
+          // (`npm test`'s own tsc does that).
+          typecheck: {
+            enabled: true,
+            include: ['test/**/*.test-d.ts'],
+            tsconfig: 'test/tsconfig.test-d.json',
+          },
         },
       },
       {

@@ -26,13 +26,15 @@ const user = {
   password: 'violet-kettle-harbour-89',
 };
 
-function invoke(
+/** Calls `handler` in this process as API Gateway and Lambda would, with a JSON body. */
+export function invoke(
   handler: LambdaHandler,
   name: HandlerName,
   method: string,
   path: string,
   body?: unknown,
   token?: string,
+  extraHeaders: Record<string, string> = {},
 ) {
   const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body));
   const headers: Record<string, string> = {
@@ -42,6 +44,7 @@ function invoke(
       ? {}
       : { 'content-type': 'application/json', 'content-length': String(payload.length) }),
     ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...extraHeaders,
   };
   const requestId = randomUUID();
   const event = apiGatewayEvent(
@@ -54,7 +57,7 @@ function invoke(
   return handler(event, lambdaContext(name, requestId));
 }
 
-async function expectStatus(reply: Promise<Reply>, status: number): Promise<Reply> {
+export async function expectStatus(reply: Promise<Reply>, status: number): Promise<Reply> {
   const result = await reply;
   if (result.statusCode !== status)
     throw new Error(`expected ${status}, got ${result.statusCode}: ${result.body}`);

@@ -6,7 +6,7 @@ import { TRANSCRIPTION_BACKENDS } from '../lib/config';
 import * as z from '../lib/schema';
 import { CREDENTIAL_PARAMETERS } from './constructs/credentials-secret';
 
-/** Context keys and what they set (the README's table lists the same). */
+/** Context keys and what they set (docs/aws.md's table lists the same; test/unit/readme.test.ts checks it). */
 export const CONTEXT = {
   stackName: 'stackName',
   corsOrigins: 'corsOrigins',

@@ -187,7 +187,7 @@ const envSchema = z.object({
   DEFAULT_MODEL: text('extractive'),
   /** Comma-separated model names this deployment offers; empty means the whole catalog. */
   ALLOWED_MODELS: list,
-  /** JSON array of extra catalog entries (see README, "Models"). */
+  /** JSON array of extra catalog entries (see docs/models.md). */
   MODEL_CATALOG_JSON: optionalString,
   AWS_ENDPOINT_URL_BEDROCK_RUNTIME: url(),
   /**
@@ -237,7 +237,7 @@ const envSchema = z.object({
   OPENAI_CONCURRENCY: int(1, 16, 2),
 
   /**
-   * Speech-to-text for videos without usable captions (README, "Transcription"):
+   * Speech-to-text for videos without usable captions (docs/transcription.md):
    * `openai-compatible` (any `/audio/transcriptions` server at TRANSCRIPTION_BASE_URL) or
    * `amazon-transcribe` (with TRANSCRIPTION_BUCKET; the stack sets both). Unset: the
    * OpenAI-compatible server when TRANSCRIPTION_BASE_URL is set, else no transcription.
@@ -276,7 +276,7 @@ const envSchema = z.object({
 
 export type Config = Readonly<z.output<typeof envSchema>>;
 
-/** Every variable the service reads (the README documents each). */
+/** Every variable the service reads (docs/configuration.md documents each). */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Config)[];
 
 /** Thrown when the environment holds an invalid setting; the message names the variable. */

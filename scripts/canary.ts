@@ -91,7 +91,7 @@ async function main(): Promise<number> {
   console.log(
     working.length > 0
       ? `\nclients that yield transcripts: ${working.join(', ')}`
-      : '\nno client yields a transcript: see the outcomes above, and the README ("YouTube")',
+      : '\nno client yields a transcript: see the outcomes above, and docs/youtube.md',
   );
   const audible = [
     ...new Set(rows.filter((row) => row.audioCheck.startsWith('ok')).map((r) => r.client)),

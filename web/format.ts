@@ -217,7 +217,7 @@ export function mcpEndpoint(pageUrl: string): string {
   return new URL('mcp', pageUrl).href;
 }
 
-/** Claude Code's command to add tubesum as an MCP server with this key (as the README gives it). */
+/** Claude Code's command to add tubesum as an MCP server with this key (as the README and docs/mcp.md give it). */
 export function claudeCodeCommand(endpoint: string, key: string): string {
   return `claude mcp add --transport http tubesum ${endpoint} --header "Authorization: Bearer ${key}"`;
 }

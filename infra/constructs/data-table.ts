@@ -29,7 +29,7 @@ export class DataTable extends Construct {
       // if you must control the key policy or revoke access by disabling the key.
       encryption: TableEncryption.AWS_MANAGED,
       // Users must not vanish with `cdk destroy`: the table stays and cannot be deleted by
-      // accident (turn deletion protection off first; see the README).
+      // accident (turn deletion protection off first; see docs/aws.md).
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: true,
     });

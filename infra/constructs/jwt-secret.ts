@@ -23,7 +23,7 @@ export class JwtSecret extends Construct {
     Validations.of(this.secret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'No automatic rotation: the functions cache one key per cold start and verify with that key only, so a rotation would log everybody out and briefly split instances between keys. Rotate by hand (README) when needed; tokens live 30 minutes.',
+        'No automatic rotation: the functions cache one key per cold start and verify with that key only, so a rotation would log everybody out and briefly split instances between keys. Rotate by hand (docs/aws.md) when needed; tokens live 30 minutes.',
     });
   }
 

@@ -9,9 +9,9 @@ import {
   UnprocessableError,
 } from '../errors';
 
-/** Where the README explains how to turn transcription on. */
+/** Where the manual explains how to turn transcription on. */
 const HOW_TO_ENABLE =
-  'Operators can enable transcription of the audio of such videos: set TRANSCRIPTION_BASE_URL to an OpenAI-compatible speech-to-text server, or deploy with -c transcription=amazon-transcribe (README, "Transcription").';
+  'Operators can enable transcription of the audio of such videos: set TRANSCRIPTION_BASE_URL to an OpenAI-compatible speech-to-text server, or deploy with -c transcription=amazon-transcribe (docs/transcription.md).';
 
 /**
  * The problem of a video without captions when nothing transcribes it: the original problem,

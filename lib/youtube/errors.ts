@@ -1,5 +1,5 @@
 // Every way fetching a video can fail, as the problem types clients see. Kept in one file so
-// the README, the tests and the code agree on the list; each type tells the client what to do.
+// docs/youtube.md, the tests and the code agree on the list; each type tells the client what to do.
 import {
   BadGatewayError,
   GatewayTimeoutError,

@@ -155,20 +155,45 @@ const doneEntry = (page: Page) =>
 /** The history's list (GET /summaries), not one job (GET /summaries/{id}). */
 const HISTORY_LIST = (url: URL) => url.pathname.endsWith('/summaries');
 
-/** The progress bar as it is now (in one read, so all three are of the same moment). */
-const barNow = (page: Page): Promise<{ now: number; text: string; moving: boolean } | null> =>
-  page.evaluate<{ now: number; text: string; moving: boolean } | null>(
-    `(() => {
+/** One state of the progress bar (read at once, so all three are of the same moment). */
+interface BarState {
+  now: number;
+  text: string;
+  /** Its stripes moving. */
+  moving: boolean;
+}
+
+/**
+ * Records, in the page, each state the progress bar takes from now on, as the page changes it
+ * (a MutationObserver): read them with `barStates`. Looking at the bar every so often instead
+ * slept between looks, and could miss a state a busy machine showed only briefly.
+ */
+const recordBarStates = (page: Page): Promise<void> =>
+  page.evaluate(`(() => {
+    const states = (window.barStates = []);
+    const record = () => {
       const bar = document.querySelector('[role=progressbar]');
-      if (!bar) return null;
-      return {
+      if (!bar) return;
+      const state = {
         now: Number(bar.getAttribute('aria-valuenow')),
         text: bar.getAttribute('aria-valuetext') ?? '',
-        // Its stripes moving.
         moving: bar.getAnimations().some((animation) => animation.playState === 'running'),
       };
-    })()`,
-  );
+      const last = states.at(-1);
+      if (last?.now !== state.now || last?.text !== state.text) states.push(state);
+    };
+    new MutationObserver(record).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['aria-valuenow', 'aria-valuetext'],
+    });
+    record();
+  })()`);
+
+/** The states `recordBarStates` recorded so far, in order. */
+const barStates = (page: Page): Promise<BarState[]> =>
+  page.evaluate<BarState[]>('window.barStates ?? []');
 
 /** Whether `secret` is anywhere in the page: its markup, its fields' values, its storage. */
 const pageHolds = (page: Page, secret: string) =>
@@ -268,7 +293,6 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       await expect(field.getAttribute('aria-invalid')).resolves.toBe('false');
     });
 
-    const progress: number[] = [];
     await step(
       'summarise with the slow model: the bar moves part by part, and the combining step is named and moving',
       async () => {
@@ -282,19 +306,18 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         await page.getByLabel('Video URL').fill(VIDEO_URL);
         await page.getByLabel('Length (words)').fill('150');
         await page.getByLabel('Model').selectOption(OPENAI_MODEL_NAME);
+        await recordBarStates(page);
         await page.getByRole('button', { name: 'Summarize' }).click();
-        const bar = page.getByRole('progressbar');
-        await bar.waitFor();
-        // Read the bar until the summary (not the job's card, named by the video's title too
-        // once known) replaces it.
-        const summary = page.getByRole('article', { name: VIDEO_TITLE });
-        const combining: { text: string; moving: boolean }[] = [];
-        while (!(await summary.isVisible())) {
-          const seen = await barNow(page);
-          if (seen && progress.at(-1) !== seen.now) progress.push(seen.now);
-          if (seen?.text.startsWith('Combining')) combining.push(seen);
-          await page.waitForTimeout(150);
-        }
+        await page.getByRole('progressbar').waitFor();
+        // The bar's states until the summary (not the job's card, named by the video's title
+        // too once known) replaces it: some 10 s of model calls, given ample time on a busy
+        // machine.
+        await page.getByRole('article', { name: VIDEO_TITLE }).waitFor({ timeout: 2 * UI_TIMEOUT });
+        const states = await barStates(page);
+        const progress = states
+          .map((seen) => seen.now)
+          .filter((now, i, all) => i === 0 || all[i - 1] !== now);
+        const combining = states.filter((seen) => seen.text.startsWith('Combining'));
         // It rose through the parts, never went back, and stayed within 0-100.
         expect(progress.length, JSON.stringify(progress)).toBeGreaterThanOrEqual(3);
         expect([...progress].sort((a, b) => a - b)).toEqual(progress);

@@ -12,6 +12,8 @@ export interface DynamoProxy {
   failAfter(action?: string): void;
   /** Forwards every request again. */
   restore(): void;
+  /** The action of each request forwarded so far, in order (e.g. `GetItem`): what was called. */
+  readonly calls: readonly string[];
   close(): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export async function startDynamoProxy(target: string): Promise<DynamoProxy> {
   const upstream = new URL(target);
   let down = false;
   let downAfter: string | undefined;
+  const calls: string[] = [];
   const server: Server = createServer((request, response) => {
     if (down) {
       request.socket.destroy();
@@ -30,6 +33,7 @@ export async function startDynamoProxy(target: string): Promise<DynamoProxy> {
       down = true;
       downAfter = undefined;
     }
+    calls.push(action ?? '');
     const forwarded = httpRequest(
       {
         host: upstream.hostname,
@@ -57,6 +61,7 @@ export async function startDynamoProxy(target: string): Promise<DynamoProxy> {
       down = false;
       downAfter = undefined;
     },
+    calls,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

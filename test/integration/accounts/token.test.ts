@@ -159,12 +159,13 @@ describe('POST /token', () => {
   });
 });
 
-describe('POST /token timing', () => {
-  // The same work on every path, counted rather than timed: a timed test of it missed its
-  // bounds on a loaded machine, and a count says exactly what the timing rests on. Without the
-  // dummy compare an unknown user costs no bcrypt at all (about a tenth of the time); with a
-  // dummy hash of another cost, or a malformed one (bcryptjs returns at once), it costs another.
-  it('does one bcrypt compare, at the cost of a real account’s hash, for an unknown user as for a wrong password', async () => {
+describe('POST /token: the password work behind a refused login', () => {
+  // What bounds how long a refused login takes, counted rather than timed (a timed test of it
+  // missed its bounds on a loaded machine, and a count says exactly what the time rests on):
+  // one bcrypt compare, at a real account's cost, whoever asks. Without the dummy compare an
+  // unknown user costs no bcrypt at all (about a tenth of the time); with a dummy hash of
+  // another cost, or a malformed one (bcryptjs returns at once), it costs another.
+  it('is one bcrypt compare at a real account’s cost for an unknown user, an over-long identifier and a wrong password alike', async () => {
     const known = newUser();
     await host.request('POST', '/register', { json: known });
     const comparedFor = async (username: string) => {

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { type LocalHost, startLocalHost } from '../../../infra/local/host';
 import { readinessBudget } from '../../support/budget';
 import { testConfig } from '../../support/host';
+import { waitForOutput } from '../../support/local-process';
 
 let host: LocalHost | undefined;
 let child: ChildProcess | undefined;
@@ -181,10 +182,8 @@ describe('the local host process with few file descriptors', () => {
         child?.stderr?.on('data', read);
         child?.once('exit', () => reject(new Error(`exited before listening:\n${said}`)));
       });
-      await new Promise((resolve) => {
-        const check = () => (/^table /m.test(said) ? resolve(undefined) : setTimeout(check, 50));
-        check();
-      });
+      // Its table ready (the host listens before): waited for, as long as a start may take.
+      await waitForOutput(() => said, /^table /m, readinessBudget());
       await silentSockets(url, 300);
 
       // Bounds only against a host that never answers: a loaded machine answers late, not never.

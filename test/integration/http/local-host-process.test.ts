@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { ACCESS_LOG_FIELDS } from '../../../lib/http/access-log';
 import { readinessBudget } from '../../support/budget';
 import { newUser } from '../../support/host';
@@ -362,7 +362,11 @@ describe('the local host process stopped while it starts', () => {
 
         starting.kill('SIGTERM');
         const code = await exited;
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Its JVM goes with it, reaped a moment later on a loaded machine: waited for (10 s at
+        // most), not given a fixed 200 ms.
+        await vi
+          .waitFor(() => expect(running(java[0] as number)).toBe(false), { timeout: 10_000 })
+          .catch(() => undefined);
 
         expect(code).toBe(0);
         expect(said).toMatch(/SIGTERM received, shutting down/);

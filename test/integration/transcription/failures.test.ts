@@ -163,7 +163,7 @@ it('tells, without a transcription backend, that one can be configured and how',
 
     expect(comparableProblem(answer)).toMatchObject({ status: 422 });
     expect(answer.body.type).toBe('urn:tubesum:problem:captions-disabled');
-    expect(answer.body.detail).toMatch(/TRANSCRIPTION_BASE_URL.*README, "Transcription"/);
+    expect(answer.body.detail).toMatch(/TRANSCRIPTION_BASE_URL.*docs\/transcription\.md/);
     expect(plain.youtube.media).toHaveLength(0);
   } finally {
     await plain.close();
