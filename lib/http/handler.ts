@@ -1,23 +1,22 @@
 // The HTTP layer every route shares, as one middy stack:
-//   problem+json and access log -> middy's error handler -> our errors -> body limit
+//   problem+json and access log -> our errors -> body limit
 //   -> bearer auth -> query -> media type -> middy's body parsers -> zod validation -> action.
-// Errors go the way middy's own error handler takes them (status, `expose` below 500, the log of
-// unexpected errors), and leave as RFC 9457 problems. Every reply, whatever made it, leaves
-// through lib/http/exit.ts. CORS is not here: API Gateway answers it for every route (cors.ts).
+// Errors leave as RFC 9457 problems made by the problem codec (lib/problems.ts: status, `expose`
+// below 500, a ConfigError's 503); the access log logs every 5xx with its cause. Every reply,
+// whatever made it, leaves through lib/http/exit.ts. CORS is not here: API Gateway answers it
+// for every route (cors.ts).
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
-import httpErrorHandler from '@middy/http-error-handler';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { loginTokenRequired } from '../api-keys/errors';
 import type { Authenticator } from '../auth/bearer';
-import { type Config, ConfigError, loadConfig } from '../config';
+import { type Config, loadConfig } from '../config';
 import {
   BadRequestError,
   type FieldError,
   ForbiddenError,
   HttpError,
-  misconfigured,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -74,10 +73,7 @@ type Internal = Record<string, unknown> & { startedAt?: number };
 type HttpRequest = Request<APIGatewayProxyEventV2, Reply, Error, RouteContext, Internal>;
 type Middleware = MiddlewareObj<APIGatewayProxyEventV2, Reply, Error, RouteContext>;
 
-/**
- * The outermost layer: the problem+json body of an error (over the status and headers middy's
- * error handler chose), and one access line per request.
- */
+/** The outermost layer: the problem+json reply of an error, and one access line per request. */
 function problemsAndAccessLog(route: RouteDef): Middleware {
   const finish = (request: HttpRequest, error?: unknown) => {
     const status = request.response?.statusCode ?? 500;
@@ -94,7 +90,7 @@ function problemsAndAccessLog(route: RouteDef): Middleware {
     };
     if (status >= 500) {
       // The cause chain (SDK messages, stacks) goes to the log only, never to the client.
-      logger.error('request failed', { ...line, ...(error instanceof HttpError ? { error } : {}) });
+      logger.error('request failed', { ...line, ...(error === undefined ? {} : { error }) });
     } else if (error) {
       logger.info('request refused', {
         ...line,
@@ -111,8 +107,7 @@ function problemsAndAccessLog(route: RouteDef): Middleware {
     },
     after: (request) => finish(request as HttpRequest),
     onError: (request) => {
-      // What middy's error handler made of it: our HttpError, or its opaque 500 in place of
-      // anything else (whose cause it logged).
+      // Whatever was thrown: the codec makes it a problem (an opaque 500 for what it does not know).
       const error = request.error;
       request.response = routeErrorReply(route, error, requestIdOf(request.event));
       finish(request as HttpRequest, error);
@@ -120,22 +115,14 @@ function problemsAndAccessLog(route: RouteDef): Middleware {
   };
 }
 
-/** The log line of an error middy's error handler will hide behind a 500. */
-function logUnexpected(error: unknown): void {
-  if (error instanceof HttpError && error.status < 500) return;
-  logger.error('unexpected error', { error });
-}
-
 /**
- * Errors of libraries, expressed in ours before middy's error handler reads them: a bad
- * configuration (503), and middy's body parsers, which answer a malformed body with 415 (it is
- * a 400) and carry the raw body, which may hold a password, as their `cause` (dropped here).
+ * Errors of middy's body parsers, expressed in ours: they answer a malformed body with 415 (it
+ * is a 400) and carry the raw body, which may hold a password, as their `cause` (dropped here).
  */
 function ourErrors(): Middleware {
   return {
     onError: (request) => {
       const error: unknown = request.error;
-      if (error instanceof ConfigError) request.error = misconfigured(error);
       const parser = (error as { cause?: { package?: string } } | null)?.cause?.package;
       if (parser === '@middy/http-json-body-parser') {
         request.error = new BadRequestError('The body is not valid JSON.');
@@ -280,8 +267,6 @@ export function createHandler(
   const run = action as Action<unknown, User | undefined, unknown>;
   const stack = middy<APIGatewayProxyEventV2, Reply, Error, RouteContext, Internal>();
   stack.use(problemsAndAccessLog(route));
-  // Status, headers and `expose` (below 500) of HttpErrors; an opaque 500 for anything else.
-  stack.use(httpErrorHandler({ logger: logUnexpected }));
   stack.use(ourErrors());
   stack.use(bodyLimit(config));
   // Authentication comes before parsing: strangers learn nothing about the body's rules.
@@ -345,10 +330,7 @@ export function lambdaEntry(create: (config: Config) => LambdaHandler): LambdaHa
         handler = create(loadConfig());
       } catch (error) {
         logger.error('the function cannot start: invalid configuration', { error });
-        return problemReply(
-          error instanceof ConfigError ? misconfigured(error) : error,
-          requestIdOf(event),
-        );
+        return problemReply(error, requestIdOf(event));
       }
     }
     return handler(event, context);

@@ -164,7 +164,7 @@ describe('models too small to summarise', () => {
       }
     })();
 
-    expect(error).toMatchObject({ status: 503, type: 'server-misconfigured', exposeDetail: true });
+    expect(error).toMatchObject({ status: 503, type: 'server-misconfigured', expose: true });
     expect(error?.extensions.allowed_models).toEqual(catalog.names);
     expect(() => resolveModel(catalog, 'other')).toThrow(UnknownModelError);
   });
