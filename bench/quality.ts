@@ -14,12 +14,9 @@
 //    against its reference summary, next to the transcript's first words at the same length.
 import { pathToFileURL } from 'node:url';
 import model from 'wink-eng-lite-web-model';
-import { scoreFeatures } from '../lib/summaries/extractive/ranking';
-import {
-  rankSentences,
-  splitTranscript,
-  summarizeSentences,
-} from '../lib/summaries/extractive/summarizer';
+import { rankSentences, scoreFeatures } from '../lib/summaries/extractive/ranking';
+import { summarizeSentences } from '../lib/summaries/extractive/selection';
+import { splitTranscript } from '../lib/summaries/extractive/sentences';
 import { countWords } from '../lib/words';
 import { loadSharedReferenceSummary, loadSharedTranscript } from '../test/support/transcripts';
 import {

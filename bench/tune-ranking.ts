@@ -14,17 +14,17 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runToEnd } from '../lib/cooperative';
-import { stripLeadingFillers } from '../lib/summaries/extractive/fillers';
+import { sentenceTokens } from '../lib/summaries/extractive/content-words';
 import {
   type CueWords,
   cueScore,
   FEATURES,
   type Feature,
   sentenceFeatures,
-  sentenceTokens,
-  type Weights,
-} from '../lib/summaries/extractive/ranking';
-import { summarizeSentences } from '../lib/summaries/extractive/summarizer';
+} from '../lib/summaries/extractive/features';
+import { stripLeadingFillers } from '../lib/summaries/extractive/fillers';
+import type { Weights } from '../lib/summaries/extractive/ranking';
+import { summarizeSentences } from '../lib/summaries/extractive/selection';
 import { countWords } from '../lib/words';
 
 /**

@@ -11,7 +11,7 @@ import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { summaryRoutes } from '../lib/routes/summaries';
 import { type JobQueue, sqsQueueFrom } from '../lib/summaries/queue';
-import { jobLocation, pollAfterSeconds } from '../lib/summaries/service';
+import { pollAfterSeconds } from '../lib/summaries/service';
 import { summaryServiceFrom } from '../lib/summaries/wiring';
 
 /** What the local host hands the function instead of what it would build from the Config. */
@@ -40,7 +40,8 @@ export function create(config: Config, services: SummarizeServices = {}) {
     const submitted = await summaries.submit(user, body, { waitMs, requestId });
     const applied = preferenceApplied(preferences, !submitted.ready);
     const headers: Record<string, string> = applied ? { 'Preference-Applied': applied } : {};
-    const location = jobLocation(submitted.job.id);
+    // Where the job is polled: its route's path (Location of a 202, Content-Location of a 200).
+    const location = summaryRoutes.getSummary.path.replace('{id}', submitted.job.id);
     if (submitted.ready) {
       return json(200, submitted.response, { ...headers, 'Content-Location': location });
     }

@@ -1,5 +1,5 @@
-// Errors that carry their HTTP status. One mapper (problem.ts) turns them into RFC 9457
-// problem+json; anything that is not an HttpError becomes an opaque 500.
+// Errors that carry their HTTP status. One codec (lib/problems.ts) turns them, and anything else
+// thrown, into RFC 9457 problem documents; anything it does not know becomes an opaque 500.
 
 /** A field-level validation failure, as listed in a 422 problem's `errors`. */
 export interface FieldError {
@@ -28,14 +28,12 @@ export class HttpError extends Error {
   override name = 'HttpError';
   readonly headers: Record<string, string>;
   readonly extensions: Record<string, unknown>;
-  /** Whether the client may read `detail` (5xx details are hidden unless written for clients). */
-  readonly exposeDetail: boolean;
   /**
-   * What middy's error handler (`@middy/http-error-handler`) reads: an HttpError's status and
-   * headers are always the client's to see (a 503 stays a 503, never its opaque 500); how much
-   * of the detail the client reads is `exposeDetail`, applied by lib/http/problem.ts.
+   * Whether the client may read `detail`: below 500 always, a 5xx only when its message was
+   * written for clients (middy's rule, `expose = status < 500`, applied by lib/problems.ts).
+   * Status and headers are the client's to see either way (a 503 stays a 503).
    */
-  readonly expose = true;
+  readonly expose: boolean;
 
   constructor(
     readonly status: number,
@@ -46,12 +44,7 @@ export class HttpError extends Error {
     super(options.detail ?? title, { cause: options.cause });
     this.headers = options.headers ?? {};
     this.extensions = options.extensions ?? {};
-    this.exposeDetail = options.expose ?? status < 500;
-  }
-
-  /** The status, by the name middy's error handler reads (`@middy/http-error-handler`). */
-  get statusCode(): number {
-    return this.status;
+    this.expose = options.expose ?? status < 500;
   }
 }
 
@@ -228,14 +221,26 @@ export function storageUnavailable(cause?: unknown): ServiceUnavailableError {
 }
 
 /**
- * What a client is told when the service's configuration is wrong (a ConfigError): 503 with the
- * detail hidden, since only the operator can act on it (the log says what is wrong).
+ * What a client is told when the service's configuration is wrong (a ConfigError, mapped by
+ * lib/problems.ts, or a table the store cannot use): 503 with the detail hidden, since only the
+ * operator can act on it (the log says what is wrong).
  */
-export function misconfigured(cause: unknown): ServiceUnavailableError {
-  return new ServiceUnavailableError(
-    'server-misconfigured',
-    'The service is not configured correctly; the operator has been told.',
-    30,
-    { cause, expose: false },
-  );
+export class ServerMisconfiguredError extends ServiceUnavailableError {
+  override name = 'ServerMisconfiguredError';
+  constructor(cause: unknown) {
+    super(
+      'server-misconfigured',
+      'The service is not configured correctly; the operator has been told.',
+      30,
+      { cause, expose: false },
+    );
+  }
+}
+
+/** 500: the opaque answer to anything unexpected (its detail shown only when `expose` says so). */
+export class InternalError extends HttpError {
+  override name = 'InternalError';
+  constructor(options: HttpErrorOptions = {}) {
+    super(500, 'internal-error', 'Internal server error', options);
+  }
 }

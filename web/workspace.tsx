@@ -1,16 +1,17 @@
 // The signed-in page: the summary form, the job it starts (its progress, Cancel, then the
 // summary and questions about its video), the history, the API keys and deleting the account.
 // Every call that the API refuses with 401 signs the person out, keeping what they wrote in the
-// form (session.ts keeps the draft).
-import { useEffect, useRef, useState } from 'preact/hooks';
+// form (session.ts keeps the draft). The job's card is in job.tsx.
+import { useEffect, useState } from 'preact/hooks';
 import { SUMMARY_LENGTH } from '../lib/summaries/limits';
 import { ApiError, call, type Job, jobIdFrom, type Problem, type Summary } from './api';
 import { Ask } from './ask';
 import { ConnectedApps } from './connected-apps';
 import { DeleteAccount } from './delete-account';
 import { ActionError, ModelField, TextField } from './field';
-import { fieldOf, jobTitle, messagesOf, progressOf, type SummaryField, watchUrl } from './format';
+import { fieldOf, messagesOf, type SummaryField, watchUrl } from './format';
 import { History } from './history';
+import { ended, JobView } from './job';
 import { ApiKeys } from './keys';
 import { type Draft, loadDraft, saveDraft } from './session';
 import type { PageSettings } from './settings';
@@ -33,8 +34,6 @@ interface Shown {
 }
 
 type Errors = Partial<Record<SummaryField | 'action', string>>;
-
-const ended = (job: Job) => job.status !== 'queued' && job.status !== 'running';
 
 /**
  * How often the page asks how a job stands: every second while a person watches, so the bar
@@ -239,70 +238,5 @@ export function Workspace({ token, settings, onSignedOut, onAccountDeleted }: Wo
       <ConnectedApps token={token} onSignedOut={onSignedOut} />
       <DeleteAccount token={token} onDeleted={onAccountDeleted} onSignedOut={onSignedOut} />
     </>
-  );
-}
-
-/** A job under way (its progress, and Cancel), or how it ended without a summary. */
-function JobView({ job, onCancel }: { job: Job; onCancel: () => void }) {
-  const { percent, words } = progressOf(job);
-  const card = useRef<HTMLElement>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const running = !ended(job);
-  const title = jobTitle(job);
-
-  // A job shown takes the focus, as a summary does.
-  useEffect(() => {
-    heading.current?.focus({ preventScroll: true });
-  }, [job.id]);
-
-  // While it has the focus, it is in view with its bar and Cancel (on a phone they came below
-  // the form, out of sight); the title, once known, may wrap onto more lines than the id did.
-  useEffect(() => {
-    const box = card.current?.getBoundingClientRect();
-    const out = box !== undefined && (box.top < 0 || box.bottom > window.innerHeight);
-    if (out && document.activeElement === heading.current) {
-      card.current?.scrollIntoView({ block: 'center' });
-    }
-  }, [job.id, title]);
-
-  // Cancel goes once pressed (or when the job ends): the focus it had stays with the job.
-  useEffect(() => {
-    const lost = document.activeElement === null || document.activeElement === document.body;
-    if (!running && lost) heading.current?.focus();
-  }, [running]);
-
-  return (
-    <section class="card job" aria-labelledby="job-title" ref={card}>
-      <h2 id="job-title" tabIndex={-1} ref={heading}>
-        {title}
-      </h2>
-      {running && (
-        <>
-          <div
-            class="progress"
-            role="progressbar"
-            aria-label="Progress"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            aria-valuetext={words}
-          >
-            <div class="progress-done" style={{ width: `${percent}%` }} />
-          </div>
-          <p aria-live="polite">{words}</p>
-          <button type="button" id="job-cancel" onClick={onCancel}>
-            Cancel
-          </button>
-        </>
-      )}
-      {job.status === 'cancelled' && (
-        <p role="status">Cancelled: no more of this summary is made.</p>
-      )}
-      {job.status === 'failed' && (
-        <p class="error" role="alert">
-          {job.error?.detail ?? 'This summary failed.'}
-        </p>
-      )}
-    </section>
   );
 }

@@ -1,19 +1,15 @@
 // The local host: DynamoDB Local (unless the Config names another DynamoDB), the table, a JWT
 // secret, and the route table served over HTTP, listening before the database is up. Used by
 // `npm start` and by the tests, each with a Config of its own, which every handler is built from.
+// The database's start and wait are in host/database.ts, resuming jobs in host/resume.ts.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, WORKER_MARGIN_MS, withSettings } from '../../lib/config';
-import { ServiceUnavailableError } from '../../lib/errors';
 import { once } from '../../lib/once';
-import {
-  checkJava,
-  DYNAMODB_READY_MS,
-  freePort,
-  type LocalDynamo,
-  startDynamoDbLocal,
-} from './dynamodb';
+import { checkJava, freePort, type LocalDynamo, startDynamoDbLocal } from './dynamodb';
+import { DATABASE_WAIT_MS, prepareTable, withinWait } from './host/database';
+import { resumeUnfinished } from './host/resume';
 import type { LocalQueue, QueueWorker } from './queue';
 import type { LocalServer, LocalServerOptions } from './server';
 
@@ -46,14 +42,6 @@ export interface LocalHostOptions
    */
   services?: Record<string, unknown>;
 }
-
-/**
- * How long a request that needs the database waits for it while it starts before a 503: as long
- * as DynamoDB Local is given to come up (usually 3 s; a busy machine's JVM took over 60 s).
- */
-export const DATABASE_WAIT_MS = DYNAMODB_READY_MS;
-/** What such a 503 tells the client to wait before trying again. */
-const RETRY_AFTER_SECONDS = 5;
 
 /**
  * The signing secret when JWT_SECRET is unset: random, and kept in the data folder so tokens
@@ -203,102 +191,5 @@ export async function startLocalHost(
   } catch (error) {
     await stopDynamo();
     throw error;
-  }
-}
-
-/**
- * Resumes the summary runs a crash left unfinished. With its own DynamoDB Local (`exclusive`)
- * no other process can be working on them: they are taken over at once. With a shared DynamoDB,
- * a run whose worker may still be alive elsewhere is resumed when its lease expires (a live
- * worker renews it, and the resumed message then leaves the run to it).
- */
-async function resumeUnfinished(
-  config: Config,
-  queue: LocalQueue,
-  exclusive: boolean,
-  log: (line: string) => void,
-): Promise<void> {
-  try {
-    const [{ createDocumentClient }, { createRecordStore }] = await Promise.all([
-      import('../../lib/aws/dynamodb'),
-      import('../../lib/summaries/store/records'),
-    ]);
-    const db = createDocumentClient(config);
-    const records = createRecordStore(db, config.TABLE_NAME, {
-      leaseMs: config.JOB_LEASE_SECONDS * 1000,
-    });
-    const unfinished = await records.unfinished().finally(() => db.destroy());
-    if (unfinished.length === 0) return;
-    log(`resuming ${unfinished.length} unfinished summary job(s)`);
-    const now = Date.now();
-    for (const record of unfinished) {
-      const held = record.owner !== undefined && (record.leaseUntil ?? 0) > now;
-      queue.resume(
-        { key: record.key, request_id: record.requestId },
-        {
-          force: exclusive,
-          delayMs: held && !exclusive ? (record.leaseUntil ?? now) - now + 100 : 0,
-        },
-      );
-    }
-  } catch (error) {
-    log(`error: could not look for unfinished summary jobs: ${String(error)}`);
-  }
-}
-
-/** Waits for DynamoDB Local (when the host runs one) and creates the table unless it exists. */
-async function prepareTable(
-  config: Config,
-  dynamo: Promise<LocalDynamo> | undefined,
-  shutdown: AbortSignal,
-  log: (line: string) => void,
-): Promise<void> {
-  try {
-    const [{ createDocumentClient }, { ensureTable }] = await Promise.all([
-      import('../../lib/aws/dynamodb'),
-      import('./table'),
-      dynamo,
-    ]);
-    const db = createDocumentClient(config);
-    const created = await ensureTable(db as never, config.TABLE_NAME, log).finally(() =>
-      db.destroy(),
-    );
-    log(
-      `table ${config.TABLE_NAME} ${created === 'created' ? 'created' : 'found'} at ${config.AWS_ENDPOINT_URL_DYNAMODB}`,
-    );
-  } catch (error) {
-    if (shutdown.aborted) throw error;
-    log(
-      `error: the database at ${config.AWS_ENDPOINT_URL_DYNAMODB} did not come up, so requests ` +
-        `that need it answer 503: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    throw error;
-  }
-}
-
-/** `database`, or a 503 problem once it failed or has kept a request waiting `ms`. */
-async function withinWait(database: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), ms);
-  });
-  try {
-    const outcome = await Promise.race([database.then(() => 'ready' as const), timeout]);
-    if (outcome === 'timeout') {
-      throw new ServiceUnavailableError(
-        'storage-unavailable',
-        `The database is still starting after ${ms / 1000} s; try again shortly.`,
-        RETRY_AFTER_SECONDS,
-      );
-    }
-  } catch (error) {
-    if (error instanceof ServiceUnavailableError) throw error;
-    throw new ServiceUnavailableError(
-      'storage-unavailable',
-      'The database did not start; the server log says why.',
-      RETRY_AFTER_SECONDS,
-    );
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -15,8 +15,8 @@ import {
   PLANNING_TAG,
   roomForData,
   transcriptRoom,
-} from '../summaries/llm/plan';
-import { stampedUnits } from '../summaries/llm/prompt';
+} from '../summaries/llm/plan/tokens';
+import { stampedUnits } from '../summaries/llm/prompt/timed-units';
 import { formatTimestamp } from '../summaries/timed-line';
 import { cutText } from '../text';
 import type { Video } from '../youtube/types';

@@ -4,7 +4,8 @@
 // change the rules, and the answer's marks are checked against the transcript anyway
 // (citations.ts).
 
-import { dataBlock, untrustedDataRules } from '../summaries/llm/prompt';
+import { dataBlock } from '../summaries/llm/prompt/data-block';
+import { untrustedDataRules } from '../summaries/llm/prompt/instructions';
 import type { VideoMetadata } from '../youtube/types';
 
 /** What the model answers when the data does not answer the question (checked by isNotInVideo). */

@@ -15,7 +15,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
 import {
   HttpError,
-  misconfigured,
+  ServerMisconfiguredError,
   ServiceUnavailableError,
   storageUnavailable,
   UnprocessableError,
@@ -118,7 +118,9 @@ export function storeError(error: unknown): unknown {
       { cause: error },
     );
   }
-  if (error instanceof Error && MISCONFIGURED_NAMES.has(error.name)) return misconfigured(error);
+  if (error instanceof Error && MISCONFIGURED_NAMES.has(error.name)) {
+    return new ServerMisconfiguredError(error);
+  }
   return error;
 }
 

@@ -2,8 +2,7 @@
 // reset, its reply (or the opaque 500 of a crash, or the 503 of a configuration it cannot start
 // with) through the one exit (exit.ts).
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { type Config, ConfigError, loadConfig } from '../config';
-import { misconfigured } from '../errors';
+import { type Config, loadConfig } from '../config';
 import { appendLogKeys, logger, resetLogKeys } from '../logger';
 import { exit, requestIdOf } from './exit';
 import { problemReply } from './problem';
@@ -44,10 +43,8 @@ export function functionEntry(build: () => LambdaHandler): LambdaHandler {
         handler = build();
       } catch (error) {
         logger.error('the function cannot start: invalid configuration', { error });
-        return problemReply(
-          error instanceof ConfigError ? misconfigured(error) : error,
-          requestIdOf(event),
-        );
+        // The codec answers a ConfigError with 503 server-misconfigured (lib/problems.ts).
+        return problemReply(error, requestIdOf(event));
       }
     }
     return handler(event, context);

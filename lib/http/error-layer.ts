@@ -1,18 +1,14 @@
 // The outer layers of a route's stack (lib/http/handler.ts), which turn whatever went wrong into
-// the answer: errors of libraries expressed in ours, middy's error handler's choice of status and
-// `expose`, the problem+json body, and one access line per request.
-import { ConfigError } from '../config';
-import { BadRequestError, HttpError, misconfigured } from '../errors';
+// the answer: errors of libraries expressed in ours, the problem+json reply (the codec's,
+// lib/problems.ts), and one access line per request.
+import { BadRequestError, HttpError } from '../errors';
 import { logger } from '../logger';
 import type { RouteDef } from '../routes/route';
 import { requestIdOf } from './exit';
 import type { HttpRequest, Internal, Middleware } from './middleware';
 import { routeErrorReply } from './problem';
 
-/**
- * The outermost layer: the problem+json body of an error (over the status and headers middy's
- * error handler chose), and one access line per request.
- */
+/** The outermost layer: the problem+json reply of an error, and one access line per request. */
 export function problemsAndAccessLog(route: RouteDef): Middleware {
   const finish = (request: HttpRequest, error?: unknown) => {
     const status = request.response?.statusCode ?? 500;
@@ -29,7 +25,7 @@ export function problemsAndAccessLog(route: RouteDef): Middleware {
     };
     if (status >= 500) {
       // The cause chain (SDK messages, stacks) goes to the log only, never to the client.
-      logger.error('request failed', { ...line, ...(error instanceof HttpError ? { error } : {}) });
+      logger.error('request failed', { ...line, ...(error === undefined ? {} : { error }) });
     } else if (error) {
       logger.info('request refused', {
         ...line,
@@ -46,8 +42,7 @@ export function problemsAndAccessLog(route: RouteDef): Middleware {
     },
     after: (request) => finish(request as HttpRequest),
     onError: (request) => {
-      // What middy's error handler made of it: our HttpError, or its opaque 500 in place of
-      // anything else (whose cause it logged).
+      // Whatever was thrown: the codec makes it a problem (an opaque 500 for what it does not know).
       const error = request.error;
       request.response = routeErrorReply(route, error, requestIdOf(request.event));
       finish(request as HttpRequest, error);
@@ -55,22 +50,14 @@ export function problemsAndAccessLog(route: RouteDef): Middleware {
   };
 }
 
-/** The log line of an error middy's error handler will hide behind a 500. */
-export function logUnexpected(error: unknown): void {
-  if (error instanceof HttpError && error.status < 500) return;
-  logger.error('unexpected error', { error });
-}
-
 /**
- * Errors of libraries, expressed in ours before middy's error handler reads them: a bad
- * configuration (503), and middy's body parsers, which answer a malformed body with 415 (it is
- * a 400) and carry the raw body, which may hold a password, as their `cause` (dropped here).
+ * Errors of middy's body parsers, expressed in ours: they answer a malformed body with 415 (it
+ * is a 400) and carry the raw body, which may hold a password, as their `cause` (dropped here).
  */
 export function ourErrors(): Middleware {
   return {
     onError: (request) => {
       const error: unknown = request.error;
-      if (error instanceof ConfigError) request.error = misconfigured(error);
       const parser = (error as { cause?: { package?: string } } | null)?.cause?.package;
       if (parser === '@middy/http-json-body-parser') {
         request.error = new BadRequestError('The body is not valid JSON.');

@@ -1,13 +1,11 @@
 // The HTTP layer every route shares, as one middy stack:
-//   problem+json and access log -> middy's error handler -> our errors -> body limit
-//   -> bearer auth -> path parameters -> query -> media type -> middy's body parsers
-//   -> zod validation -> action.
-// Errors go the way middy's own error handler takes them (status, `expose` below 500, the log of
-// unexpected errors), and leave as RFC 9457 problems (error-layer.ts). Every reply, whatever made
-// it, leaves through lib/http/exit.ts (entry.ts). CORS is not here: API Gateway answers it for
+//   problem+json and access log -> our errors -> body limit -> bearer auth -> path parameters
+//   -> query -> media type -> middy's body parsers -> zod validation -> action.
+// Errors leave as RFC 9457 problems made by the problem codec (lib/problems.ts: status, `expose`
+// below 500, a ConfigError's 503; error-layer.ts); the access log logs every 5xx with its cause.
+// Every reply, whatever made it, leaves through lib/http/exit.ts (entry.ts). CORS is not here: API Gateway answers it for
 // every route (cors.ts). A function builds its stacks with serve (serve.ts), never by hand.
 import middy from '@middy/core';
-import httpErrorHandler from '@middy/http-error-handler';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -26,7 +24,7 @@ import {
   validateQuery,
 } from './checks';
 import type { LambdaHandler } from './entry';
-import { logUnexpected, ourErrors, problemsAndAccessLog } from './error-layer';
+import { ourErrors, problemsAndAccessLog } from './error-layer';
 import { requestIdOf } from './exit';
 import type { Internal, RouteContext } from './middleware';
 import type { Reply } from './reply';
@@ -108,8 +106,6 @@ export function createHandler(
   const run = action as Action<unknown, User | undefined, unknown, unknown>;
   const stack = middy<APIGatewayProxyEventV2, Reply, Error, RouteContext, Internal>();
   stack.use(problemsAndAccessLog(route));
-  // Status, headers and `expose` (below 500) of HttpErrors; an opaque 500 for anything else.
-  stack.use(httpErrorHandler({ logger: logUnexpected }));
   stack.use(ourErrors());
   stack.use(bodyLimit(config));
   // Authentication comes before parsing: strangers learn nothing about the body's rules, nor

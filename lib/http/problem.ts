@@ -1,9 +1,11 @@
-// RFC 9457 problem details: the one place that turns an error into what a client sees.
-import { HttpError } from '../errors';
+// RFC 9457 problem details as HTTP replies: problem+json, and the OAuth endpoints' own error
+// form. What a client reads of an error is the codec's (lib/problems.ts) to decide.
+import { asHttpError, problemHeaders, toProblem } from '../problems';
 import type { RouteDef } from '../routes/route';
 import { baseHeaders, type Reply } from './reply';
 
-export const PROBLEM_TYPE_PREFIX = 'urn:tubesum:problem:';
+// Re-exported for the modules that read problems over HTTP (the OpenAPI examples, the local host).
+export { PROBLEM_TYPE_PREFIX, type Problem, toProblem } from '../problems';
 
 /** The error codes of RFC 6749 5.2 that an OAuth2 token endpoint's problems carry. */
 export const OAUTH2_ERRORS = [
@@ -16,40 +18,6 @@ export const OAUTH2_ERRORS = [
 function oauth2Error(status: number): (typeof OAUTH2_ERRORS)[number] {
   if (status === 401) return 'invalid_grant';
   return status === 429 || status >= 500 ? 'temporarily_unavailable' : 'invalid_request';
-}
-
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  request_id: string;
-  [extension: string]: unknown;
-}
-
-/** The client-facing problem for any thrown value; 5xx details are hidden unless meant for clients. */
-export function toProblem(error: unknown, requestId: string): Problem {
-  if (error instanceof HttpError) {
-    const problem: Problem = {
-      type: PROBLEM_TYPE_PREFIX + error.type,
-      title: error.title,
-      status: error.status,
-      detail: error.exposeDetail ? error.message : 'The server could not complete the request.',
-      request_id: requestId,
-    };
-    // Extensions follow the standard members and can never overwrite them.
-    for (const [key, value] of Object.entries(error.extensions)) {
-      if (!(key in problem)) problem[key] = value;
-    }
-    return problem;
-  }
-  return {
-    type: `${PROBLEM_TYPE_PREFIX}internal-error`,
-    title: 'Internal server error',
-    status: 500,
-    detail: 'The server could not complete the request.',
-    request_id: requestId,
-  };
 }
 
 /**
@@ -71,7 +39,7 @@ export function problemReply(
     statusCode: problem.status,
     headers: {
       ...baseHeaders,
-      ...(error instanceof HttpError ? error.headers : {}),
+      ...problemHeaders(error),
       'Content-Type': 'application/problem+json; charset=utf-8',
     },
     body: JSON.stringify(problem),
@@ -87,7 +55,7 @@ export function problemReply(
  */
 export function oauthErrorReply(error: unknown, requestId: string, invalid: string): Reply {
   const problem = toProblem(error, requestId);
-  const own = error instanceof HttpError ? error.extensions.error : undefined;
+  const own = asHttpError(error).extensions.error;
   let status = problem.status;
   let code: string;
   if (typeof own === 'string') code = own;
@@ -102,7 +70,7 @@ export function oauthErrorReply(error: unknown, requestId: string, invalid: stri
     statusCode: status,
     headers: {
       ...baseHeaders,
-      ...(error instanceof HttpError ? error.headers : {}),
+      ...problemHeaders(error),
       Pragma: 'no-cache',
       'Content-Type': 'application/json; charset=utf-8',
     },

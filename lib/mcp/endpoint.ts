@@ -19,18 +19,11 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
-import { ConfigError } from '../config';
-import {
-  BadRequestError,
-  HttpError,
-  misconfigured,
-  NotAcceptableError,
-  ValidationError,
-} from '../errors';
+import { BadRequestError, NotAcceptableError, ValidationError } from '../errors';
 import { fieldErrors } from '../http/checks';
-import { toProblem } from '../http/problem';
 import { baseHeaders, type Reply } from '../http/reply';
 import type { Logger } from '../logger';
+import { problemHeaders, toProblem } from '../problems';
 import { API_VERSION } from '../routes/route';
 import type { User } from '../users/store';
 import { type ToolContext, type ToolDef, toolJsonSchema } from './tools';
@@ -138,16 +131,15 @@ export function createMcpEndpoint(
     requestId: string,
     durationMs: number,
   ): CallToolResult {
-    const error = thrown instanceof ConfigError ? misconfigured(thrown) : thrown;
-    const problem = toProblem(error, requestId);
+    const problem = toProblem(thrown, requestId);
     const line = { tool: name, status: problem.status, duration_ms: durationMs };
     if (problem.status >= 500) {
       // The cause chain (SDK messages, stacks) goes to the log only, as for a REST route.
-      logger.error('tool call failed', { ...line, error });
+      logger.error('tool call failed', { ...line, error: thrown });
     } else {
       logger.info('tool call refused', { ...line, problem: problem.type });
     }
-    const retryAfter = error instanceof HttpError ? error.headers['Retry-After'] : undefined;
+    const retryAfter = problemHeaders(thrown)['Retry-After'];
     const fields = (problem.errors as { field: string; message: string }[] | undefined) ?? [];
     const said = [
       `${problem.title} (${problem.status}): ${problem.detail}`,

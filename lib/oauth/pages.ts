@@ -47,7 +47,7 @@ export function forwardingPage(consentUrl: string): Reply {
 
 /** The error page for `error` (its title and, below 500, its detail). */
 export function errorPage(error: HttpError): Reply {
-  const detail = error.exposeDetail
+  const detail = error.expose
     ? error.message
     : 'The server could not complete the request; try again in a moment.';
   return page(

@@ -1,22 +1,11 @@
 // What a job shows of its summary record: the summary as the job's own request asked for it,
-// or the problem, and where the run stands. Shared by the worker (which settles the jobs that
-// waited when a run ends) and the service (which settles a job whose worker could not).
-import { HttpError } from '../errors';
+// or the problem, and where the run stands; and settleJob, the one place a job is settled, used
+// by the worker (the jobs that waited, when a run ends) and the service (a job read first).
+import { storeProblem } from '../problems';
+import { SummaryInterruptedError } from './errors';
 import type { SummarizeResponse } from './schemas';
-import type { Job, JobOutcome, JobProgress } from './store/jobs';
+import type { Job, JobOutcome, JobProgress, JobStore } from './store/jobs';
 import type { SummaryRecord } from './store/records';
-
-/**
- * A run whose work was lost (its record gone, or the store down on every delivery): 503
- * summary-interrupted, which tells the client to ask again after `retryAfterSeconds`.
- */
-export function summaryInterrupted(detail: string, retryAfterSeconds: number): HttpError {
-  return new HttpError(503, 'summary-interrupted', 'Service unavailable', {
-    detail,
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-    expose: true,
-  });
-}
 
 /** Where a record's run stands, as a job shows it. */
 export function progressOf(record: SummaryRecord): JobProgress {
@@ -71,4 +60,33 @@ export function outcomeFor(
     };
   }
   return undefined;
+}
+
+/** How a job ends whose record is gone: its work was lost, and it may be asked for again. */
+function lostRun(): JobOutcome {
+  return {
+    status: 'failed',
+    problem: storeProblem(
+      new SummaryInterruptedError('The work on this summary was lost; ask for it again.', 1),
+    ),
+    progress: { stage: 'queued', parts_done: 0, parts_total: 0 },
+  };
+}
+
+/**
+ * Settles a pending job with how its run ended (a record that is gone: interrupted), as updated
+ * at `now`. Whoever writes first wins (the worker when the run ends, or the service when the job
+ * is read first): `written` says whether this call did; when it did not, the job was settled or
+ * cancelled meanwhile and the store says what it is now. Undefined while the run goes on.
+ */
+export async function settleJob(
+  jobs: Pick<JobStore, 'settle'>,
+  job: Job,
+  record: SummaryRecord | undefined,
+  now = Date.now(),
+): Promise<{ job: Job; written: boolean } | undefined> {
+  const outcome = record ? outcomeFor(job, record, now) : lostRun();
+  if (!outcome) return undefined;
+  const written = await jobs.settle(job.id, outcome, now);
+  return { job: { ...job, ...outcome, updatedAt: now }, written };
 }

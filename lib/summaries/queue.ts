@@ -5,13 +5,13 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../aws/sqs';
 import { type Config, ConfigError } from '../config';
-import { ServiceUnavailableError } from '../errors';
 import type { WorkMessage } from './delivery';
+import { QueueUnavailableError } from './errors';
 
 export interface JobQueue {
   /**
    * Hands a run to the workers.
-   * @throws ServiceUnavailableError (queue-unavailable) when the queue refuses it.
+   * @throws QueueUnavailableError when the queue refuses it.
    */
   send(message: WorkMessage): Promise<void>;
   /**
@@ -30,20 +30,10 @@ export function createSqsQueue(client: Pick<SQSClient, 'send'>, queueUrl: string
           new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }),
         );
       } catch (error) {
-        throw queueUnavailable(error);
+        throw new QueueUnavailableError(error);
       }
     },
   };
-}
-
-/** What a client is told when its job could not be queued. */
-export function queueUnavailable(cause: unknown): ServiceUnavailableError {
-  return new ServiceUnavailableError(
-    'queue-unavailable',
-    'The summary could not be queued right now; try again shortly.',
-    5,
-    { cause },
-  );
 }
 
 /**

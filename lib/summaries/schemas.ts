@@ -13,6 +13,7 @@ import {
 } from '../youtube/schema';
 import type { TranscriptSource } from '../youtube/types';
 import { CHAPTER_SOURCES } from './chapters/chapter';
+import { JOB_STATUSES } from './job-states';
 import { SUMMARY_LENGTH } from './limits';
 
 /** Where a transcript comes from (lib/youtube/types.ts TranscriptSource). */
@@ -258,9 +259,8 @@ export type SummarizeResponse = z.output<typeof summarizeResponseSchema>;
 // A summary that is not ready within POST /summarize's wait becomes a job: its id, where it
 // stands, and in the end the very body (or problem) a direct call would have answered.
 
-/** Where a job stands, as clients see it. */
-export const JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+// Where a job stands (`status`, JOB_STATUSES): one vocabulary from the store to the API, in
+// job-states.ts.
 
 /** Where the making of its summary stands. */
 export const JOB_STAGES = [

@@ -4,42 +4,30 @@
 // once, whoever sends them), or a new run handed to the workers through the queue. The request
 // then waits for the run, within its wait; a summary not ready by then is answered as the job.
 
-import { HttpError, NotFoundError, ServiceUnavailableError } from '../errors';
-import type { Problem } from '../http/problem';
-import { PROBLEM_TYPE_PREFIX } from '../http/problem';
+import { HttpError } from '../errors';
 import type { Logger } from '../logger';
+import { storedError, storeProblem } from '../problems';
 import type { User } from '../users/store';
 import { parseVideoId } from '../youtube/url';
 import { type Catalog, resolveModel } from './catalog';
+import { JobNotFoundError, QueueUnavailableError, SummaryInProgressError } from './errors';
+import { type JobView, viewOf } from './job-view';
 import { plannerFor, SummaryLengthError } from './llm/plan';
-import { answerFor, outcomeFor, progressOf, summaryInterrupted } from './outcome';
+import { answerFor, progressOf, settleJob } from './outcome';
 import type { JobQueue } from './queue';
-import type { JobStatus, SummarizeRequest, SummarizeResponse } from './schemas';
+import type { SummarizeRequest, SummarizeResponse } from './schemas';
 import { type Job, type JobProgress, type JobStore, newJobId } from './store/jobs';
 import type { Quota } from './store/quota';
 import {
-  problemError,
   type RecordStore,
   reusable,
   type SummaryRecord,
-  storedProblem,
   summaryKey,
-  videoIdOfKey,
   type Work,
 } from './store/records';
 
-/** A job as the API shows it (the SummaryJob schema). */
-export interface JobView {
-  id: string;
-  status: JobStatus;
-  progress: JobProgress;
-  request: Job['request'];
-  video: { video_id: string; title: string | null };
-  result: SummarizeResponse | null;
-  error: Problem | null;
-  created_at: string;
-  updated_at: string;
-}
+// The job as the API shows it, and its poll hint (the routes render it as Retry-After).
+export { type JobView, pollAfterSeconds } from './job-view';
 
 /** What POST /summarize answers: the summary when it was ready within the wait, else the job. */
 export type Submitted =
@@ -73,7 +61,7 @@ export interface SummaryService {
       onProgress?: ((progress: JobProgress) => void) | undefined;
     },
   ): Promise<Submitted>;
-  /** The user's job. @throws NotFoundError when there is no such job of theirs. */
+  /** The user's job. @throws JobNotFoundError when there is no such job of theirs. */
   get(user: User, id: string): Promise<JobView>;
   /** A page of the user's jobs, newest first. @throws ValidationError for a bad cursor. */
   list(
@@ -82,7 +70,7 @@ export interface SummaryService {
   ): Promise<{ items: JobView[]; next_cursor: string | null }>;
   /**
    * Cancels the user's unfinished job (the view, cancelled) or removes a finished one from
-   * their history ('removed'). @throws NotFoundError when there is no such job of theirs.
+   * their history ('removed'). @throws JobNotFoundError when there is no such job of theirs.
    */
   cancel(user: User, id: string): Promise<JobView | 'removed'>;
 }
@@ -93,53 +81,6 @@ const MAX_ATTEMPTS = 10;
 /** How often a waiting request looks at its record: soon at first, then every second. */
 const POLL_FIRST_MS = 50;
 const POLL_MAX_MS = 1_000;
-
-/** The same 404 for a job that does not exist and for someone else's. */
-const unknownJob = () => new NotFoundError('No such summary job.');
-
-/** The problem of a failed job, as a direct call would have answered it. */
-function problemOf(job: Job): Problem | null {
-  if (!job.problem) return null;
-  const { type, title, status, detail, extensions } = job.problem;
-  const problem: Problem = {
-    type: PROBLEM_TYPE_PREFIX + type,
-    title,
-    status,
-    detail,
-    request_id: job.requestId,
-  };
-  for (const [name, value] of Object.entries(extensions)) {
-    if (!(name in problem)) problem[name] = value;
-  }
-  return problem;
-}
-
-/** A job as the API shows it, its live progress read from its record while it is pending. */
-function viewOf(job: Job, record: SummaryRecord | undefined): JobView {
-  let status: JobStatus;
-  let progress: JobProgress;
-  if (job.status === 'pending') {
-    progress = record ? progressOf(record) : { stage: 'queued', parts_done: 0, parts_total: 0 };
-    status = progress.stage === 'queued' ? 'queued' : 'running';
-  } else {
-    status = job.status;
-    progress = job.progress ?? { stage: 'queued', parts_done: 0, parts_total: 0 };
-  }
-  return {
-    id: job.id,
-    status,
-    progress,
-    request: job.request,
-    video: {
-      video_id: videoIdOfKey(job.key) ?? '',
-      title: job.result?.metadata.title ?? record?.title ?? job.title ?? null,
-    },
-    result: job.result ?? null,
-    error: problemOf(job),
-    created_at: new Date(job.createdAt).toISOString(),
-    updated_at: new Date(Math.max(job.updatedAt, record?.updatedAt ?? 0)).toISOString(),
-  };
-}
 
 /** The summaries service over its collaborators (all injectable for tests). */
 export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
@@ -155,30 +96,18 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
   ): Promise<{ job: Job; record?: SummaryRecord }> {
     if (job.status !== 'pending') return { job };
     const record = known ?? (await records.get(job.key));
-    const outcome = record
-      ? outcomeFor(job, record)
-      : {
-          status: 'failed' as const,
-          problem: storedProblem(
-            summaryInterrupted('The work on this summary was lost; ask for it again.', 1),
-          ),
-          progress: { stage: 'queued' as const, parts_done: 0, parts_total: 0 },
-        };
-    if (!outcome) return { job, ...(record ? { record } : {}) };
+    const settled = await settleJob(jobs, job, record);
+    if (!settled) return { job, ...(record ? { record } : {}) };
     // The job as stored, updated_at too: the read that settles it shows what every later one does.
-    const now = Date.now();
-    if (await jobs.settle(job.id, outcome, now)) {
-      return { job: { ...job, ...outcome, updatedAt: now } };
-    }
+    if (settled.written) return { job: settled.job };
     // Settled meanwhile (by the worker, or cancelled): what the job now says wins.
-    const settled = await jobs.get(job.id);
-    return { job: settled ?? { ...job, ...outcome } };
+    return { job: (await jobs.get(job.id)) ?? settled.job };
   }
 
   /** The user's job, or the same 404 whether it does not exist or is someone else's. */
   async function ownJob(user: User, id: string): Promise<Job> {
     const job = await jobs.get(id);
-    if (!job || job.userId !== user.id) throw unknownJob();
+    if (!job || job.userId !== user.id) throw new JobNotFoundError();
     return job;
   }
 
@@ -265,7 +194,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
           return { ready: true, response, job: viewOf(done, undefined) };
         }
         // A verdict on the video found a moment ago is every identical request's answer.
-        if (use === 'failed' && record?.problem) throw problemError(record.problem);
+        if (use === 'failed' && record?.problem) throw storedError(record.problem);
         if (use === 'working' && (await records.attach(key, job.id))) {
           await jobs.create(job);
           logger.info('summary job waits for a run under way', fields);
@@ -292,11 +221,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
         }
         // The record changed under this request (another one started or ended a run): again.
         if (attempt >= MAX_ATTEMPTS) {
-          throw new ServiceUnavailableError(
-            'summary-in-progress',
-            'Many identical requests are starting this summary right now; try again in a moment.',
-            1,
-          );
+          throw new SummaryInProgressError();
         }
         // Concurrent identical requests collide here: a short random pause spreads them.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
@@ -304,14 +229,13 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
       }
 
       const last = await waitFor(key, waitMs, onProgress);
-      const outcome = last && outcomeFor(job, last);
       // Settled here, or already by the worker with the very same outcome: no need to read it.
-      if (outcome) await jobs.settle(job.id, outcome);
-      const current: Job = outcome ? { ...job, ...outcome } : (await refresh(job, last)).job;
+      const settled = last && (await settleJob(jobs, job, last));
+      const current: Job = settled ? settled.job : (await refresh(job, last)).job;
       if (current.status === 'done' && current.result) {
         return { ready: true, response: current.result, job: viewOf(current, last) };
       }
-      if (current.status === 'failed' && current.problem) throw problemError(current.problem);
+      if (current.status === 'failed' && current.problem) throw storedError(current.problem);
       return { ready: false, job: viewOf(current, last) };
     },
 
@@ -364,28 +288,13 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
     try {
       await deps.queue.send({ key, request_id: requestId });
     } catch (error) {
-      const problem =
-        error instanceof HttpError
-          ? error
-          : new HttpError(503, 'queue-unavailable', 'Service unavailable', { cause: error });
+      // A refusal that names itself says why; anything else thrown on the way is the queue's.
+      const problem = error instanceof HttpError ? error : new QueueUnavailableError(error);
       const failed = await records
-        .fail(key, undefined, storedProblem(problem), 0)
+        .fail(key, undefined, storeProblem(problem), 0)
         .catch(() => undefined);
-      if (failed) {
-        const outcome = outcomeFor(job, failed);
-        if (outcome) await jobs.settle(job.id, outcome).catch(() => undefined);
-      }
+      if (failed) await settleJob(jobs, job, failed).catch(() => undefined);
       throw problem;
     }
   }
-}
-
-/** Where a job is polled (Location of a 202, Content-Location of a 200). */
-export function jobLocation(id: string): string {
-  return `/summaries/${id}`;
-}
-
-/** Seconds a client should wait before polling a job again: soon while it starts, then less often. */
-export function pollAfterSeconds(job: Pick<JobView, 'progress'>): number {
-  return job.progress.stage === 'queued' || job.progress.stage === 'transcript' ? 2 : 5;
 }

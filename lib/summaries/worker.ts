@@ -4,31 +4,24 @@
 // chosen summarizer with the record's checkpoints (a resumed run asks the model again only for
 // the calls no earlier run finished), stores the outcome, and settles the jobs that waited.
 import { randomUUID } from 'node:crypto';
-import { ConfigError } from '../config';
-import { GatewayTimeoutError, HttpError, misconfigured, ServiceUnavailableError } from '../errors';
+import { type HttpError, ServiceUnavailableError } from '../errors';
 import type { Logger } from '../logger';
+import { asHttpError } from '../problems';
 import { TranscriptionPendingError, transcriptionTimeout } from '../transcription/errors';
 import type { CaptionlessHandler } from '../transcription/reuse';
-import { countWords } from '../words';
 import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
-import { type Catalog, type CatalogEntry, resolveModel, usageMetadata } from './catalog';
-import { MAX_RECEIVES, type WorkMessage } from './delivery';
-import { keyPointUrl } from './key-points';
-import { outcomeFor, summaryInterrupted } from './outcome';
-import type { SummarizeResponse } from './schemas';
+import { type Catalog, type CatalogEntry, resolveModel } from './catalog';
+import type { WorkMessage } from './delivery';
+import { JobTimeoutError, RunCrashedError } from './errors';
+import { responseOf } from './response';
+import { createRunEndings } from './run-endings';
 import type { Cache } from './store/cache';
 import type { JobStore } from './store/jobs';
-import { givesUnitBack, type Quota } from './store/quota';
-import {
-  LeaseLostError,
-  type RecordStore,
-  type SummaryRecord,
-  storedProblem,
-  type Work,
-} from './store/records';
-import type { JobHooks, Summarizer, SummaryResult } from './types';
-import { createVideoSource, transcriptMetadata } from './videos';
+import type { Quota } from './store/quota';
+import { LeaseLostError, type RecordStore } from './store/records';
+import type { JobHooks, Summarizer } from './types';
+import { createVideoSource } from './videos';
 
 export interface SummaryWorkerDeps {
   records: RecordStore;
@@ -72,8 +65,6 @@ export interface RunBudget {
 
 /** A run whose worker vanished this often is failed rather than tried again. */
 export const MAX_CRASHES = 3;
-/** How long a verdict on the video (404, 422) is given to new requests without asking again. */
-const VERDICT_REUSE_SECONDS = 60;
 
 /** Why a run stopped without ending. */
 class RunStopped extends Error {
@@ -83,119 +74,13 @@ class RunStopped extends Error {
   }
 }
 
-/** The API's answer, from what the summarizer made. */
-function responseOf(
-  work: Work,
-  model: CatalogEntry,
-  video: Video,
-  result: SummaryResult,
-  startedAt: number,
-): SummarizeResponse {
-  const { metadata, transcript } = video;
-  const summaryLanguage = work.summaryLanguage ?? transcript.language;
-  return {
-    summary: result.summary,
-    word_count: countWords(result.summary, summaryLanguage),
-    key_points: result.keyPoints.map((point) => ({
-      text: point.text,
-      start_seconds: point.startMs / 1000,
-      url: keyPointUrl(work.videoId, point.startMs),
-    })),
-    chapters: result.chapters.list.map((chapter) => ({
-      start_seconds: chapter.startMs / 1000,
-      end_seconds: chapter.endMs / 1000,
-      title: chapter.title,
-      summary: chapter.summary,
-      url: keyPointUrl(work.videoId, chapter.startMs),
-    })),
-    metadata: {
-      ...metadata,
-      summary_language: summaryLanguage,
-      ...transcriptMetadata(video),
-      summary_length_requested: work.length,
-      cached: false,
-      chunks: result.chunks,
-      chapters_source: result.chapters.source,
-      ...usageMetadata(model, result.inputTokens, result.outputTokens),
-      elapsed_ms: Date.now() - startedAt,
-      generated_at: new Date().toISOString(),
-    },
-  };
-}
-
 /** The summary worker over its collaborators (all injectable for tests). */
 export function createSummaryWorker(deps: SummaryWorkerDeps) {
   const { records, logger } = deps;
 
   const fetchVideo = createVideoSource(deps);
 
-  /** Settles the jobs that waited for a run that ended (a job that cannot be written reads its
-   * outcome from the record later). */
-  async function settleJobs(record: SummaryRecord): Promise<void> {
-    await Promise.all(
-      record.jobs.map(async (id) => {
-        try {
-          const job = await deps.jobs.get(id);
-          const outcome = job && outcomeFor(job, record);
-          if (outcome) await deps.jobs.settle(id, outcome);
-        } catch (error) {
-          logger.warn('could not settle a job; it reads its outcome later', {
-            job_id: id,
-            error: String(error),
-          });
-        }
-      }),
-    );
-  }
-
-  /**
-   * Ends a run with a problem. A failure of ours or of the model gives the unit back; a lookup
-   * YouTube answered keeps it spent, whatever the answer (givesUnitBack).
-   */
-  async function fail(key: string, owner: string, error: HttpError) {
-    const verdict = error.status === 404 || error.status === 422;
-    const ended = await records.fail(
-      key,
-      owner,
-      storedProblem(error),
-      verdict ? VERDICT_REUSE_SECONDS : 0,
-    );
-    // The charge as it stands now, not as the run found it: a user deleted meanwhile (their
-    // jobs forgotten, lib/users/deletion.ts) is no longer charged, and gets nothing back.
-    if (givesUnitBack(error) && ended.chargedTo) {
-      const { userId, day } = ended.chargedTo;
-      await deps.quota.release(userId, day).catch((releaseError: unknown) => {
-        logger.warn('could not give back a quota unit', { error: String(releaseError) });
-      });
-    }
-    await settleJobs(ended);
-  }
-
-  /**
-   * Ends a run the store kept interrupting, on the message's last delivery: after it the message
-   * goes to the dead-letter queue, and its jobs (and every identical request, which would join the
-   * run) would wait for a run nobody makes. Best-effort, as the store may still be down: whether
-   * the failure was written.
-   */
-  async function failInterrupted(key: string, owner: string, record: SummaryRecord) {
-    const interrupted = summaryInterrupted(
-      `The summary could not be made: the store was unavailable on each of its ${MAX_RECEIVES} attempts. Ask for it again.`,
-      60,
-    );
-    try {
-      await fail(key, owner, interrupted);
-      logger.error('summary run failed: the store was unavailable on its last delivery', {
-        video_id: record.work.videoId,
-        model: record.work.model,
-      });
-      return true;
-    } catch (error) {
-      logger.error('summary run left unfinished: the store is unavailable on its last delivery', {
-        error: String(error),
-      });
-      return false;
-    }
-  }
+  const { settleJobs, fail, failInterrupted } = createRunEndings(deps);
 
   /**
    * Makes the summary a message names, within its budget (a signal, and when it ends). `force`
@@ -222,11 +107,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         ...fields,
         crashes: record.crashes,
       });
-      const crashed = new HttpError(500, 'internal-error', 'Internal server error', {
-        detail: `The summary could not be made: its worker stopped ${record.crashes} times.`,
-        expose: true,
-      });
-      await fail(key, owner, crashed);
+      await fail(key, owner, new RunCrashedError(record.crashes));
       return 'failed';
     }
 
@@ -360,7 +241,7 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         });
         return 'retry';
       }
-      const problem = asHttpError(error, budget);
+      const problem = failureOf(error, budget);
       if (problem.status >= 500) logger.error('summary run failed', { ...fields, error });
       else logger.info('summary run refused', { ...fields, problem: problem.type });
       await fail(key, owner, problem).catch(async (failError: unknown) => {
@@ -378,20 +259,14 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
 }
 
 /**
- * What a run's failure tells its jobs, as a direct call would have answered: HttpErrors as they
- * are, a bad configuration (an unreadable credentials secret) as 503, the budget as a 504.
+ * What a run's failure tells its jobs, as a direct call would have answered (the codec's
+ * answer), except that a failure the codec knows nothing of, once the budget ended, is the
+ * budget's: 504 job-timeout.
  */
-function asHttpError(error: unknown, budget: AbortSignal): HttpError {
-  if (error instanceof HttpError) return error;
-  if (error instanceof ConfigError) return misconfigured(error);
-  if (budget.aborted) {
-    return new GatewayTimeoutError(
-      'job-timeout',
-      'The summary was not made within its time budget; try a shorter summary or another model.',
-      { cause: error },
-    );
-  }
-  return new HttpError(500, 'internal-error', 'Internal server error', { cause: error });
+function failureOf(error: unknown, budget: AbortSignal): HttpError {
+  const answer = asHttpError(error);
+  const unknown = answer !== error && answer.status === 500;
+  return unknown && budget.aborted ? new JobTimeoutError(error) : answer;
 }
 
 export type SummaryWorker = ReturnType<typeof createSummaryWorker>;

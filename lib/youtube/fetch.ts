@@ -3,7 +3,7 @@
 // only chooses the path and query.
 import type { Dispatcher, fetch as UndiciFetch } from 'undici';
 import { HttpError } from '../errors';
-import { parseRetryAfter } from '../http/retry-after';
+import { parseRetryAfter } from '../net/retry-after';
 import { requireShipped } from '../shipped';
 import {
   DEFAULT_BLOCKED_RETRY_AFTER_SECONDS,

@@ -3,7 +3,7 @@
 // without captions, or whether YouTube blocks this address. Its caption URLs need a PO token,
 // so it never yields a transcript.
 import type { HttpError } from '../errors';
-import type { AcquisitionContext } from './acquisition';
+import type { AcquisitionContext } from './acquisition/attempt';
 import { captionsDisabled, videoUnavailable, youTubeBlocked } from './errors';
 import {
   extractPlayerResponse,

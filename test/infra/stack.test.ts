@@ -29,7 +29,7 @@ import {
 } from '../../lib/http/cors';
 import { routeList, routes, STATELESS_HANDLERS, UNROUTED_HANDLER } from '../../lib/routes';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
-import { BUILT_IN_MODELS } from '../../lib/summaries/catalog';
+import { BUILT_IN_MODELS } from '../../lib/summaries/catalog/built-in';
 import {
   actionsOf,
   allFunctions,

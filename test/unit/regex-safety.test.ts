@@ -19,10 +19,11 @@ const UNTRUSTED_READERS = [
   'lib/ask/prompt.ts', // a model's answer ("NOT IN VIDEO")
   'lib/summaries/key-points.ts', // a model's answer: summary, headings, key points
   'lib/summaries/timed-line.ts', // timed lines of answers and descriptions
-  'lib/summaries/llm/prompt.ts', // a description's chapters, a model's times
+  'lib/summaries/llm/prompt/data-block.ts', // a description's chapters
   'lib/text.ts', // a model's summary and key points, cut at a sentence end (cutText)
-  'lib/summaries/extractive/summarizer.ts', // captions: cues, sentences
-  'lib/summaries/extractive/ranking.ts', // captions' words
+  'lib/summaries/extractive/sentences.ts', // captions: cues, sentences
+  'lib/summaries/extractive/selection.ts', // captions' sentences, cut at a clause
+  'lib/summaries/extractive/content-words.ts', // captions' words
   'lib/summaries/extractive/fillers.ts', // captions' sentences and their openings
   'lib/summaries/chapters/chapter.ts', // chapter titles and summaries (models', captions')
   'lib/summaries/chapters/creator.ts', // a description's chapters

@@ -4,8 +4,8 @@
 // names of things); or, for a chapter with no such words, its most central sentence cut to a
 // phrase.
 import { trimEndOf } from '../../text';
+import { contentWords } from '../extractive/content-words';
 import { stripLeadingFillers } from '../extractive/fillers';
-import { contentWords } from '../extractive/ranking';
 import { chapterTitle } from './chapter';
 import type { RankedSentence } from './offline';
 

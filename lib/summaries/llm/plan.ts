@@ -3,19 +3,24 @@
 // parts, and the longest summary a model can make whatever the video. Light and without I/O:
 // POST /summarize checks a request against it before any work starts (a summary the model
 // cannot make is refused there, not failed after its calls), and the summarizer plans with it.
+// What one call holds is in plan/tokens.ts, the even split into parts in plan/even-split.ts.
 import { UnprocessableError } from '../../errors';
 import type { VideoMetadata } from '../../youtube/types';
 import { keyPointCount } from '../key-points';
 import {
-  CHAPTERS_CHARS,
-  chaptersAsked,
-  DESCRIPTION_CHARS,
-  NAME_CHARS,
-  type PromptContext,
-  type Step,
-  systemPrompt,
-  userPrompt,
-} from './prompt';
+  estimateTokens,
+  MIN_DATA_TOKENS,
+  maxTokensFor,
+  maxWordsFor,
+  metadataCharsWithin,
+  PLANNING_TAG,
+  roomForData,
+  transcriptRoom,
+  wantedTokens,
+} from './plan/tokens';
+import { chaptersAsked, type PromptContext, type Step, userPrompt } from './prompt';
+import { CHAPTERS_CHARS, DESCRIPTION_CHARS, NAME_CHARS } from './prompt/data-block';
+import { systemPrompt } from './prompt/instructions';
 
 /** What the planning needs to know of a model. */
 export interface ModelLimits {
@@ -31,18 +36,6 @@ export interface ModelLimits {
 /** Words of summary asked for per part in the map step, at most and at least. */
 const PART_WORDS_MAX = 800;
 const PART_WORDS_MIN = 60;
-/**
- * The share of a call's room the description and chapters keep beside a transcript, at most:
- * they help to read it, but a small context needs the room for the transcript itself. (Part
- * summaries get all the room; the metadata of a combination gets what they leave.)
- */
-const METADATA_SHARE = 1 / 4;
-/** Below this many tokens of room for transcript text per call, chunking is pointless. */
-export const MIN_DATA_TOKENS = 200;
-/** Tokens of answer per key point asked for (a sentence and its time). */
-const TOKENS_PER_KEY_POINT = 40;
-/** Tokens of answer per chapter asked for (its time and title, a sentence or two on it). */
-const TOKENS_PER_CHAPTER = 80;
 /** Longest summary the planning considers (the API allows 2,000 words). */
 const LONGEST_SUMMARY_WORDS = 10_000;
 
@@ -52,86 +45,6 @@ const LONGEST_SUMMARY_WORDS = 10_000;
 const ESTIMATED_TOKENS_PER_WORD = 2;
 const ESTIMATED_TOKENS_PER_KEY_POINT = 45;
 const ESTIMATED_TOKENS_PER_PART = 10;
-
-/** Same length as the real markers: only sizes matter where this is used. */
-export const PLANNING_TAG = 'data-000000000000';
-
-/**
- * Conservative token estimate: 3 characters per token. English averages about 4 with most
- * tokenizers, newer Claude tokenizers produce ~30% more; over-estimating only costs an extra part.
- */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 3);
-}
-
-/**
- * Estimated tokens of data one call can hold: the model's context less the answer's max tokens,
- * the prompts without their data (`prompts`), the message framing, and a safety margin for
- * estimation error. Negative when even the prompts do not fit.
- */
-export function roomForData(
-  limits: Pick<ModelLimits, 'contextTokens'>,
-  maxTokens: number,
-  ...prompts: string[]
-): number {
-  const margin = Math.max(256, Math.ceil(limits.contextTokens * 0.02));
-  const promptTokens = prompts.reduce((sum, prompt) => sum + estimateTokens(prompt), 0);
-  // 50: the message framing and role tokens the estimate does not see.
-  return limits.contextTokens - maxTokens - promptTokens - 50 - margin;
-}
-
-/**
- * Estimated tokens a call leaves for a transcript (or passages of it) when `room` is what its
- * prompt leaves without the video's description and chapters, which take `metadataTokens` in
- * full: `room` less what they keep, all they need up to METADATA_SHARE of it.
- */
-export function transcriptRoom(room: number, metadataTokens: number): number {
-  return room - Math.min(Math.max(0, metadataTokens), Math.floor(room * METADATA_SHARE));
-}
-
-/**
- * Characters of description and chapters a call may show beside `body` when `room` is what its
- * prompt leaves without them: all that the body leaves (the prompt's metadataChars).
- */
-export function metadataCharsWithin(room: number, body: string): number {
-  return Math.max(0, 3 * (room - estimateTokens(body)) - 3);
-}
-
-/**
- * Tokens an answer of about `words` words, `keyPoints` key points and `chapters` chapters may
- * need, uncapped.
- */
-function wantedTokens(words: number, limits: ModelLimits, keyPoints: number, chapters = 0): number {
-  return (
-    Math.ceil(words * 1.5) +
-    150 +
-    keyPoints * TOKENS_PER_KEY_POINT +
-    chapters * TOKENS_PER_CHAPTER +
-    limits.reasoningReserveTokens
-  );
-}
-
-/**
- * Max tokens for an answer of about `words` words, `keyPoints` key points and `chapters`
- * chapters: ~1.5 tokens per word plus a margin so the model can finish its last sentence, plus
- * the model's reasoning reserve, capped at its limit.
- */
-export function maxTokensFor(
-  words: number,
-  limits: ModelLimits,
-  keyPoints = 0,
-  chapters = 0,
-): number {
-  return Math.min(limits.maxOutputTokens, wantedTokens(words, limits, keyPoints, chapters));
-}
-
-/** The most words a model can be asked for without max tokens hitting its output limit. */
-function maxWordsFor(limits: ModelLimits): number {
-  return Math.max(
-    1,
-    Math.floor((limits.maxOutputTokens - 150 - limits.reasoningReserveTokens) / 1.5),
-  );
-}
 
 /**
  * The metadata of the largest prompt a video can make: the longest title and channel name, a
@@ -327,92 +240,4 @@ export function plannerFor(limits: ModelLimits): Planner {
     longestSummary,
     shorterThan,
   };
-}
-
-/**
- * Splits text units (caption segments) into parts of at most `maxTokens` estimated tokens each,
- * on unit boundaries where possible, else on sentence, else on word boundaries. The number of
- * parts is the fewest that can hold the text; the text is then shared out among them evenly, so
- * no part is a small remainder. Joined with spaces, the parts contain every word of the input,
- * in order.
- */
-export function splitIntoParts(units: readonly string[], maxTokens: number): string[] {
-  const pieces: string[] = [];
-  for (const unit of units) {
-    const text = unit.trim();
-    if (text !== '') pieces.push(...breakDown(text, maxTokens));
-  }
-  if (pieces.length === 0) return [];
-  const costs = pieces.map((piece) => estimateTokens(piece) + 1);
-  const total = costs.reduce((sum, cost) => sum + cost, 0);
-  // Pieces do not divide evenly: when the fewest parts cannot hold them, one more part is tried.
-  for (let count = Math.max(1, Math.ceil(total / maxTokens)); ; count++) {
-    const parts = shareOut(pieces, costs, total, count, maxTokens);
-    if (parts) return parts;
-  }
-}
-
-/**
- * The pieces in `count` consecutive parts of about `total / count` tokens each: a part ends at
- * the piece boundary nearest its share of the running total. Undefined when a part would exceed
- * `maxTokens`. At `count` = the number of pieces every part is one piece, so this always ends.
- */
-function shareOut(
-  pieces: readonly string[],
-  costs: readonly number[],
-  total: number,
-  count: number,
-  maxTokens: number,
-): string[] | undefined {
-  const parts: string[] = [];
-  let start = 0;
-  let size = 0;
-  let done = 0;
-  for (let index = 0; index < pieces.length; index++) {
-    const cost = costs[index] ?? 0;
-    const goal = (total * (parts.length + 1)) / count;
-    const left = pieces.length - index;
-    const partsLeft = count - parts.length;
-    // End the part before this piece when that lands nearer its share than taking it would,
-    // when taking it would overflow, or when every later part needs a piece of its own.
-    const nearer = Math.abs(done - goal) <= Math.abs(done + cost - goal);
-    if (
-      size > 0 &&
-      parts.length < count - 1 &&
-      (nearer || size + cost > maxTokens || left < partsLeft)
-    ) {
-      parts.push(pieces.slice(start, index).join(' '));
-      start = index;
-      size = 0;
-    }
-    size += cost;
-    done += cost;
-    if (size > maxTokens) return undefined;
-  }
-  parts.push(pieces.slice(start).join(' '));
-  return parts;
-}
-
-/** A unit too large for one part, cut on sentence ends, then on spaces if a sentence is too. */
-function breakDown(text: string, maxTokens: number): string[] {
-  if (estimateTokens(text) + 1 <= maxTokens) return [text];
-  const sentences = text.split(/(?<=[.!?…])\s+/).filter(Boolean);
-  if (sentences.length > 1) return sentences.flatMap((sentence) => breakDown(sentence, maxTokens));
-  const words = text.split(/\s+/).filter(Boolean);
-  const out: string[] = [];
-  let current: string[] = [];
-  // Characters of `current` joined with spaces, kept as words are added (linear, not re-joined).
-  let length = 0;
-  for (const word of words) {
-    const longer = current.length === 0 ? word.length : length + 1 + word.length;
-    if (current.length > 0 && Math.ceil(longer / 3) + 1 > maxTokens) {
-      out.push(current.join(' '));
-      current = [];
-      length = 0;
-    }
-    length = current.length === 0 ? word.length : length + 1 + word.length;
-    current.push(word);
-  }
-  if (current.length > 0) out.push(current.join(' '));
-  return out;
 }

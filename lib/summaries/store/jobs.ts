@@ -13,14 +13,14 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { expressionNames, storeCall, storeError } from '../../aws/dynamodb';
 import { JOBS_INDEX } from '../../aws/table';
-import { ValidationError } from '../../errors';
+import { type StoredProblem, storeProblem } from '../../problems';
 import { randomId } from '../../random-id';
+import { SummaryOutdatedError } from '../errors';
+import type { StoredJobStatus } from '../job-states';
 import { JOB_ID_PATTERN, type JobStage, type SummarizeResponse } from '../schemas';
 import { pack, unpack } from './codec';
-import { type StoredProblem, shapeVersion } from './records';
-
-/** A job's state as stored: pending until its summary is settled, or cancelled by its user. */
-export type StoredJobStatus = 'pending' | 'done' | 'failed' | 'cancelled';
+import { decodeCursor, encodeCursor } from './job-cursor';
+import { shapeVersion } from './records';
 
 /** The request a job was made from (the API's SummaryJobRequest). */
 export interface JobRequest {
@@ -121,37 +121,12 @@ function fromItem(item: Item): Job {
       item.shape === shapeVersion() ? unpack<SummarizeResponse>(item.result) : undefined;
     if (result === undefined) {
       job.status = 'failed';
-      job.problem = {
-        status: 410,
-        type: 'summary-outdated',
-        title: 'Gone',
-        detail:
-          'This summary was made by an earlier version of the service and is no longer kept; ask for it again.',
-        extensions: {},
-        headers: {},
-      };
+      job.problem = storeProblem(new SummaryOutdatedError());
     } else {
       job.result = result;
     }
   }
   return job;
-}
-
-/** The cursor of GET /summaries: the sort key of the last job of a page, base64url. */
-function encodeCursor(lastSortKey: string): string {
-  return Buffer.from(lastSortKey, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): { sort: string; id: string } {
-  const sort = Buffer.from(cursor, 'base64url').toString('utf8');
-  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)#([A-Za-z0-9_-]+)$/.exec(sort);
-  const id = match?.[2];
-  if (!match || id === undefined || !JOB_ID_PATTERN.test(id)) {
-    throw new ValidationError([
-      { field: 'cursor', message: 'is not a next_cursor this service gave' },
-    ]);
-  }
-  return { sort, id };
 }
 
 /**

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../lib/errors';
-import { parseRetryAfter } from '../../../lib/http/retry-after';
+import { parseRetryAfter } from '../../../lib/net/retry-after';
 import { createControlledFetch, type YouTubeRequestInit } from '../../../lib/youtube/fetch';
 import { failure } from '../../support/errors';
 

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../lib/config';
 import { type HttpError, ValidationError } from '../../../lib/errors';
 import {
-  BUILT_IN_MODELS,
   buildCatalog,
   catalogFromConfig,
   estimateCostUsd,
   resolveModel,
   UnknownModelError,
 } from '../../../lib/summaries/catalog';
+import { BUILT_IN_MODELS } from '../../../lib/summaries/catalog/built-in';
 
 describe('buildCatalog', () => {
   it('offers extractive and every built-in model when nothing is restricted', () => {
@@ -164,7 +164,7 @@ describe('models too small to summarise', () => {
       }
     })();
 
-    expect(error).toMatchObject({ status: 503, type: 'server-misconfigured', exposeDetail: true });
+    expect(error).toMatchObject({ status: 503, type: 'server-misconfigured', expose: true });
     expect(error?.extensions.allowed_models).toEqual(catalog.names);
     expect(() => resolveModel(catalog, 'other')).toThrow(UnknownModelError);
   });

@@ -2,10 +2,8 @@
 // what opens a sentence as speech goes, and no word inside a sentence ever changes.
 import { describe, expect, it } from 'vitest';
 import { stripLeadingFillers } from '../../../../lib/summaries/extractive/fillers';
-import {
-  splitTranscript,
-  summarizeSentences,
-} from '../../../../lib/summaries/extractive/summarizer';
+import { summarizeSentences } from '../../../../lib/summaries/extractive/selection';
+import { splitTranscript } from '../../../../lib/summaries/extractive/sentences';
 import { loadSharedTranscript } from '../../../support/transcripts';
 
 const sentences = splitTranscript(loadSharedTranscript());

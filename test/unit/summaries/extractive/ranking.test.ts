@@ -7,13 +7,12 @@ import {
   trainWeights,
 } from '../../../../bench/tune-ranking';
 import { runToEnd } from '../../../../lib/cooperative';
+import { sentenceTokens } from '../../../../lib/summaries/extractive/content-words';
+import { cueScore, FEATURES } from '../../../../lib/summaries/extractive/features';
 import {
   analyse,
-  cueScore,
-  FEATURES,
   rankSentences,
   scoreFeatures,
-  sentenceTokens,
 } from '../../../../lib/summaries/extractive/ranking';
 import { loadSharedTranscript } from '../../../support/transcripts';
 

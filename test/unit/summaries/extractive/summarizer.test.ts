@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createExtractiveSummarizer,
-  rankSentences,
-  splitTranscript,
-  summarizeSentences,
-} from '../../../../lib/summaries/extractive/summarizer';
+import { rankSentences } from '../../../../lib/summaries/extractive/ranking';
+import { summarizeSentences } from '../../../../lib/summaries/extractive/selection';
+import { splitTranscript } from '../../../../lib/summaries/extractive/sentences';
+import { createExtractiveSummarizer } from '../../../../lib/summaries/extractive/summarizer';
 import { countWords } from '../../../../lib/words';
 import type { Transcript, TranscriptSegment } from '../../../../lib/youtube/types';
 import {

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { classifyBedrockError } from '../../../../lib/aws/bedrock';
 import { type BedrockModel, buildCatalog, resolveModel } from '../../../../lib/summaries/catalog';
-import {
-  estimateTokens,
-  maxTokensFor,
-  plannerFor,
-  splitIntoParts,
-} from '../../../../lib/summaries/llm/plan';
+import { plannerFor } from '../../../../lib/summaries/llm/plan';
+import { splitIntoParts } from '../../../../lib/summaries/llm/plan/even-split';
+import { estimateTokens, maxTokensFor } from '../../../../lib/summaries/llm/plan/tokens';
 import { loadSharedMetadata } from '../../../support/transcripts';
 
 const novaMicro = resolveModel(buildCatalog(), 'nova-micro') as BedrockModel;

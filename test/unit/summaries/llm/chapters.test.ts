@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { splitChapters } from '../../../../lib/summaries/chapters/model';
 import { checkChapters } from '../../../../lib/summaries/llm/chapter-asks';
 import { spansOf, splitAtChapters } from '../../../../lib/summaries/llm/parts';
-import { type ModelLimits, splitIntoParts } from '../../../../lib/summaries/llm/plan';
-import { timedUnits } from '../../../../lib/summaries/llm/prompt';
+import type { ModelLimits } from '../../../../lib/summaries/llm/plan';
+import { splitIntoParts } from '../../../../lib/summaries/llm/plan/even-split';
+import { timedUnits } from '../../../../lib/summaries/llm/prompt/timed-units';
 import {
   type ChatModel,
   type ChatRequest,

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { answerWithModel } from '../../../../lib/ask/answerers';
 import type { OpenAiModel } from '../../../../lib/summaries/catalog';
 import { creatorChapters } from '../../../../lib/summaries/chapters/creator';
-import { estimateTokens, type ModelLimits, plannerFor } from '../../../../lib/summaries/llm/plan';
-import { dataBlock } from '../../../../lib/summaries/llm/prompt';
+import { type ModelLimits, plannerFor } from '../../../../lib/summaries/llm/plan';
+import { estimateTokens } from '../../../../lib/summaries/llm/plan/tokens';
+import { dataBlock } from '../../../../lib/summaries/llm/prompt/data-block';
 import {
   type ChatModel,
   type ChatRequest,
