@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildWeb } from '../infra/web-build';
 import { loadConfig } from '../lib/config';
-import { createWebApp } from '../lib/web';
+import { createWebApp } from '../lib/site/web';
 import { bundleFunctions, SIZE_TARGETS_KB } from '../scripts/bundle';
 import { median, type Row, row } from './measure';
 

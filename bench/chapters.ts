@@ -12,14 +12,14 @@
 //    (test/support/echo-model.ts) behind each model's limits.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { runToEnd } from '../lib/cooperative';
 import { chapterCount } from '../lib/summaries/chapters/chapter';
 import { offlineChapters } from '../lib/summaries/chapters/offline';
 import { segmentBoundaries, type TimedTerms } from '../lib/summaries/chapters/segments';
 import { analyse } from '../lib/summaries/extractive/ranking';
 import { rankTranscript } from '../lib/summaries/extractive/summarizer';
 import { createLlmSummarizer, type ModelLimits } from '../lib/summaries/llm/summarizer';
-import { countWords } from '../lib/words';
+import { runToEnd } from '../lib/util/cooperative';
+import { countWords } from '../lib/util/words';
 import { echoAnswer } from '../test/support/echo-model';
 import {
   buildLongTranscript,

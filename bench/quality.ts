@@ -17,7 +17,7 @@ import model from 'wink-eng-lite-web-model';
 import { rankSentences, scoreFeatures } from '../lib/summaries/extractive/ranking';
 import { summarizeSentences } from '../lib/summaries/extractive/selection';
 import { splitTranscript } from '../lib/summaries/extractive/sentences';
-import { countWords } from '../lib/words';
+import { countWords } from '../lib/util/words';
 import { loadSharedReferenceSummary, loadSharedTranscript } from '../test/support/transcripts';
 import {
   buildCueWords,

@@ -13,7 +13,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runToEnd } from '../lib/cooperative';
 import { sentenceTokens } from '../lib/summaries/extractive/content-words';
 import {
   type CueWords,
@@ -25,7 +24,8 @@ import {
 import { stripLeadingFillers } from '../lib/summaries/extractive/fillers';
 import type { Weights } from '../lib/summaries/extractive/ranking';
 import { summarizeSentences } from '../lib/summaries/extractive/selection';
-import { countWords } from '../lib/words';
+import { runToEnd } from '../lib/util/cooperative';
+import { countWords } from '../lib/util/words';
 
 /**
  * A folder of VT-SSum videos: the one `variable` names, else the team's copy of the split beside

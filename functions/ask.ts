@@ -1,8 +1,8 @@
 // POST /ask: a question about a video, answered within the request with citations that open
 // the video at the captions that say it.
 
+import { bearerAuthenticatorFrom } from '../lib/accounts/auth/wiring';
 import { askServiceFrom } from '../lib/ask/wiring';
-import { bearerAuthenticatorFrom } from '../lib/auth/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import { ASK_MARGIN_MS, type Config } from '../lib/config';
 import { lambdaEntry } from '../lib/http/entry';

@@ -2,12 +2,12 @@
 // GET /openapi.json: the interactive documentation; and API Gateway's `$default` route: the
 // 404/405 problem for requests no route of the table takes.
 import type { Config } from '../lib/config';
-import { docsAssetReply, docsPageReply, openApiReply } from '../lib/docs';
 import { type LambdaHandler, lambdaEntry } from '../lib/http/entry';
 import { serve } from '../lib/http/serve';
 import { routeList } from '../lib/routes';
 import { docsRoutes } from '../lib/routes/docs';
-import { createWebApp, type WebFiles } from '../lib/web';
+import { docsAssetReply, docsPageReply, openApiReply } from '../lib/site/docs';
+import { createWebApp, type WebFiles } from '../lib/site/web';
 
 export interface SiteServices {
   /** The page's files, built by the local host; deployed, they are read from beside the bundle. */

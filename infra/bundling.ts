@@ -15,15 +15,16 @@ import type { HandlerName, RouteDef } from '../lib/routes/route';
 import { schemaVersion } from '../lib/schema-version';
 import { SHIPPED_PACKAGES } from '../lib/shipped';
 import { summarizeResponseSchema } from '../lib/summaries/schemas';
+import { functionFile } from './function-files';
 import { type FunctionName, WORKER } from './profiles';
 import { webBuildOptions, webFiles } from './web-build';
 
 /** The repository root: where esbuild resolves packages and the functions' sources. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** `functions/<name>.ts`, the entry of one Lambda. */
-export function functionEntry(handler: string): string {
-  return join(PROJECT_ROOT, 'functions', `${handler}.ts`);
+/** The entry of one Lambda (`functions/<area>/<name>.ts`: infra/function-files.ts). */
+export function functionEntry(handler: FunctionName): string {
+  return join(PROJECT_ROOT, functionFile(handler));
 }
 
 /** The distinct handler names of a route table, in first-seen order: one Lambda each. */
@@ -89,7 +90,7 @@ export function bundleDefines(): Record<string, string> {
   return defines;
 }
 
-/** swagger-ui-dist's files that lib/docs.ts serves; they sit beside the site handler. */
+/** swagger-ui-dist's files that lib/site/docs.ts serves; they sit beside the site handler. */
 export const DOCS_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui.css'] as const;
 
 /** Where a package is, relative to the project root, in POSIX form (for shell commands). */
@@ -131,7 +132,7 @@ export function needsDocsAssets(handler: string): boolean {
 
 /**
  * Shell commands that put a handler's extra files beside its bundle: Swagger UI's files next to
- * the site handler (lib/docs.ts looks beside `import.meta.url`), and shipped packages into
+ * the site handler (lib/site/docs.ts looks beside `import.meta.url`), and shipped packages into
  * `node_modules/`. Paths are relative to `inputDir`, the project root, so the commands work for
  * local bundling and inside a bundling container alike.
  */
@@ -156,7 +157,7 @@ export function extraFileCommands(
  * loads on demand (each `import()` of the sources becomes a chunk: a cold start reads only what
  * the first request needs, e.g. the worker's YouTube and model clients load on first use).
  */
-export function esbuildOptions(handler: string, dir: string): BuildOptions {
+export function esbuildOptions(handler: FunctionName, dir: string): BuildOptions {
   return {
     entryPoints: { index: functionEntry(handler) },
     outdir: dir,
@@ -222,7 +223,7 @@ export function removeUnloadedOutputs(metafile: Metafile): void {
  * local bundling wants it.
  * @throws esbuild's error when the handler does not build.
  */
-export function buildFunction(handler: string, dir: string): void {
+export function buildFunction(handler: FunctionName, dir: string): void {
   const { metafile } = buildSync(esbuildOptions(handler, dir));
   if (metafile) removeUnloadedOutputs(metafile);
   addExtraFiles(handler, dir);
@@ -230,7 +231,7 @@ export function buildFunction(handler: string, dir: string): void {
 
 /**
  * Puts a handler's extra files beside its bundle in `dir`: those of extraFileCommands, and for
- * the site function the page for people, built into `web/` (where lib/web.ts reads it).
+ * the site function the page for people, built into `web/` (where lib/site/web.ts reads it).
  * @throws esbuild's error when web/ does not build.
  */
 export function addExtraFiles(handler: string, dir: string): void {
@@ -249,7 +250,7 @@ export function addExtraFiles(handler: string, dir: string): void {
  * A handler's Lambda code, built by the local esbuild (no Docker) with code splitting, which
  * NodejsFunction's esbuild command line cannot do. The asset's hash is that of the output.
  */
-export function functionCode(handler: string): Code {
+export function functionCode(handler: FunctionName): Code {
   return Code.fromAsset(PROJECT_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {

@@ -12,7 +12,7 @@ import {
 } from '../lib/config';
 import type { HandlerName } from '../lib/routes/route';
 
-/** The Lambda no route leads to: it consumes the job queue (functions/worker.ts). */
+/** The Lambda no route leads to: it consumes the job queue (functions/summaries/worker.ts). */
 export const WORKER = 'worker';
 /** Every Lambda of the stack: one per route handler, and the worker. */
 export type FunctionName = HandlerName | typeof WORKER;

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
-import type { WebFiles } from '../lib/web';
+import type { WebFiles } from '../lib/site/web';
 
 /**
  * The repository root, found from this module: beside infra/ when run from the sources, and

@@ -12,8 +12,8 @@ import { ConfigError, loadConfig } from '../lib/config';
 import { operatorCredentialsFrom } from '../lib/credentials';
 import { HttpError } from '../lib/errors';
 import type { Attempt } from '../lib/youtube/acquisition/attempt';
+import { ForeignMediaError, MediaRefusedError } from '../lib/youtube/audio/media';
 import { type YouTubeClient, youTubeClientFromConfig } from '../lib/youtube/client';
-import { ForeignMediaError, MediaRefusedError } from '../lib/youtube/media';
 import { isVideoId } from '../lib/youtube/url';
 
 /**

@@ -1,4 +1,4 @@
-// Regenerates lib/auth/common-passwords.ts from the password list of @zxcvbn-ts/language-common
+// Regenerates lib/accounts/auth/common-passwords.ts from the password list of @zxcvbn-ts/language-common
 // (frequency-ordered, from real breaches). We vendor only the most common entries that our
 // length rules would otherwise accept: the whole list (~380 KB) would bloat the Lambda bundle.
 // They are stored sorted and Brotli-compressed (Node decompresses them with its own zlib): 36 KB

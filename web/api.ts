@@ -1,12 +1,17 @@
 // The API as the page calls it: same origin, relative paths (so the page works under any base
 // path), JSON in and out, and every failure turned into words a person can read.
 // The bodies' types come from the API's own schemas (types only: no zod in the page).
-import type { apiKeyListSchema, apiKeySchema, createdApiKeySchema } from '../lib/api-keys/schemas';
+import type {
+  apiKeyListSchema,
+  apiKeySchema,
+  createdApiKeySchema,
+} from '../lib/accounts/api-keys/schemas';
+import type { tokenResponseSchema } from '../lib/accounts/schemas';
 import type { askResponseSchema } from '../lib/ask/schemas';
 import type { problemSchema } from '../lib/http/problem-schema';
-import type { tokenResponseSchema } from '../lib/routes/accounts';
 import type * as z from '../lib/schema';
-import type { jobListSchema, jobSchema, summarizeResponseSchema } from '../lib/summaries/schemas';
+import type { jobListSchema, jobSchema } from '../lib/summaries/jobs/schemas';
+import type { summarizeResponseSchema } from '../lib/summaries/schemas';
 
 export type Problem = z.output<typeof problemSchema>;
 export type Token = z.output<typeof tokenResponseSchema>;

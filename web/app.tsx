@@ -2,12 +2,12 @@
 // an app sent the person here to connect (`?authorize=`). Sign in, sign out, an expired sign-in
 // and a deleted account all pass through here.
 import { useState } from 'preact/hooks';
-import { Account } from './account';
+import { Account } from './account/account';
+import { authorizationRequestId, Consent } from './account/consent';
 import { SignedOutError } from './api';
-import { authorizationRequestId, Consent } from './consent';
 import { loadSession, type Session, saveSession } from './session';
 import type { PageSettings } from './settings';
-import { Workspace } from './workspace';
+import { Workspace } from './summaries/workspace';
 
 export function App({ settings }: { settings: PageSettings }) {
   const [session, setSession] = useState<Session | undefined>(() => loadSession());

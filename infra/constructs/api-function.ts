@@ -13,7 +13,7 @@ import { Construct } from 'constructs';
 import { grantBedrockModels } from '../bedrock';
 import { functionCode } from '../bundling';
 import { grantSendMessage, grantTableActions } from '../grants';
-import type { TableAction } from '../profiles';
+import type { FunctionName, TableAction } from '../profiles';
 import type { AudioBucket } from './audio-bucket';
 import type { CredentialsSecret } from './credentials-secret';
 import type { JwtSecret } from './jwt-secret';
@@ -35,8 +35,8 @@ export interface FunctionAccess {
 }
 
 export interface ApiFunctionProps {
-  /** The function's name: bundles `functions/<handler>.ts`. */
-  handler: string;
+  /** The function's name: bundles its `functions/` file (infra/function-files.ts). */
+  handler: FunctionName;
   description: string;
   memorySize: number;
   timeout: Duration;

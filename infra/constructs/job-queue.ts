@@ -1,5 +1,5 @@
 // The job queue between POST /summarize and the worker: one message per run of a summary
-// (lib/summaries/queue.ts), delivered to the worker Lambda one at a time, at most
+// (lib/summaries/jobs/queue.ts), delivered to the worker Lambda one at a time, at most
 // `maxConcurrency` at once. A message the worker does not finish (a crash, a timeout, a partial
 // batch failure) comes back after the visibility timeout; after MAX_RECEIVES deliveries it moves
 // to the dead-letter queue, which the alarms watch and operators redrive from.
@@ -8,7 +8,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { MAX_RECEIVES } from '../../lib/summaries/delivery';
+import { MAX_RECEIVES } from '../../lib/summaries/jobs/delivery';
 
 export interface JobQueueProps {
   /** The function that works the queue. */
@@ -51,7 +51,7 @@ export class JobQueue extends Construct {
       new SqsEventSource(this.queue, {
         // Each run gets the worker's whole budget; a batch would share it.
         batchSize: 1,
-        // The worker names the messages to deliver again (functions/worker.ts) instead of
+        // The worker names the messages to deliver again (functions/summaries/worker.ts) instead of
         // failing the whole invocation.
         reportBatchItemFailures: true,
         // The poller never invokes more workers than this: a backlog waits in the queue

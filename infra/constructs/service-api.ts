@@ -17,13 +17,13 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { type CfnLogGroup, LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ACCESS_LOG_FIELDS } from '../../lib/http/access-log';
 import {
   CORS_ALLOW_HEADERS,
   CORS_ALLOW_METHODS,
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
-} from '../../lib/http/cors';
+} from '../../lib/http/headers/cors';
+import { ACCESS_LOG_FIELDS } from '../../lib/http/stack/access-log';
 import { UNROUTED_HANDLER } from '../../lib/routes';
 import type { HandlerName, RouteDef } from '../../lib/routes/route';
 import { functionId } from '../names';
@@ -65,7 +65,7 @@ export class ServiceApi extends Construct {
     };
 
     // CORS is answered by API Gateway at the edge (the functions never add CORS headers), with
-    // the same methods and headers the local host emulates (lib/http/cors.ts).
+    // the same methods and headers the local host emulates (lib/http/headers/cors.ts).
     const corsPreflight: CorsPreflightOptions | undefined =
       props.corsOrigins.length === 0
         ? undefined

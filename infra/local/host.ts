@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, WORKER_MARGIN_MS, withSettings } from '../../lib/config';
-import { once } from '../../lib/once';
+import { once } from '../../lib/util/once';
 import { checkJava, freePort, type LocalDynamo, startDynamoDbLocal } from './dynamodb';
 import { DATABASE_WAIT_MS, prepareTable, withinWait } from './host/database';
 import { resumeUnfinished } from './host/resume';
@@ -38,7 +38,7 @@ export interface LocalHostOptions
   signal?: AbortSignal;
   /**
    * What the functions are handed besides the host's queue and page (tests: the OAuth client
-   * metadata fetch's address policy, as functions/oauth-clients.ts takes it).
+   * metadata fetch's address policy, as functions/oauth/oauth-clients.ts takes it).
    */
   services?: Record<string, unknown>;
 }
@@ -107,7 +107,7 @@ export async function startLocalHost(
     // jose and the server take ~0.1 s (the SDK, more, loads with the table and the handlers).
     const [{ assertStrongSecret }, { routeList, STATELESS_HANDLERS }, server, jobQueue] =
       await Promise.all([
-        import('../../lib/auth/tokens'),
+        import('../../lib/accounts/auth/tokens'),
         import('../../lib/routes'),
         import('./server'),
         import('./queue'),
@@ -139,7 +139,7 @@ export async function startLocalHost(
     // instance): its clients and the credentials it read are kept.
     // A worker that could not be built (a bad setting) is built again for the next message.
     const worker = once<QueueWorker>(() =>
-      import('../../functions/worker').then((module) =>
+      import('../../functions/summaries/worker').then((module) =>
         module.create(workerConfig, {
           shutdown: shutdown.signal,
           force: (messageId) => jobs.forced(messageId),

@@ -1,6 +1,6 @@
 // The local host's job queue: what SQS and Lambda's event source mapping do for the deployed
 // stack, in-process. POST /summarize sends runs to it through the same JobQueue interface as to
-// SQS; it calls the same worker handler (functions/worker.ts) with the same SQS events, a few at
+// SQS; it calls the same worker handler (functions/summaries/worker.ts) with the same SQS events, a few at
 // a time (JOB_CONCURRENCY in each lane, laneOf: the offline model's summaries never wait behind
 // slow model jobs), delivers a message again when the worker reports it failed or
 // crashes, after the same backoff the deployed worker asks SQS for (redeliverySeconds), and gives
@@ -8,8 +8,12 @@
 // runs without a download, and the local host needs nothing but the delivery loop.
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { MAX_RECEIVES, redeliverySeconds, type WorkMessage } from '../../lib/summaries/delivery';
-import type { JobQueue } from '../../lib/summaries/queue';
+import {
+  MAX_RECEIVES,
+  redeliverySeconds,
+  type WorkMessage,
+} from '../../lib/summaries/jobs/delivery';
+import type { JobQueue } from '../../lib/summaries/jobs/queue';
 import { modelOfKey } from '../../lib/summaries/store/records';
 import { lambdaContext, sqsEvent } from './event';
 import { concurrentInvokeStore } from './server';

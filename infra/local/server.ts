@@ -12,14 +12,19 @@ import { InvokeStore } from '@aws/lambda-invoke-store';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Config } from '../../lib/config';
 import { PayloadTooLargeError } from '../../lib/errors';
-import type { AccessLogEntry } from '../../lib/http/access-log';
-import { corsPreflightHeaders, corsResponseHeaders, originAllowed } from '../../lib/http/cors';
 import { functionEntry, type LambdaHandler } from '../../lib/http/entry';
 import { exit } from '../../lib/http/exit';
+import {
+  corsPreflightHeaders,
+  corsResponseHeaders,
+  originAllowed,
+} from '../../lib/http/headers/cors';
 import { problemReply, routeErrorReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
 import { createRouter } from '../../lib/http/router';
+import type { AccessLogEntry } from '../../lib/http/stack/access-log';
 import { type HandlerName, type RouteDef, UNROUTED_HANDLER } from '../../lib/routes/route';
+import { functionFile } from '../function-files';
 import {
   defaultMaxConnections,
   FIRST_REQUEST_TIMEOUT_MS,
@@ -65,13 +70,13 @@ export interface LocalServer {
 }
 
 /**
- * Builds each handler from `functions/<name>.ts` with `config`, as Lambda would from its own,
+ * Builds each handler from its `functions/` file (infra/function-files.ts) with `config`, as Lambda would from its own,
  * and `services`: what the local host hands them instead of what they would build from the
  * Config (POST /summarize's queue: the host's in-process one rather than SQS).
  */
 export function functionLoader(config: Config, services: Record<string, unknown> = {}) {
   return async (name: HandlerName): Promise<LambdaHandler> => {
-    const module = (await import(`../../functions/${name}.ts`)) as {
+    const module = (await import(`../../${functionFile(name)}`)) as {
       create: (config: Config, services?: Record<string, unknown>) => LambdaHandler;
     };
     // Built now (preload), as Lambda builds it on an instance's first event; one that cannot

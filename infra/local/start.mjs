@@ -20,6 +20,7 @@ const SOURCES = [
   'functions',
   'infra/local',
   'infra/web-build.ts',
+  'infra/function-files.ts',
   'package-lock.json',
   'tsconfig.json',
 ];

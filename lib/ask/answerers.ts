@@ -18,7 +18,7 @@ import {
 } from '../summaries/llm/plan/tokens';
 import { stampedUnits } from '../summaries/llm/prompt/timed-units';
 import { formatTimestamp } from '../summaries/timed-line';
-import { cutText } from '../text';
+import { cutText } from '../util/text';
 import type { Video } from '../youtube/types';
 import { checkCitations, makeCitation, withoutMarks } from './citations';
 import { answeringPassages, type PassageMatch, passagesOf, searchPassages } from './passages';

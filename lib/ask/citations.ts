@@ -8,7 +8,7 @@
 import { createAnchor, keyPointUrl } from '../summaries/key-points';
 import { keysOf } from '../summaries/terms';
 import { formatTimestamp, parseTimestamp } from '../summaries/timed-line';
-import { cutText, trimEndOf } from '../text';
+import { cutText, trimEndOf } from '../util/text';
 import type { Transcript } from '../youtube/types';
 import type { Citation } from './schemas';
 

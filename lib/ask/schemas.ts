@@ -3,7 +3,7 @@
 // derived from the response schema (store.ts).
 import * as z from '../schema';
 import { answerFields, count, usedModelSchema, videoUrlSchema } from '../summaries/schemas';
-import { isBlank } from '../text';
+import { isBlank } from '../util/text';
 import { transcriptLanguageSchema, videoMetadataSchema } from '../youtube/schema';
 
 /** `question`: how long it may be, in characters (code points, as JSON Schema counts them). */

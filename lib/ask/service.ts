@@ -6,6 +6,7 @@
 // each charged): unlike a summary, an answer is one model call, and single flight would cost a
 // record and a lease per question for little.
 import { createHash } from 'node:crypto';
+import type { User } from '../accounts/users/store';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
 import { schemaVersion } from '../schema-version';
@@ -14,7 +15,6 @@ import type { ChatModel } from '../summaries/llm/chat';
 import type { Cache } from '../summaries/store/cache';
 import { givesUnitBack, type Quota } from '../summaries/store/quota';
 import { transcriptMetadata, type VideoRequest } from '../summaries/videos';
-import type { User } from '../users/store';
 import type { Video } from '../youtube/types';
 import { parseVideoId } from '../youtube/url';
 import type { Answer, answerWithModel } from './answerers';

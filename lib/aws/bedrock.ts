@@ -1,6 +1,6 @@
 // The Bedrock Runtime client, created once per process, and the one place that retries it.
 //
-// Which layer retries: ours (lib/retry.ts), not the SDK's, which is built with maxAttempts 1.
+// Which layer retries: ours (lib/util/retry.ts), not the SDK's, which is built with maxAttempts 1.
 // `converse` below retries throttling, 5xx, ModelNotReady and network failures up to
 // `maxAttempts` times with exponential backoff and full jitter, and stops at once when the
 // caller's AbortSignal fires (the /summarize deadline).
@@ -13,7 +13,7 @@ import {
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { withRetries } from '../retry';
+import { withRetries } from '../util/retry';
 import { isNetworkError } from './network';
 
 export interface BedrockClientOptions {

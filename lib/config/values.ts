@@ -1,6 +1,6 @@
 // The kinds of value a variable holds (bounded integers, lists, URLs, origins, texts), each
 // with its default: the building blocks of every area's settings.
-import { isLoopbackHost } from '../http/origin';
+import { isLoopbackHost } from '../http/headers/origin';
 import * as z from '../schema';
 
 export const int = (min: number, max: number, fallback: number) =>

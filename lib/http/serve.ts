@@ -5,14 +5,14 @@
 // parameters, query and body first; API Gateway's `$default` route (requests no route takes)
 // gets the 404/405 problem, from the function that says it answers it.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { Authenticator } from '../auth/bearer';
+import type { Authenticator } from '../accounts/auth/bearer';
 import type { Config } from '../config';
 import { logger } from '../logger';
 import type { HandlerName, RouteDef } from '../routes/route';
 import type { LambdaHandler } from './entry';
-import { type ActionOf, createHandler } from './handler';
 import { problemReply } from './problem';
 import { createRouter, servingRouteKey, unroutedError } from './router';
+import { type ActionOf, createHandler } from './stack/handler';
 
 /** The routes of the group `G` that the function `H` serves, by name. */
 export type Served<G, H extends HandlerName> = {

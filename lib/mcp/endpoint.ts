@@ -1,7 +1,7 @@
 // POST /mcp: the Model Context Protocol's Streamable HTTP transport, stateless, answering JSON
 // (never an event stream: a Lambda answers once). Each request gets a server and a transport of
 // its own from the official SDK, fed the request's JSON-RPC message (already read, size-checked
-// and authenticated by lib/http/handler.ts), and its answer becomes the route's reply.
+// and authenticated by lib/http/stack/handler.ts), and its answer becomes the route's reply.
 //
 // The SDK's low-level Server is used rather than its McpServer: McpServer lists a zod schema as
 // JSON Schema draft-07 with the schema's own `$ref` at the root (our schemas carry ids), which the
@@ -19,13 +19,13 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import type { User } from '../accounts/users/store';
 import { BadRequestError, NotAcceptableError, ValidationError } from '../errors';
-import { fieldErrors } from '../http/checks';
 import { baseHeaders, type Reply } from '../http/reply';
+import { fieldErrors } from '../http/stack/checks';
 import type { Logger } from '../logger';
 import { problemHeaders, toProblem } from '../problems';
 import { API_VERSION } from '../routes/route';
-import type { User } from '../users/store';
 import { type ToolContext, type ToolDef, toolJsonSchema } from './tools';
 
 /** One POST /mcp, as the route's handler hands it over. */

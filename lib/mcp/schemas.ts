@@ -2,7 +2,7 @@
 // get_transcript): summarize_video takes and answers exactly the REST bodies
 // (lib/summaries/schemas.ts). The JSON-RPC messages of the route itself are in messages.ts.
 import * as z from '../schema';
-import { jobIdSchema } from '../summaries/schemas';
+import { jobIdSchema } from '../summaries/jobs/schemas';
 import { transcriptLanguageSchema, videoUrlSchema } from '../youtube/schema';
 
 // ---- get_summary ---------------------------------------------------------------------------

@@ -5,14 +5,15 @@
 // POST /summarize, get_summary is GET /summaries/{id}, ask_video is POST /ask. functions/mcp.ts
 // composes the list; a new tool is one more entry there.
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { User } from '../accounts/users/store';
 import { askBodySchema, askResponseSchema } from '../ask/schemas';
 import type { AskService } from '../ask/service';
 import { type Json, toJsonSchema } from '../json-schema';
 import * as z from '../schema';
-import { jobSchema, summarizeBodySchema, summarizeResponseSchema } from '../summaries/schemas';
+import { jobSchema } from '../summaries/jobs/schemas';
+import { summarizeBodySchema, summarizeResponseSchema } from '../summaries/schemas';
 import { pollAfterSeconds, type SummaryService } from '../summaries/service';
 import type { JobProgress } from '../summaries/store/jobs';
-import type { User } from '../users/store';
 import { getSummaryArgsSchema, getTranscriptArgsSchema, transcriptSchema } from './schemas';
 import type { TranscriptService } from './transcripts';
 

@@ -4,6 +4,8 @@
 // of the caller's daily quota, as a new summary does: without it, anyone with a key could make
 // this service ask YouTube for transcripts without limit, from its own address (which YouTube
 // blocks) and through the operator's paid proxy. The answer is one page of the captions.
+
+import type { User } from '../accounts/users/store';
 import { HttpError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
 import type { Cache } from '../summaries/store/cache';
@@ -11,7 +13,6 @@ import { videoKey } from '../summaries/store/cache';
 import { givesUnitBack, type Quota } from '../summaries/store/quota';
 import { lookUp } from '../summaries/videos';
 import type { CaptionlessHandler } from '../transcription/reuse';
-import type { User } from '../users/store';
 import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
 import { parseVideoId } from '../youtube/url';

@@ -1,10 +1,10 @@
 // Connected apps, as the person sees them (the page's list, Disconnect) and as deleting their
 // account ends them: the grants on their list, each read from its own item (an entry whose
 // grant expired or ended is taken off the list on the way).
-import { RANDOM_ID_PATTERN } from '../random-id';
+import { RANDOM_ID_PATTERN } from '../util/random-id';
 import { unknownConnectedApp } from './errors';
-import type { GrantStore } from './grant-store';
 import type { ConnectedApp } from './schemas';
+import type { GrantStore } from './tokens/grant-store';
 
 type Grants = Pick<GrantStore, 'listedIds' | 'get' | 'unlist' | 'end' | 'removeList'>;
 

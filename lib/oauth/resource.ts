@@ -4,21 +4,21 @@
 // access token's grant is read on every request: a disconnected app is refused at once. Its 401s
 // name the resource metadata (RFC 9728 5.1), where an OAuth client finds how to get a token.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createApiKeyVerifier } from '../api-keys/service';
-import { createApiKeyStore } from '../api-keys/store';
+import { createApiKeyVerifier } from '../accounts/api-keys/service';
+import { createApiKeyStore } from '../accounts/api-keys/store';
 import {
   type AccessTokenVerifier,
   type Authenticator,
   createBearerAuthenticator,
-} from '../auth/bearer';
-import { tokenSettingsFrom } from '../auth/settings';
-import { InvalidTokenError, type TokenSettings } from '../auth/tokens';
+} from '../accounts/auth/bearer';
+import { tokenSettingsFrom } from '../accounts/auth/settings';
+import { InvalidTokenError, type TokenSettings } from '../accounts/auth/tokens';
+import { createUserStore } from '../accounts/users/store';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { createUserStore } from '../users/store';
-import { verifyAccessToken } from './access-tokens';
-import { createGrantStore, type GrantStore } from './grant-store';
 import { RESOURCE_METADATA_PATH } from './metadata';
+import { verifyAccessToken } from './tokens/access-tokens';
+import { createGrantStore, type GrantStore } from './tokens/grant-store';
 
 /** How fresh a connected app's "last used" is: written at most once a minute, as for API keys. */
 export const GRANT_USE_RESOLUTION_MS = 60_000;

@@ -2,8 +2,9 @@
 // registration (RFC 7591), the token and revocation endpoints (RFC 6749, RFC 7009), the
 // authorization endpoint's query, and what the page reads and sends to answer a request and to
 // list connected apps. The route table names them; the OpenAPI document is made from them.
-import { RANDOM_ID_PATTERN } from '../random-id';
+
 import * as z from '../schema';
+import { RANDOM_ID_PATTERN } from '../util/random-id';
 
 const text = (max: number, description?: string) =>
   z.string().check(z.maxLength(max), ...(description ? [z.meta({ description })] : []));

@@ -1,26 +1,30 @@
 // The OAuth area's services over a Config's table, as its functions build them.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { tokenSettingsFrom } from '../auth/settings';
+import { tokenSettingsFrom } from '../accounts/auth/settings';
+import { createUserStore } from '../accounts/users/store';
 import { createWindowCounter } from '../aws/window-counter';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createCache } from '../summaries/store/cache';
-import { createUserStore } from '../users/store';
 import {
   type AuthorizeDependencies,
   createClientDirectory,
   type DecisionDependencies,
-} from './authorization';
+} from './authorize/authorization';
+import { createFlowStore, type FlowStore } from './authorize/flow-store';
 import {
   CLIENT_METADATA_MAX_BYTES,
   CLIENT_METADATA_TIMEOUT_MS,
   type ClientMetadataFetchOptions,
   fetchClientMetadata,
-} from './client-metadata';
-import { createClientStore, type OAuthClient, type RegistrationDependencies } from './clients';
-import { createFlowStore, type FlowStore } from './flow-store';
-import { createGrantStore, type GrantStore } from './grant-store';
-import type { TokenServiceDependencies } from './token-service';
+} from './clients/client-metadata';
+import {
+  createClientStore,
+  type OAuthClient,
+  type RegistrationDependencies,
+} from './clients/clients';
+import { createGrantStore, type GrantStore } from './tokens/grant-store';
+import type { TokenServiceDependencies } from './tokens/token-service';
 
 /** How long a fetched client ID metadata document is used before it is fetched again. */
 export const CLIENT_METADATA_CACHE_SECONDS = 3_600;

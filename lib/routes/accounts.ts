@@ -1,71 +1,17 @@
 // The accounts area's routes: GET /health (beside them: it needs no account, and its function
-// imports none of this), POST /register, POST /token and DELETE /account, with the schemas of
-// their bodies.
-import { newPasswordSchema } from '../auth/password-policy';
+// imports none of this), POST /register, POST /token and DELETE /account. Their schemas are the
+// area's own (lib/accounts/schemas.ts).
+import {
+  deleteAccountBodySchema,
+  healthResponseSchema,
+  registerBodySchema,
+  registerResponseSchema,
+  tokenBodySchema,
+  tokenResponseSchema,
+} from '../accounts/schemas';
+import { deletionNeedsLoginToken } from '../accounts/users/errors';
 import { ConflictError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../errors';
-import * as z from '../schema';
-import { deletionNeedsLoginToken } from '../users/errors';
-import { emailSchema, usernameSchema } from '../users/identity';
 import { anyRoute, type RouteDef, route, withBody } from './route';
-
-export const healthResponseSchema = z
-  .object({ status: z.literal('healthy') })
-  .check(z.meta({ id: 'Health' }));
-
-export const registerBodySchema = z
-  .object({ username: usernameSchema, email: emailSchema, password: newPasswordSchema })
-  .check(z.meta({ id: 'RegisterRequest' }));
-
-export const registerResponseSchema = z
-  .object({
-    message: z.string().check(z.meta({ examples: ['User alice registered successfully.'] })),
-    username: z.string(),
-  })
-  .check(z.meta({ id: 'RegisterResponse' }));
-
-// Field names follow the OAuth2 password grant (RFC 6749 4.3), which Swagger UI's Authorize
-// button sends as a form; `username` may hold the username or the email.
-const identifierSchema = () => z.string().check(z.trim(), z.minLength(1), z.maxLength(256));
-
-export const tokenBodySchema = z
-  .object({
-    username: z.optional(identifierSchema()).check(z.meta({ description: 'Username or email' })),
-    email: z.optional(identifierSchema()).check(z.meta({ description: 'Alternative to username' })),
-    password: z.string().check(z.minLength(1), z.maxLength(1_024)),
-    grant_type: z.optional(z.literal('password')),
-  })
-  .check(
-    z.refine((body) => body.username !== undefined || body.email !== undefined, {
-      message: 'username (or email) is required',
-      path: ['username'],
-    }),
-    // The refinement above in JSON Schema's words (zod cannot derive it from a function).
-    z.meta({ id: 'TokenRequest', anyOf: [{ required: ['username'] }, { required: ['email'] }] }),
-  );
-
-export const tokenResponseSchema = z
-  .object({
-    access_token: z.string(),
-    token_type: z.literal('bearer'),
-    expires_in: z
-      .int()
-      .check(z.positive(), z.meta({ description: 'Seconds until the token expires' })),
-  })
-  .check(z.meta({ id: 'TokenResponse' }));
-
-// The password that confirms a deletion: checked as POST /token checks one (bounded alike; bcrypt
-// never sees more than 72 bytes, and a longer password is simply wrong).
-export const deleteAccountBodySchema = z
-  .object({
-    password: z
-      .string()
-      .check(
-        z.minLength(1),
-        z.maxLength(1_024),
-        z.meta({ description: "The account's current password, to confirm the deletion" }),
-      ),
-  })
-  .check(z.meta({ id: 'DeleteAccountRequest' }));
 
 export const accountRoutes = {
   health: route({

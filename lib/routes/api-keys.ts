@@ -1,17 +1,17 @@
 // The API keys area's routes: POST and GET /api-keys, DELETE /api-keys/{id}, for a login token
-// only. Their schemas are lib/api-keys/schemas.ts.
-import { loginTokenRequired, tooManyApiKeys, unknownApiKey } from '../api-keys/errors';
+// only. Their schemas are lib/accounts/api-keys/schemas.ts.
+import { loginTokenRequired, tooManyApiKeys, unknownApiKey } from '../accounts/api-keys/errors';
 import {
   API_KEY_EXPIRED_RETENTION_DAYS,
   API_KEY_MAX_LIFETIME_DAYS,
   API_KEYS_PER_USER,
-} from '../api-keys/limits';
+} from '../accounts/api-keys/limits';
 import {
   apiKeyIdSchema,
   apiKeyListSchema,
   createApiKeyBodySchema,
   createdApiKeySchema,
-} from '../api-keys/schemas';
+} from '../accounts/api-keys/schemas';
 import { ValidationError } from '../errors';
 import { handled, type ResponseDef, type RouteDef, route, withBody } from './route';
 

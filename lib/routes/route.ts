@@ -94,7 +94,7 @@ export interface RouteDef<
   body?: { schema: B; contentTypes: readonly ContentType[] };
   /**
    * Schemas of path parameters (plain strings when absent), checked before the action runs: a
-   * value they refuse names nothing, and is answered with the route's 404 (lib/http/checks.ts).
+   * value they refuse names nothing, and is answered with the route's 404 (lib/http/stack/checks.ts).
    */
   params?: P;
   /** The query string's parameters, one object schema (validated: 422 when they fail). */
@@ -138,7 +138,7 @@ export const anyRoute = {
   413: { description: 'Body larger than the limit' },
 } satisfies Record<number, ResponseDef>;
 
-// ...and every route served through the shared HTTP layer (lib/http/handler.ts).
+// ...and every route served through the shared HTTP layer (lib/http/stack/handler.ts).
 export const handled = {
   ...anyRoute,
   500: { description: 'Unexpected error (the log has it under request_id)' },

@@ -8,9 +8,8 @@ import {
   jobListQuerySchema,
   jobListSchema,
   jobSchema,
-  summarizeBodySchema,
-  summarizeResponseSchema,
-} from '../summaries/schemas';
+} from '../summaries/jobs/schemas';
+import { summarizeBodySchema, summarizeResponseSchema } from '../summaries/schemas';
 import { handled, type RouteDef, route, withBody } from './route';
 import { videoAndModel } from './video';
 

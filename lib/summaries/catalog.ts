@@ -7,7 +7,7 @@ import { type Config, ConfigError } from '../config';
 import { ServiceUnavailableError, ValidationError } from '../errors';
 import { logger } from '../logger';
 import { BUILT_IN_MODELS, EXTRACTIVE } from './catalog/built-in';
-import { parseExtraEntries, parseOpenAiModels, withWindowsChecked } from './catalog-settings';
+import { parseExtraEntries, parseOpenAiModels, withWindowsChecked } from './catalog/settings';
 
 /** A model served by Bedrock through the Converse API. */
 export interface BedrockModel {

@@ -6,7 +6,7 @@
 import type { Config } from '../config';
 import type { OperatorCredentials } from '../credentials';
 import type { Logger } from '../logger';
-import { once } from '../once';
+import { once } from '../util/once';
 import type { YouTubeClient } from '../youtube/client';
 import type { BedrockModel, OpenAiModel } from './catalog';
 import type { ChatModel } from './llm/chat';

@@ -4,17 +4,17 @@
 // once, whoever sends them), or a new run handed to the workers through the queue. The request
 // then waits for the run, within its wait; a summary not ready by then is answered as the job.
 
+import type { User } from '../accounts/users/store';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
 import { storedError, storeProblem } from '../problems';
-import type { User } from '../users/store';
 import { parseVideoId } from '../youtube/url';
 import { type Catalog, resolveModel } from './catalog';
-import { JobNotFoundError, QueueUnavailableError, SummaryInProgressError } from './errors';
-import { type JobView, viewOf } from './job-view';
+import { JobNotFoundError, QueueUnavailableError, SummaryInProgressError } from './jobs/errors';
+import { type JobView, viewOf } from './jobs/job-view';
+import { answerFor, progressOf, settleJob } from './jobs/outcome';
+import type { JobQueue } from './jobs/queue';
 import { plannerFor, SummaryLengthError } from './llm/plan';
-import { answerFor, progressOf, settleJob } from './outcome';
-import type { JobQueue } from './queue';
 import type { SummarizeRequest, SummarizeResponse } from './schemas';
 import { type Job, type JobProgress, type JobStore, newJobId } from './store/jobs';
 import type { Quota } from './store/quota';
@@ -27,7 +27,7 @@ import {
 } from './store/records';
 
 // The job as the API shows it, and its poll hint (the routes render it as Retry-After).
-export { type JobView, pollAfterSeconds } from './job-view';
+export { type JobView, pollAfterSeconds } from './jobs/job-view';
 
 /** What POST /summarize answers: the summary when it was ready within the wait, else the job. */
 export type Submitted =

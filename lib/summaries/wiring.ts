@@ -5,7 +5,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { catalogFromConfig } from './catalog';
-import type { JobQueue } from './queue';
+import type { JobQueue } from './jobs/queue';
 import { createSummaryService, type SummaryService } from './service';
 import { createJobStore } from './store/jobs';
 import { createQuota } from './store/quota';

@@ -20,9 +20,9 @@ import {
   type TranscriptionJob,
 } from '@aws-sdk/client-transcribe';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { randomId } from '../random-id';
-import { sleep } from '../retry';
 import * as z from '../schema';
+import { randomId } from '../util/random-id';
+import { sleep } from '../util/retry';
 import {
   type AudioFile,
   containerOf,

@@ -7,14 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError, UnprocessableError } from '../errors';
 import type { Logger } from '../logger';
-import { sleep } from '../retry';
 import type { Cache } from '../summaries/store/cache';
 import { transcribedKey } from '../summaries/store/cache';
 import { givesUnitBack } from '../summaries/store/quota';
-import type { AudioOffer } from '../youtube/audio';
+import { sleep } from '../util/retry';
+import type { AudioOffer } from '../youtube/audio/audio';
+import { AudioTooLargeError, ForeignMediaError, MediaRefusedError } from '../youtube/audio/media';
 import type { CaptionlessVideo, YouTubeClient } from '../youtube/client';
 import { youTubeBadResponse } from '../youtube/errors';
-import { AudioTooLargeError, ForeignMediaError, MediaRefusedError } from '../youtube/media';
 import type { Video } from '../youtube/types';
 import { type AudioFile, type TranscriptionBackend, transcriptOf } from './backend';
 import {

@@ -29,8 +29,8 @@ import type {
 } from './acquisition/attempt';
 import { failureOf, mayTranscribe } from './acquisition/failure';
 import { agreedVerdict } from './acquisition/verdicts';
-import type { InnerTubeClient } from './clients';
-import type { PlayerResponse } from './player';
+import type { InnerTubeClient } from './innertube/clients';
+import type { PlayerResponse } from './innertube/player';
 import type { Transcript } from './types';
 
 export interface Acquired {

@@ -10,16 +10,16 @@ import { type HttpError, ValidationError } from '../errors';
 import { requireShipped } from '../shipped';
 import { acquireTranscript } from './acquisition';
 import type { AcquisitionContext, Attempt } from './acquisition/attempt';
-import { type AudioOffer, audioOf, durationOf } from './audio';
-import { type InnerTubeClient, parseClientOrder } from './clients';
+import { type AudioOffer, audioOf, durationOf } from './audio/audio';
+import { type Download, downloadMedia } from './audio/media';
+import { normaliseLanguage } from './captions/tracks';
 import { DEFAULT_BLOCKED_RETRY_AFTER_SECONDS } from './errors';
 import { createControlledFetch } from './fetch';
-import { type Download, downloadMedia } from './media';
+import { type InnerTubeClient, parseClientOrder } from './innertube/clients';
+import { createVisitorSession } from './innertube/visitor';
 import { fetchDataApiDetails, metadataFromPlayer, withDataApiDetails } from './metadata';
-import { normaliseLanguage } from './tracks';
 import type { Video, VideoMetadata } from './types';
 import { isVideoId } from './url';
-import { createVisitorSession } from './visitor';
 
 export interface YouTubeClientOptions {
   /** Origin of every YouTube request (YOUTUBE_BASE_URL). Default https://www.youtube.com. */

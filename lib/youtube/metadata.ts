@@ -1,7 +1,7 @@
 // Video metadata: mostly from the player response we already fetched (no extra request), plus
 // optional counts and an exact publish date from the YouTube Data API v3 when a key is set.
 import { youTubeBadResponse } from './errors';
-import { isRecord, type PlayerResponse, text } from './player';
+import { isRecord, type PlayerResponse, text } from './innertube/player';
 import type { VideoMetadata } from './types';
 
 /** What the Data API adds; every field is optional because YouTube may hide any of them. */

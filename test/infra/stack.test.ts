@@ -26,7 +26,7 @@ import {
   CORS_ALLOW_METHODS,
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
-} from '../../lib/http/cors';
+} from '../../lib/http/headers/cors';
 import { routeList, routes, STATELESS_HANDLERS, UNROUTED_HANDLER } from '../../lib/routes';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
 import { BUILT_IN_MODELS } from '../../lib/summaries/catalog/built-in';
@@ -377,7 +377,7 @@ describe('API', () => {
     expect(api?.Properties).not.toHaveProperty('CorsConfiguration');
   });
 
-  it('answers CORS at the edge with the values of lib/http/cors.ts when origins are given', () => {
+  it('answers CORS at the edge with the values of lib/http/headers/cors.ts when origins are given', () => {
     synth({
       corsOrigins: 'https://app.example.com, https://b.example.com',
     }).template.hasResourceProperties('AWS::ApiGatewayV2::Api', {

@@ -1,7 +1,7 @@
 // API keys as tests need them beyond the API: the user an access token names, and a key's
 // expiry moved into the past (what days of waiting would do), written where the store keeps it.
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey } from '../../lib/api-keys/secret';
+import { hashApiKey } from '../../lib/accounts/api-keys/secret';
 import type { TestHost } from './host';
 
 /**

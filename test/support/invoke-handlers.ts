@@ -31,9 +31,10 @@ async function invoke(
 
 const health = (await import('../../functions/health')).handler as unknown as Handler;
 const docs = (await import('../../functions/site')).handler as unknown as Handler;
-const summaries = (await import('../../functions/summaries')).handler as unknown as Handler;
-const apiKeys = (await import('../../functions/api-keys')).handler as unknown as Handler;
-const account = (await import('../../functions/account')).handler as unknown as Handler;
+const summaries = (await import('../../functions/summaries/summaries'))
+  .handler as unknown as Handler;
+const apiKeys = (await import('../../functions/accounts/api-keys')).handler as unknown as Handler;
+const account = (await import('../../functions/accounts/account')).handler as unknown as Handler;
 const ask = (await import('../../functions/ask')).handler as unknown as Handler;
 const mcp = (await import('../../functions/mcp')).handler as unknown as Handler;
 

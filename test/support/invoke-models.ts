@@ -43,8 +43,10 @@ async function invoke(name: string, handler: Handler, routeKey: string, body?: u
 
 const video = `https://www.youtube.com/watch?v=${process.env.TEST_VIDEO_ID}`;
 const docs = (await import('../../functions/site')).handler as unknown as Handler;
-const summarize = (await import('../../functions/summarize')).handler as unknown as Handler;
-const summaries = (await import('../../functions/summaries')).handler as unknown as Handler;
+const summarize = (await import('../../functions/summaries/summarize'))
+  .handler as unknown as Handler;
+const summaries = (await import('../../functions/summaries/summaries'))
+  .handler as unknown as Handler;
 const ask = (await import('../../functions/ask')).handler as unknown as Handler;
 const mcp = (await import('../../functions/mcp')).handler as unknown as Handler;
 

@@ -1,7 +1,7 @@
 // Hostile and broken tokens for the rows of SECURITY.md's "Tokens" table.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
-import { keyIdOf, type TokenSettings } from '../../lib/auth/tokens';
+import { keyIdOf, type TokenSettings } from '../../lib/accounts/auth/tokens';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);

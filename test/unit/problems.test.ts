@@ -23,7 +23,7 @@ import {
   SummaryInProgressError,
   SummaryInterruptedError,
   SummaryOutdatedError,
-} from '../../lib/summaries/errors';
+} from '../../lib/summaries/jobs/errors';
 
 const HIDDEN = 'The server could not complete the request.';
 

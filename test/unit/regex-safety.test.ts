@@ -20,7 +20,7 @@ const UNTRUSTED_READERS = [
   'lib/summaries/key-points.ts', // a model's answer: summary, headings, key points
   'lib/summaries/timed-line.ts', // timed lines of answers and descriptions
   'lib/summaries/llm/prompt/data-block.ts', // a description's chapters
-  'lib/text.ts', // a model's summary and key points, cut at a sentence end (cutText)
+  'lib/util/text.ts', // a model's summary and key points, cut at a sentence end (cutText)
   'lib/summaries/extractive/sentences.ts', // captions: cues, sentences
   'lib/summaries/extractive/selection.ts', // captions' sentences, cut at a clause
   'lib/summaries/extractive/content-words.ts', // captions' words
@@ -33,16 +33,16 @@ const UNTRUSTED_READERS = [
   'lib/summaries/chapters/finish.ts', // a model's chapter summaries
   'lib/summaries/llm/parts.ts', // captions' words, counted
   'lib/summaries/terms.ts', // answers, captions and questions as search terms
-  'lib/words.ts', // every text whose words are counted
+  'lib/util/words.ts', // every text whose words are counted
   'web/markdown.ts', // titles, summaries and key points written as Markdown
 ];
 
 /**
  * Modules whose patterns built at run time are one character class each, matched once or
- * anchored (lib/text.ts: "what shows nothing", "\\p{RGI_Emoji}"): linear whatever the input.
+ * anchored (lib/util/text.ts: "what shows nothing", "\\p{RGI_Emoji}"): linear whatever the input.
  * Their literals are checked as the others' are.
  */
-const BUILDS_CLASSES = new Set(['lib/text.ts']);
+const BUILDS_CLASSES = new Set(['lib/util/text.ts']);
 
 interface Pattern {
   where: string;
@@ -124,7 +124,7 @@ describe('the ReDoS checker', () => {
   it.each([
     // The caption cue pattern issue 19 replaced: quadratic on a caption of "[".
     ['polynomial', /\[[^\]]*\]|♪[^♪]*♪|\*[^*\s]+(?:\s+[^*\s]+)+\*/gu],
-    // One this test found in the offline summarizer (now a loop: lib/text.ts).
+    // One this test found in the offline summarizer (now a loop: lib/util/text.ts).
     ['polynomial', /[,;:\-–—]+$/u],
     ['exponential', /(a+)+$/],
   ])('finds %s backtracking in %s', async (complexity, pattern) => {

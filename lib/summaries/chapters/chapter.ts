@@ -2,7 +2,7 @@
 // offline segmentation), and the rules every list of chapters keeps: in video order, the first at
 // 0, each ending where the next starts and the last at the video's end, none on a video under
 // five minutes, titles under 80 characters, a count that suits the video's length.
-import { trimEndOf } from '../../text';
+import { trimEndOf } from '../../util/text';
 import type { Transcript, VideoMetadata } from '../../youtube/types';
 
 /** Where a summary's chapters came from (metadata.chapters_source). */

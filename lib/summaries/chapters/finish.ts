@@ -2,7 +2,7 @@
 // that read them), else the model's own (combined to a count that suits the video), else offline
 // ones. What no call summarised is summarised offline from its stretch of the transcript; the
 // offline code (and its language model) is loaded only then.
-import { runInSlices } from '../../cooperative';
+import { runInSlices } from '../../util/cooperative';
 import type { Transcript } from '../../youtube/types';
 import {
   type Chapter,

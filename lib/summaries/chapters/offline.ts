@@ -2,7 +2,7 @@
 // part titled by its key terms (titles.ts), and summarised by its best sentences as the
 // extractive ranking scores them. Also what the creator's chapters are summarised by when no
 // model summarised them.
-import type { Steps } from '../../cooperative';
+import type { Steps } from '../../util/cooperative';
 import { stripLeadingFillers } from '../extractive/fillers';
 import {
   type Chapter,

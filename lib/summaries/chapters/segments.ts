@@ -8,7 +8,7 @@
 // talk about"), as DevRico003/youtube_summarizer looks for topic shifts. The strongest boundaries
 // are kept, as many as the video's length calls for, no two chapters too short.
 // Hand-written: no maintained JavaScript package implements TextTiling (NLTK's is Python).
-import type { Steps } from '../../cooperative';
+import type { Steps } from '../../util/cooperative';
 
 /** A sentence of the transcript as the segmentation reads it. */
 export interface TimedTerms {

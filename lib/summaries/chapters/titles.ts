@@ -3,7 +3,7 @@
 // convolutions", "house prices": side by side without a stopword between, they are nearly always
 // names of things); or, for a chapter with no such words, its most central sentence cut to a
 // phrase.
-import { trimEndOf } from '../../text';
+import { trimEndOf } from '../../util/text';
 import { contentWords } from '../extractive/content-words';
 import { stripLeadingFillers } from '../extractive/fillers';
 import { chapterTitle } from './chapter';

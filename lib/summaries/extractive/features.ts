@@ -1,6 +1,6 @@
 // What the ranking's model looks at in each sentence (FEATURES), and how those features are
 // computed: position, fragments, centrality, filler, length and the lexical cues.
-import type { Steps } from '../../cooperative';
+import type { Steps } from '../../util/cooperative';
 import { readSentence, type Sentence, STOPWORDS } from './content-words';
 import { CUE_WORDS } from './cue-words';
 

@@ -5,7 +5,7 @@
 // bench/tune-ranking.ts.
 // The words are read in content-words.ts, the features computed in features.ts; this module
 // holds the trained weights and the scores.
-import { runToEnd, type Steps } from '../../cooperative';
+import { runToEnd, type Steps } from '../../util/cooperative';
 import { FEATURES, type Feature, sentenceFeatures } from './features';
 
 export type Weights = Readonly<Record<Feature, number>>;

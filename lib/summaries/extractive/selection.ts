@@ -1,8 +1,8 @@
 // The summary's choice of sentences: a budgeted, non-redundant subset (MMR) of the best-scored
 // ones, joined in transcript order, the last cut short when nothing else fits.
-import { runToEnd, type Steps } from '../../cooperative';
-import { trimEndOf } from '../../text';
-import { countWords } from '../../words';
+import { runToEnd, type Steps } from '../../util/cooperative';
+import { trimEndOf } from '../../util/text';
+import { countWords } from '../../util/words';
 import { stripLeadingFillers } from './fillers';
 import { analyse } from './ranking';
 

@@ -1,8 +1,8 @@
 // A transcript as sentences: cleaned of caption cues, split by wink-nlp when punctuated or by the
 // pauses between caption lines when not, each timed at the start of the line where it begins.
-import { runToEnd, type Steps } from '../../cooperative';
-import { trimEndOf } from '../../text';
-import { countWords } from '../../words';
+import { runToEnd, type Steps } from '../../util/cooperative';
+import { trimEndOf } from '../../util/text';
+import { countWords } from '../../util/words';
 import type { Transcript, TranscriptSegment } from '../../youtube/types';
 import { english } from './english';
 

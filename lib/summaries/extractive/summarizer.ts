@@ -3,9 +3,10 @@
 // a budgeted, non-redundant subset in transcript order.
 // Splitting is in sentences.ts, the choice of sentences in selection.ts, their scores in
 // ranking.ts; this module makes a summary, its key points and chapters of them.
-import { runInSlices, type Steps } from '../../cooperative';
+
 import { UnprocessableError } from '../../errors';
-import { countWords } from '../../words';
+import { runInSlices, type Steps } from '../../util/cooperative';
+import { countWords } from '../../util/words';
 import type { Transcript } from '../../youtube/types';
 import { type Chapters, NO_CHAPTERS, videoEndMs } from '../chapters/chapter';
 import { chaptersOfVideo } from '../chapters/creator';

@@ -8,7 +8,7 @@ import type { OperatorCredentials } from '../../credentials';
 import { HttpError } from '../../errors';
 import type { Logger } from '../../logger';
 import { parseRetryAfter } from '../../net/retry-after';
-import { withRetries } from '../../retry';
+import { withRetries } from '../../util/retry';
 import type { OpenAiModel } from '../catalog';
 import { type ChatAnswer, type ChatModel, type ChatRequest, TEMPERATURE } from './chat';
 import { type ModelFailure, type ModelProvider, modelError, modelProblems } from './failures';

@@ -1,7 +1,7 @@
 // The cursor of GET /summaries: where the next page of a user's jobs starts (the sort key of
 // the last job of a page), opaque to clients and checked when it comes back.
 import { ValidationError } from '../../errors';
-import { JOB_ID_PATTERN } from '../schemas';
+import { JOB_ID_PATTERN } from '../jobs/schemas';
 
 /** The cursor of GET /summaries: the sort key of the last job of a page, base64url. */
 export function encodeCursor(lastSortKey: string): string {

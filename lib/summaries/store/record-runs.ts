@@ -4,7 +4,8 @@
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { HttpError } from '../../errors';
 import type { StoredProblem } from '../../problems';
-import type { JobStage, SummarizeResponse } from '../schemas';
+import type { JobStage } from '../jobs/schemas';
+import type { SummarizeResponse } from '../schemas';
 import type { CallResult } from '../types';
 import { pack } from './codec';
 import {

@@ -3,8 +3,9 @@
 import { expressionNames } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import type { StoredProblem } from '../../problems';
-import type { RecordState } from '../job-states';
-import type { JobStage, SummarizeResponse } from '../schemas';
+import type { RecordState } from '../jobs/job-states';
+import type { JobStage } from '../jobs/schemas';
+import type { SummarizeResponse } from '../schemas';
 import type { CallResult } from '../types';
 import { unpack } from './codec';
 

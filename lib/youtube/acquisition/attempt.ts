@@ -1,13 +1,13 @@
 // What the search for a transcript records: the attempt of each client asked, the context the
 // search runs in (clients, fetch, deadlines, visitor data), and one client's result.
 import type { HttpError } from '../../errors';
-import type { AudioSummary } from '../audio';
-import type { ClientName, InnerTubeClient } from '../clients';
+import type { AudioSummary } from '../audio/audio';
 import type { BlockReason } from '../errors';
 import type { YouTubeRequestInit } from '../fetch';
-import type { PlayerResponse } from '../player';
+import type { ClientName, InnerTubeClient } from '../innertube/clients';
+import type { PlayerResponse } from '../innertube/player';
+import type { VisitorSession } from '../innertube/visitor';
 import type { Transcript } from '../types';
-import type { VisitorSession } from '../visitor';
 
 /** How asking one client ended. */
 export type AttemptOutcome =

@@ -9,7 +9,7 @@ import {
   youTubeBlocked,
   youTubeTimeout,
 } from '../errors';
-import { watchPageVerdict } from '../watch-page';
+import { watchPageVerdict } from '../innertube/watch-page';
 import type { AcquisitionContext, Attempt, ClientResult } from './attempt';
 import { mostSpecific, verdictsOf } from './verdicts';
 

@@ -7,11 +7,11 @@ import {
   API_KEY_EXPIRED_RETENTION_DAYS,
   API_KEYS_PER_USER,
   DAY_MS,
-} from '../../../lib/api-keys/limits';
-import { generateApiKey, hashApiKey } from '../../../lib/api-keys/secret';
-import { createApiKeyStore } from '../../../lib/api-keys/store';
+} from '../../../lib/accounts/api-keys/limits';
+import { generateApiKey, hashApiKey } from '../../../lib/accounts/api-keys/secret';
+import { createApiKeyStore } from '../../../lib/accounts/api-keys/store';
 import { TABLE_TTL_ATTRIBUTE } from '../../../lib/aws/table';
-import { randomId } from '../../../lib/random-id';
+import { randomId } from '../../../lib/util/random-id';
 import { expireApiKey, userIdOf } from '../../support/api-keys';
 import { comparableProblem, startTestHost, type TestHost } from '../../support/host';
 

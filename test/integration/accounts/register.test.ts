@@ -3,7 +3,7 @@ import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailSchema } from '../../../lib/users/identity';
+import { emailSchema } from '../../../lib/accounts/users/identity';
 import { bcryptBudget } from '../../support/budget';
 import { newUser, startTestHost, type TestHost } from '../../support/host';
 

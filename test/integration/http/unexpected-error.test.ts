@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '../../../infra/local/server';
 import { invocation } from '../../../lib/http/entry';
-import { createHandler } from '../../../lib/http/handler';
+import { createHandler } from '../../../lib/http/stack/handler';
 import type { RouteDef } from '../../../lib/routes/route';
 import { testConfig } from '../../support/host';
 

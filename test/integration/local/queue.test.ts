@@ -5,7 +5,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { createLocalQueue, type QueueWorker } from '../../../infra/local/queue';
-import { MAX_RECEIVES, redeliverySeconds } from '../../../lib/summaries/delivery';
+import { MAX_RECEIVES, redeliverySeconds } from '../../../lib/summaries/jobs/delivery';
 import { modelOfKey, summaryKey } from '../../../lib/summaries/store/records';
 
 beforeEach(() => {

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_PAGE_CHARACTERS } from '../../../lib/mcp/schemas';
-import { normaliseCaptionText } from '../../../lib/youtube/transcript';
+import { normaliseCaptionText } from '../../../lib/youtube/captions/transcript';
 import { apiKeyOf, expireApiKey, userIdOf } from '../../support/api-keys';
 import { type Contract, fetchContract } from '../../support/contract';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';

@@ -8,8 +8,8 @@ import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyIdOf } from '../../../lib/auth/tokens';
-import { secretHash } from '../../../lib/oauth/secrets';
+import { keyIdOf } from '../../../lib/accounts/auth/tokens';
+import { secretHash } from '../../../lib/oauth/authorize/secrets';
 import { startTestHost, TEST_SECRET, type TestHost } from '../../support/host';
 import {
   answer,

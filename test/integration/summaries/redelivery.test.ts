@@ -1,4 +1,4 @@
-// The worker Lambda's handler (functions/worker.ts) as deployed, handing back a message it could
+// The worker Lambda's handler (functions/summaries/worker.ts) as deployed, handing back a message it could
 // not finish: before it reports the partial batch failure it asks SQS (the real SDK client,
 // against a stub speaking the wire protocol) to deliver the message again after the backoff of
 // its receive count, rather than after the queue's 90-minute visibility timeout. The run meets
@@ -7,12 +7,12 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { create } from '../../../functions/worker';
+import { create } from '../../../functions/summaries/worker';
 import { lambdaContext, sqsEvent } from '../../../infra/local/event';
 import { ensureTable } from '../../../infra/local/table';
 import { createDocumentClient } from '../../../lib/aws/dynamodb';
 import { type Config, withSettings } from '../../../lib/config';
-import { redeliverySeconds } from '../../../lib/summaries/delivery';
+import { redeliverySeconds } from '../../../lib/summaries/jobs/delivery';
 import { newJobId } from '../../../lib/summaries/store/jobs';
 import { createQuota } from '../../../lib/summaries/store/quota';
 import { createRecordStore, summaryKey, type Work } from '../../../lib/summaries/store/records';

@@ -2,7 +2,7 @@
 // (the real SDK client, against a stub speaking SendMessage's wire protocol) and answers 202
 // with the job; a queue that refuses answers 503 and leaves no job waiting for ever.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { create } from '../../../functions/summarize';
+import { create } from '../../../functions/summaries/summarize';
 import { apiGatewayEvent, lambdaContext } from '../../../infra/local/event';
 import { withSettings } from '../../../lib/config';
 import { startTestHost, type TestHost } from '../../support/host';

@@ -1,7 +1,7 @@
 // POST /summarize over HTTP: real handler stack, DynamoDB Local, recorded YouTube, Bedrock stub.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { summarizeResponseSchema } from '../../../lib/summaries/schemas';
-import { countWords } from '../../../lib/words';
+import { countWords } from '../../../lib/util/words';
 import { echoSummary } from '../../support/echo-model';
 import { FAKE_VIDEO_IDS, SCENARIO_CASES } from '../../support/fake-youtube';
 import {

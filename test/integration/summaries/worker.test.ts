@@ -11,6 +11,7 @@ import { HttpError, ServiceUnavailableError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import { buildCatalog } from '../../../lib/summaries/catalog';
 import { NO_CHAPTERS } from '../../../lib/summaries/chapters/chapter';
+import { createSummaryWorker, MAX_CRASHES } from '../../../lib/summaries/jobs/worker';
 import { createCache } from '../../../lib/summaries/store/cache';
 import { createJobStore, newJobId } from '../../../lib/summaries/store/jobs';
 import { createQuota, type Quota } from '../../../lib/summaries/store/quota';
@@ -22,7 +23,6 @@ import {
   type Work,
 } from '../../../lib/summaries/store/records';
 import type { Summarizer } from '../../../lib/summaries/types';
-import { createSummaryWorker, MAX_CRASHES } from '../../../lib/summaries/worker';
 import type { Video } from '../../../lib/youtube/types';
 import { testConfig } from '../../support/host';
 import { loadSharedMetadata, loadSharedTranscript } from '../../support/transcripts';

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { create } from '../../../functions/worker';
+import { create } from '../../../functions/summaries/worker';
 import { lambdaContext, sqsEvent } from '../../../infra/local/event';
 import { ensureTable } from '../../../infra/local/table';
 import { createDocumentClient } from '../../../lib/aws/dynamodb';

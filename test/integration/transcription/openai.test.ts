@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { MEDIA_RANGE_BYTES } from '../../../lib/youtube/media';
+import { MEDIA_RANGE_BYTES } from '../../../lib/youtube/audio/media';
 import { apiKeyOf } from '../../support/api-keys';
 import { audioBytes } from '../../support/fake-media';
 import { FAKE_VIDEO_IDS, LONG_AUDIO_BYTES } from '../../support/fake-youtube';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { HttpError, ValidationError } from '../../../lib/errors';
 import { problemReply, toProblem } from '../../../lib/http/problem';
 import { createYouTubeClient, type YouTubeClient } from '../../../lib/youtube/client';
-import { parseClientOrder } from '../../../lib/youtube/clients';
+import { parseClientOrder } from '../../../lib/youtube/innertube/clients';
 import type { Video } from '../../../lib/youtube/types';
 import { parseVideoId } from '../../../lib/youtube/url';
 import { failure } from '../../support/errors';

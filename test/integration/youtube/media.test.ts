@@ -5,7 +5,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AudioTooLargeError, downloadMedia, MEDIA_RANGE_BYTES } from '../../../lib/youtube/media';
+import {
+  AudioTooLargeError,
+  downloadMedia,
+  MEDIA_RANGE_BYTES,
+} from '../../../lib/youtube/audio/media';
 
 const MB = 1_048_576;
 /** The audio's real size: larger than any limit below. */

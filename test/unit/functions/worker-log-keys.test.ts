@@ -12,7 +12,7 @@ it('logs a dropped message without the request id of the message before it', asy
   // Imported anew after the level is set: the logger reads it once, at import.
   vi.resetModules();
   const [{ create }, { loadConfig }] = await Promise.all([
-    import('../../../functions/worker'),
+    import('../../../functions/summaries/worker'),
     import('../../../lib/config'),
   ]);
   const config = loadConfig({

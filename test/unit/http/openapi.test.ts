@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS } from '../../../lib/auth/password-policy';
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS } from '../../../lib/accounts/auth/password-policy';
+import { USERNAME_PATTERN } from '../../../lib/accounts/users/identity';
 import { buildOpenApiDocument } from '../../../lib/openapi';
 import { routeList, routes } from '../../../lib/routes';
 import { SUMMARY_LENGTH } from '../../../lib/summaries/schemas';
-import { USERNAME_PATTERN } from '../../../lib/users/identity';
 import { BLOCK_REASONS } from '../../../lib/youtube/errors';
 import { MAX_VIDEO_URL_LENGTH, VIDEO_URL_PATTERN } from '../../../lib/youtube/url';
 

@@ -3,13 +3,13 @@
 // needs a token; each action is given its route's validated inputs. Checked by the typecheck
 // (an @ts-expect-error that is not needed fails it), and by vitest's typecheck.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Authenticator } from '../../../lib/auth/bearer';
+import type { Authenticator } from '../../../lib/accounts/auth/bearer';
+import type { User } from '../../../lib/accounts/users/store';
 import type { Config } from '../../../lib/config';
 import { json, noContent } from '../../../lib/http/reply';
 import { type Actions, serve } from '../../../lib/http/serve';
 import { accountRoutes } from '../../../lib/routes/accounts';
 import { summaryRoutes } from '../../../lib/routes/summaries';
-import type { User } from '../../../lib/users/store';
 
 declare const config: Config;
 declare const authenticate: Authenticator;

@@ -3,14 +3,14 @@
 // types refuse (a missing or extra action) refused at build for an object they cannot see.
 import { describe, expect, it, vi } from 'vitest';
 import { apiGatewayEvent, lambdaContext } from '../../../infra/local/event';
-import type { Authenticator } from '../../../lib/auth/bearer';
+import type { Authenticator } from '../../../lib/accounts/auth/bearer';
+import type { User } from '../../../lib/accounts/users/store';
 import { loadConfig } from '../../../lib/config';
 import { invocation } from '../../../lib/http/entry';
 import { json, noContent } from '../../../lib/http/reply';
 import { serve } from '../../../lib/http/serve';
 import { apiKeyRoutes } from '../../../lib/routes/api-keys';
 import { summaryRoutes } from '../../../lib/routes/summaries';
-import type { User } from '../../../lib/users/store';
 
 const config = loadConfig({});
 const user = { id: 'user-1' } as User;

@@ -3,9 +3,9 @@
 // only, never `Authorization`; the credential stops at the route's authenticator.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { User } from '../../../lib/accounts/users/store';
 import type { Logger } from '../../../lib/logger';
 import { createMcpEndpoint } from '../../../lib/mcp/endpoint';
-import type { User } from '../../../lib/users/store';
 
 const logger = (): Logger => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() });
 const CREDENTIAL = `tsk_${'S'.repeat(43)}`;

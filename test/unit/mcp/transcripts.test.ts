@@ -2,6 +2,7 @@
 // YouTube takes a quota unit (kept whatever YouTube answers, given back when the failure is
 // ours), and the captions come a page at a time, by their start.
 import { describe, expect, it, vi } from 'vitest';
+import type { User } from '../../../lib/accounts/users/store';
 import { ConfigError } from '../../../lib/config';
 import { TooManyRequestsError, ValidationError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
@@ -9,7 +10,6 @@ import { TRANSCRIPT_PAGE_CHARACTERS } from '../../../lib/mcp/schemas';
 import { createTranscriptService, pageOf } from '../../../lib/mcp/transcripts';
 import { type Cache, videoKey } from '../../../lib/summaries/store/cache';
 import type { Quota } from '../../../lib/summaries/store/quota';
-import type { User } from '../../../lib/users/store';
 import {
   captionsDisabled,
   youTubeBlocked,

@@ -3,7 +3,7 @@
 // stands with it, and the MCP configuration of a new key.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { apiKeyLifetimeSchema } from '../../../lib/api-keys/schemas';
+import { apiKeyLifetimeSchema } from '../../../lib/accounts/api-keys/schemas';
 import type { Job, Problem, Summary } from '../../../web/api';
 import {
   claudeCodeCommand,

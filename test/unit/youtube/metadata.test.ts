@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { extractPlayerResponse, parsePlayerJson } from '../../../lib/youtube/innertube/player';
 import { metadataFromPlayer, withDataApiDetails } from '../../../lib/youtube/metadata';
-import { extractPlayerResponse, parsePlayerJson } from '../../../lib/youtube/player';
 import { transcriptLanguageSchema, videoMetadataSchema } from '../../../lib/youtube/schema';
 import { FIXTURES_DIR } from '../../support/fake-youtube';
 

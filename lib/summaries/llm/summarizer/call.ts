@@ -1,7 +1,7 @@
 // One model call of a summary: what the calls of one summary share (Run), the call's key across
 // runs, its prompts, and its answer checked and cut to what was asked.
 import { createHash, randomBytes } from 'node:crypto';
-import { cutText } from '../../../text';
+import { cutText } from '../../../util/text';
 import type { Transcript } from '../../../youtube/types';
 import { type ChapterStart, chapterSummary } from '../../chapters/chapter';
 import { splitChapters } from '../../chapters/model';

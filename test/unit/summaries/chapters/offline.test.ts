@@ -1,7 +1,6 @@
 // Chapters without a model: where a transcript changes subject (TextTiling, pauses, transition
 // phrases), and each chapter's title and summary.
 import { describe, expect, it } from 'vitest';
-import { runToEnd } from '../../../../lib/cooperative';
 import { offlineChapters } from '../../../../lib/summaries/chapters/offline';
 import {
   opensTransition,
@@ -9,7 +8,8 @@ import {
   type TimedTerms,
 } from '../../../../lib/summaries/chapters/segments';
 import { rankTranscript } from '../../../../lib/summaries/extractive/summarizer';
-import { countWords } from '../../../../lib/words';
+import { runToEnd } from '../../../../lib/util/cooperative';
+import { countWords } from '../../../../lib/util/words';
 import {
   buildLongTranscript,
   loadSharedTranscript,

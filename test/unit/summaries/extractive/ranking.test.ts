@@ -6,7 +6,6 @@ import {
   trainingClips,
   trainWeights,
 } from '../../../../bench/tune-ranking';
-import { runToEnd } from '../../../../lib/cooperative';
 import { sentenceTokens } from '../../../../lib/summaries/extractive/content-words';
 import { cueScore, FEATURES } from '../../../../lib/summaries/extractive/features';
 import {
@@ -14,6 +13,7 @@ import {
   rankSentences,
   scoreFeatures,
 } from '../../../../lib/summaries/extractive/ranking';
+import { runToEnd } from '../../../../lib/util/cooperative';
 import { loadSharedTranscript } from '../../../support/transcripts';
 
 const CONTENT = [

@@ -3,7 +3,7 @@ import { rankSentences } from '../../../../lib/summaries/extractive/ranking';
 import { summarizeSentences } from '../../../../lib/summaries/extractive/selection';
 import { splitTranscript } from '../../../../lib/summaries/extractive/sentences';
 import { createExtractiveSummarizer } from '../../../../lib/summaries/extractive/summarizer';
-import { countWords } from '../../../../lib/words';
+import { countWords } from '../../../../lib/util/words';
 import type { Transcript, TranscriptSegment } from '../../../../lib/youtube/types';
 import {
   buildLongTranscript,

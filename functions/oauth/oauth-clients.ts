@@ -1,0 +1,65 @@
+// POST /oauth/register: register an OAuth client (RFC 7591); 201. GET /oauth/authorize: an app's
+// authorization request, checked and sent on to the consent screen of the page (200, a page
+// that forwards there), back to the app with an error (303), or answered with an error page (400).
+import { createDocumentClient } from '../../lib/aws/dynamodb';
+import type { Config } from '../../lib/config';
+import { HttpError } from '../../lib/errors';
+import { type LambdaHandler, lambdaEntry } from '../../lib/http/entry';
+import { mcpResource, requestOrigin } from '../../lib/http/headers/origin';
+import { json, noContent } from '../../lib/http/reply';
+import { serve } from '../../lib/http/serve';
+import { logger } from '../../lib/logger';
+import { authorize } from '../../lib/oauth/authorize/authorization';
+import { errorPage, forwardingPage } from '../../lib/oauth/authorize/pages';
+import { registerClient } from '../../lib/oauth/clients/clients';
+import { type ClientMetadataOverrides, oauthClientsFrom } from '../../lib/oauth/wiring';
+import { oauthRoutes } from '../../lib/routes/oauth';
+
+/** What the local host and tests hand the function instead of what it would build. */
+export interface OAuthClientsServices {
+  /** The metadata document fetch's address policy (tests: their local TLS server). */
+  clientMetadata?: ClientMetadataOverrides;
+}
+
+/** A 303 to `location`. */
+const seeOther = (location: string) => ({ ...noContent({ Location: location }), statusCode: 303 });
+
+/** The function's handler, built from a Config (the local host and tests pass their own). */
+export function create(config: Config, services: OAuthClientsServices = {}): LambdaHandler {
+  const db = createDocumentClient(config);
+  const { registration, authorization } = oauthClientsFrom(config, db, services.clientMetadata);
+  return serve(
+    'oauth-clients',
+    oauthRoutes,
+    {
+      oauthRegister: async ({ body, event }) => {
+        const client = await registerClient(registration, body, {
+          sourceIp: event.requestContext.http.sourceIp,
+          now: Date.now(),
+        });
+        logger.info('oauth client registered', { client_id: client.client_id });
+        return json(201, client);
+      },
+      oauthAuthorize: async ({ event }) => {
+        const origin = requestOrigin(config, event);
+        try {
+          const outcome = await authorize(authorization, event.rawQueryString ?? '', {
+            resource: mcpResource(origin),
+            now: Date.now(),
+          });
+          if (outcome.kind === 'redirect') return seeOther(outcome.location);
+          return forwardingPage(`${origin}/?authorize=${outcome.requestId}`);
+        } catch (error) {
+          // A person reads this in their browser: a page, not JSON.
+          if (!(error instanceof HttpError)) throw error;
+          if (error.status >= 500) logger.error('authorization request failed', { error });
+          else logger.info('authorization request refused', { problem: error.type });
+          return errorPage(error);
+        }
+      },
+    },
+    config,
+  );
+}
+
+export const handler = lambdaEntry(create);

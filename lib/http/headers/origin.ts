@@ -1,0 +1,38 @@
+// The service's own origin, as OAuth names it (the issuer, and the /mcp resource its tokens are
+// for): PUBLIC_URL when set, else the origin the request came to. API Gateway gives the domain
+// the request reached (its own or a custom domain; a client cannot choose it); the local host
+// gives the request's Host. Only a loopback host is served over http: anywhere else the origin
+// is https, as OAuth 2.1 asks (a machine reached by its LAN name needs a TLS proxy and PUBLIC_URL).
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { Config } from '../../config';
+
+/**
+ * Whether a URL's hostname (as `new URL()` normalises it: `127.1` is `127.0.0.1`, IPv6 is
+ * compressed) is this machine: localhost, 127.0.0.0/8 or [::1]. Without ipaddr.js, which every
+ * function with a protected route would bundle.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** `https://host` (or `http://host` on loopback) of the request; PUBLIC_URL when set. */
+export function requestOrigin(
+  config: Pick<Config, 'PUBLIC_URL'>,
+  event: Pick<APIGatewayProxyEventV2, 'requestContext' | 'headers'>,
+): string {
+  if (config.PUBLIC_URL !== undefined) return new URL(config.PUBLIC_URL).origin;
+  const host = event.requestContext?.domainName ?? event.headers?.host ?? 'localhost';
+  let parsed: URL;
+  try {
+    parsed = new URL(`http://${host}`);
+  } catch {
+    // A Host header that is no host at all: nothing of ours is there.
+    return 'https://invalid.invalid';
+  }
+  const scheme = isLoopbackHost(parsed.hostname) ? 'http' : 'https';
+  return `${scheme}://${parsed.host}`;
+}
+
+/** The MCP endpoint of an origin: the resource OAuth access tokens are for (RFC 8707). */
+export const mcpResource = (origin: string): string => `${origin}/mcp`;

@@ -1,0 +1,125 @@
+// The interactive documentation: Swagger UI's own files (swagger-ui-dist, served from this
+// function, never a CDN) around the OpenAPI document generated from the route table.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../config';
+import { NotFoundError } from '../errors';
+import { type Reply, text } from '../http/reply';
+import { buildOpenApiDocument } from '../openapi';
+import { docsFileSchema } from '../routes/docs';
+import type * as z from '../schema';
+import { catalogFromConfig } from '../summaries/catalog';
+import { ICON } from './icon';
+import { type StaticFile, staticFile, staticFileReply } from './static-file';
+
+// Swagger UI's OAuth2 password flow asks for a client id, a client secret and where to send
+// them; /token takes neither (no OAuth2 clients here), so the dialog shows only username and
+// password. Swagger UI has no option for this, hence the style.
+const AUTHORIZE_STYLE = ['client_id_password', 'client_secret_password', 'client_type_password']
+  .map((id) => `.auth-container .wrapper:has(#${id})`)
+  .join(', ')
+  .concat(' { display: none; }');
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>tubesum API</title>
+  <link rel="icon" href="${ICON}">
+  <link rel="stylesheet" href="docs/swagger-ui.css">
+  <style>${AUTHORIZE_STYLE}</style>
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="docs/swagger-ui-bundle.js"></script>
+  <script src="docs/init.js"></script>
+</body>
+</html>
+`;
+
+// A file, not an inline script, so the page's CSP can forbid inline scripts.
+const INIT = `window.ui = SwaggerUIBundle({
+  url: 'openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  tryItOutEnabled: true,
+  persistAuthorization: false,
+  displayRequestDuration: true,
+});
+`;
+
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+type DocsFile = z.output<typeof docsFileSchema>;
+
+/** Swagger UI's own files, read from swagger-ui-dist. */
+const ASSETS: Record<Exclude<DocsFile, 'init.js'>, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+};
+
+/** Where swagger-ui-dist's files are: configured, beside a bundled handler, or in node_modules. */
+function assetDir(config: Config): string {
+  const candidates = [
+    config.SWAGGER_UI_DIR,
+    dirname(fileURLToPath(import.meta.url)),
+    (() => {
+      try {
+        return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+      } catch {
+        return undefined;
+      }
+    })(),
+  ];
+  const found = candidates.find((dir) => dir && existsSync(join(dir, 'swagger-ui-bundle.js')));
+  if (!found) throw new Error('swagger-ui-dist files not found; set SWAGGER_UI_DIR');
+  return found;
+}
+
+const cache = new Map<string, StaticFile>();
+let openapi: string | undefined;
+
+const cacheable = { 'Cache-Control': 'public, max-age=3600' };
+
+/**
+ * The OpenAPI document of this deployment (its models), built once per process.
+ * @throws ConfigError when the model catalog settings are invalid.
+ */
+export function openApiReply(config: Config): Reply {
+  openapi ??= JSON.stringify(buildOpenApiDocument({ models: catalogFromConfig(config).names }));
+  return text(200, openapi, 'application/json; charset=utf-8', cacheable);
+}
+
+/** The Swagger UI page. */
+export function docsPageReply(): Reply {
+  return text(200, PAGE, 'text/html; charset=utf-8', {
+    ...cacheable,
+    'Content-Security-Policy': CSP,
+    'X-Frame-Options': 'DENY',
+  });
+}
+
+/**
+ * One of Swagger UI's files, gzip-compressed when the client accepts it (the bundle is 1.7 MB).
+ * @throws NotFoundError for any other name (no path is ever joined from user input).
+ */
+export function docsAssetReply(config: Config, name: string, acceptEncoding = ''): Reply {
+  const parsed = docsFileSchema.safeParse(name);
+  if (!parsed.success)
+    throw new NotFoundError(`No documentation file named ${JSON.stringify(name.slice(0, 64))}.`);
+  const file = parsed.data;
+  if (file === 'init.js')
+    return text(200, INIT, 'application/javascript; charset=utf-8', cacheable);
+  const contentType = ASSETS[file];
+  let entry = cache.get(file);
+  if (!entry) {
+    entry = staticFile(readFileSync(join(assetDir(config), file)));
+    cache.set(file, entry);
+  }
+  return staticFileReply(entry, contentType, acceptEncoding, cacheable);
+}

@@ -1,0 +1,272 @@
+// Makes the summary of one record: what a worker does with a queue message (deployed, the
+// worker Lambda; locally, the host's in-process queue). It takes the record's lease (one worker
+// per run, renewed while it works), fetches the video (or reuses a fetched one), runs the
+// chosen summarizer with the record's checkpoints (a resumed run asks the model again only for
+// the calls no earlier run finished), stores the outcome, and settles the jobs that waited.
+import { randomUUID } from 'node:crypto';
+import { type HttpError, ServiceUnavailableError } from '../../errors';
+import type { Logger } from '../../logger';
+import { asHttpError } from '../../problems';
+import { TranscriptionPendingError, transcriptionTimeout } from '../../transcription/errors';
+import type { CaptionlessHandler } from '../../transcription/reuse';
+import type { YouTubeClient } from '../../youtube/client';
+import type { Video } from '../../youtube/types';
+import { type Catalog, type CatalogEntry, resolveModel } from '../catalog';
+import { responseOf } from '../response';
+import type { Cache } from '../store/cache';
+import type { JobStore } from '../store/jobs';
+import type { Quota } from '../store/quota';
+import { LeaseLostError, type RecordStore } from '../store/records';
+import type { JobHooks, Summarizer } from '../types';
+import { createVideoSource } from '../videos';
+import type { WorkMessage } from './delivery';
+import { JobTimeoutError, RunCrashedError } from './errors';
+import { createRunEndings } from './run-endings';
+
+export interface SummaryWorkerDeps {
+  records: RecordStore;
+  jobs: JobStore;
+  /** Fetched videos: another length or model for the same video needs no YouTube call. */
+  videos: Cache<Video>;
+  quota: Quota;
+  /** Resolved on first use (the YouTube client is only loaded by workers that need it). */
+  youtube: () => Promise<Pick<YouTubeClient, 'lookUpVideo'>>;
+  /** What becomes of a video without usable captions: its transcription (reuse.ts). */
+  captionless: CaptionlessHandler;
+  catalog: Catalog;
+  /** The summarizer of a catalog entry, loaded on first use (the offline one holds a model). */
+  summarizer: (model: CatalogEntry) => Promise<Summarizer>;
+  logger: Logger;
+  /** How long a finished summary is reused (SUMMARY_CACHE_TTL_SECONDS). */
+  reuseSeconds: number;
+  /** How often the lease is renewed (a third of its length). */
+  renewEveryMs: number;
+  /** Stops every run at once (the local host shutting down): they give their lease back. */
+  shutdown?: AbortSignal;
+}
+
+/**
+ * How a message was handled: the run ended ('done', 'failed'), stopped without ending
+ * ('stopped': cancelled, taken over, or shut down), was not this worker's to make ('busy': a
+ * live worker has it; 'gone': nothing to make), or should be tried again later ('retry': the
+ * store could not be written).
+ */
+export type RunOutcome = 'done' | 'failed' | 'stopped' | 'busy' | 'gone' | 'retry';
+
+/** What a run may spend: its budget's signal and end, and whether its message comes again. */
+export interface RunBudget {
+  signal: AbortSignal;
+  /** When the budget ends (epoch ms). */
+  endsAt: number;
+  /** The message's last delivery (MAX_RECEIVES): a run the store interrupts is failed, not handed
+   * back to a dead-letter queue that would leave its jobs waiting. */
+  lastDelivery?: boolean;
+}
+
+/** A run whose worker vanished this often is failed rather than tried again. */
+export const MAX_CRASHES = 3;
+
+/** Why a run stopped without ending. */
+class RunStopped extends Error {
+  override name = 'RunStopped';
+  constructor(readonly why: 'cancelled' | 'lost' | 'shutdown') {
+    super(`run ${why}`);
+  }
+}
+
+/** The summary worker over its collaborators (all injectable for tests). */
+export function createSummaryWorker(deps: SummaryWorkerDeps) {
+  const { records, logger } = deps;
+
+  const fetchVideo = createVideoSource(deps);
+
+  const { settleJobs, fail, failInterrupted } = createRunEndings(deps);
+
+  /**
+   * Makes the summary a message names, within its budget (a signal, and when it ends). `force`
+   * takes a lease even from a live holder (the local host resuming after a crash, when no other
+   * process can hold one).
+   */
+  async function run(
+    message: WorkMessage,
+    { signal: budget, endsAt, lastDelivery = false }: RunBudget,
+    force = false,
+  ): Promise<RunOutcome> {
+    const { key } = message;
+    const owner = randomUUID();
+    const taken = await records.takeLease(key, owner, force);
+    if (taken === 'busy' || taken === 'gone') {
+      logger.info('summary run not taken', { outcome: taken });
+      return taken;
+    }
+    const record = taken;
+    const { work } = record;
+    const fields = { video_id: work.videoId, model: work.model, length: work.length };
+    if (record.crashes >= MAX_CRASHES) {
+      logger.error('summary run failed: its workers stopped without a word too often', {
+        ...fields,
+        crashes: record.crashes,
+      });
+      await fail(key, owner, new RunCrashedError(record.crashes));
+      return 'failed';
+    }
+
+    // Stops the run for a reason of the run itself (cancelled, taken over, shutdown).
+    const stop = new AbortController();
+    const stopWith = (why: RunStopped['why']) => {
+      if (!stop.signal.aborted) stop.abort(new RunStopped(why));
+    };
+    const onShutdown = () => stopWith('shutdown');
+    deps.shutdown?.addEventListener('abort', onShutdown, { once: true });
+    if (deps.shutdown?.aborted) onShutdown();
+    const signal = AbortSignal.any([budget, stop.signal]);
+    const heartbeat = setInterval(() => {
+      records.renew(key, owner).then(
+        (renewed) => {
+          if (renewed !== 'ok') stopWith(renewed);
+        },
+        (error: unknown) => logger.warn('could not renew a lease', { error: String(error) }),
+      );
+    }, deps.renewEveryMs);
+    heartbeat.unref();
+
+    const asStopped = (error: unknown): never => {
+      if (error instanceof LeaseLostError) stopWith('lost');
+      throw error;
+    };
+    const checkpoints = record.checkpoints ?? new Map();
+    // The video's title once fetched: written with the run's progress, so that the jobs that
+    // wait show it instead of the link they were given.
+    let title: string | undefined;
+    const job: JobHooks = {
+      recall: (callKey) => checkpoints.get(callKey),
+      remember: async (callKey, result, part) => {
+        const kept = await records.checkpoint(key, owner, callKey, result, part).catch(asStopped);
+        if (kept === 'too-large') logger.warn('summary record full: no more checkpoints', fields);
+      },
+      progress: async (stage, partsTotal, partsDone) => {
+        await records
+          .progress(key, owner, { stage, partsTotal, partsDone, ...(title ? { title } : {}) })
+          .catch(asStopped);
+        logger.info('summary progress', {
+          ...fields,
+          stage,
+          parts_done: partsDone,
+          parts_total: partsTotal,
+        });
+      },
+      beforeCall: async () => {
+        signal.throwIfAborted();
+        const wanted = await records.stillWanted(key, owner);
+        if (wanted !== 'ok') stopWith(wanted);
+        signal.throwIfAborted();
+      },
+    };
+
+    try {
+      const startedAt = record.createdAt || Date.now();
+      logger.info('summary run started', {
+        ...fields,
+        checkpoints: checkpoints.size,
+        crashes: record.crashes,
+      });
+      const model = resolveModel(deps.catalog, work.model);
+      const video = await fetchVideo({
+        videoId: work.videoId,
+        language: work.language,
+        signal,
+        deadlineAt: endsAt,
+        // A video without captions is transcribed on the account of the job that started the run.
+        payer: record.chargedTo?.userId,
+        onTranscribing: async () => {
+          await records
+            .progress(key, owner, { stage: 'transcribing', partsTotal: 0, partsDone: 0 })
+            .catch(asStopped);
+          logger.info('summary progress', { ...fields, stage: 'transcribing' });
+        },
+      });
+      title = video.metadata.title;
+      const summarizer = await deps.summarizer(model);
+      // The offline model makes its one part in milliseconds: no progress to show on the way.
+      const result = await summarizer.summarize({
+        transcript: video.transcript,
+        metadata: video.metadata,
+        targetWords: work.length,
+        keyPoints: true,
+        signal,
+        job,
+        ...(work.summaryLanguage === undefined ? {} : { summaryLanguage: work.summaryLanguage }),
+      });
+      const response = responseOf(work, model, video, result, startedAt);
+      const ended = await records.complete(key, owner, response, deps.reuseSeconds);
+      logger.info('summary run done', {
+        ...fields,
+        chunks: result.chunks,
+        chapters: result.chapters.list.length,
+        chapters_source: result.chapters.source,
+        input_tokens: result.inputTokens,
+        output_tokens: result.outputTokens,
+        elapsed_ms: response.metadata.elapsed_ms,
+      });
+      await settleJobs(ended);
+      return 'done';
+    } catch (error) {
+      const stopped = stop.signal.reason instanceof RunStopped ? stop.signal.reason : undefined;
+      if (stopped || error instanceof LeaseLostError) {
+        const why = stopped?.why ?? 'lost';
+        // A cancelled or interrupted run gives its lease back for whoever asks again (its
+        // checkpoints stay); one taken over has nothing to give back.
+        if (why !== 'lost') await records.release(key, owner).catch(() => undefined);
+        logger.info('summary run stopped', { ...fields, why });
+        return 'stopped';
+      }
+      if (error instanceof TranscriptionPendingError) {
+        // A transcription outlives this run: the next delivery picks it up by its job's name.
+        if (lastDelivery) {
+          await fail(key, owner, transcriptionTimeout()).catch(() => undefined);
+          return 'failed';
+        }
+        await records.release(key, owner).catch(() => undefined);
+        logger.info('summary run hands its transcription over to the next delivery', {
+          ...fields,
+          why: error.message,
+        });
+        return 'retry';
+      }
+      if (error instanceof ServiceUnavailableError && error.type === 'storage-unavailable') {
+        if (lastDelivery && (await failInterrupted(key, owner, record))) return 'failed';
+        logger.warn('summary run interrupted: the store is unavailable; it will be tried again', {
+          ...fields,
+          error,
+        });
+        return 'retry';
+      }
+      const problem = failureOf(error, budget);
+      if (problem.status >= 500) logger.error('summary run failed', { ...fields, error });
+      else logger.info('summary run refused', { ...fields, problem: problem.type });
+      await fail(key, owner, problem).catch(async (failError: unknown) => {
+        if (failError instanceof LeaseLostError) return;
+        throw failError;
+      });
+      return 'failed';
+    } finally {
+      clearInterval(heartbeat);
+      deps.shutdown?.removeEventListener('abort', onShutdown);
+    }
+  }
+
+  return { run };
+}
+
+/**
+ * What a run's failure tells its jobs, as a direct call would have answered (the codec's
+ * answer), except that a failure the codec knows nothing of, once the budget ended, is the
+ * budget's: 504 job-timeout.
+ */
+function failureOf(error: unknown, budget: AbortSignal): HttpError {
+  const answer = asHttpError(error);
+  const unknown = answer !== error && answer.status === 500;
+  return unknown && budget.aborted ? new JobTimeoutError(error) : answer;
+}
+
+export type SummaryWorker = ReturnType<typeof createSummaryWorker>;

@@ -1,0 +1,110 @@
+// A finished summary: the video's title and channel, the summary, its chapters and key points as
+// links to their moments on YouTube (as the answers to questions cite theirs); "Copy as Markdown"
+// puts all of it on the clipboard.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Summary } from '../api';
+import { clock, paragraphsOf, summaryMarkdown } from '../format';
+
+/** A moment of the video (a key point, a citation): what is said there, and the link to it. */
+interface Moment {
+  start_seconds: number;
+  text: string;
+  url: string;
+}
+
+/** Moments as links that open the video at each one, in a new tab, time first. */
+export function Moments({ moments, label }: { moments: readonly Moment[]; label?: string }) {
+  return (
+    <ol class="key-points" aria-label={label}>
+      {moments.map((moment) => (
+        <li key={`${moment.start_seconds}-${moment.text}`}>
+          <a href={moment.url} target="_blank" rel="noopener noreferrer">
+            <span class="time">{clock(moment.start_seconds)}</span> {moment.text}
+          </a>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The video's chapters: each a link to its start, with what it says. */
+function Chapters({ chapters }: { chapters: NonNullable<Summary['chapters']> }) {
+  return (
+    <ol class="chapters" aria-label="Chapters">
+      {chapters.map((chapter) => (
+        <li key={chapter.start_seconds}>
+          <a href={chapter.url} target="_blank" rel="noopener noreferrer">
+            <span class="time">{clock(chapter.start_seconds)}</span> {chapter.title}
+          </a>
+          <p>{chapter.summary}</p>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function SummaryView({ summary }: { summary: Summary }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [copied, setCopied] = useState('');
+  const [manual, setManual] = useState<string>();
+  const { metadata } = summary;
+
+  // A new summary takes the focus, so keyboard and screen reader users land on it.
+  useEffect(() => {
+    heading.current?.focus();
+    setCopied('');
+    setManual(undefined);
+  }, [summary]);
+
+  const copy = async () => {
+    const markdown = summaryMarkdown(summary);
+    try {
+      await navigator.clipboard.writeText(markdown);
+      setCopied('Copied as Markdown.');
+    } catch {
+      // No clipboard (a page served over plain http to another machine): let the person copy.
+      setManual(markdown);
+      setCopied('The clipboard is not available here: copy the text below.');
+    }
+  };
+
+  return (
+    <article class="card summary" aria-labelledby="summary-title">
+      <h2 id="summary-title" tabIndex={-1} ref={heading}>
+        {metadata.title}
+      </h2>
+      <p class="byline">
+        {metadata.channel_title} · {summary.word_count} words · {metadata.model}
+      </p>
+      {paragraphsOf(summary.summary).map((paragraph) => (
+        <p key={paragraph}>{paragraph}</p>
+      ))}
+      {summary.chapters && summary.chapters.length > 0 && (
+        <>
+          <h3>Chapters</h3>
+          <Chapters chapters={summary.chapters} />
+        </>
+      )}
+      {summary.key_points && summary.key_points.length > 0 && (
+        <>
+          <h3>Key points</h3>
+          <Moments moments={summary.key_points} />
+        </>
+      )}
+      <div class="actions">
+        <button type="button" onClick={copy}>
+          Copy as Markdown
+        </button>
+        <span role="status">{copied}</span>
+      </div>
+      {manual !== undefined && (
+        <textarea
+          class="manual-copy"
+          aria-label="The summary as Markdown"
+          readOnly
+          value={manual}
+        />
+      )}
+    </article>
+  );
+}
