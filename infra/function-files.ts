@@ -21,8 +21,13 @@ const AREAS: Record<FunctionName, string | undefined> = {
   worker: 'summaries',
 };
 
+/** The entry of a Lambda inside functions/, without `.ts` (`accounts/token`). */
+export function functionPath(name: FunctionName): string {
+  const area = AREAS[name];
+  return area ? `${area}/${name}` : name;
+}
+
 /** The entry of a Lambda, relative to the repository root (`functions/accounts/token.ts`). */
 export function functionFile(name: FunctionName): string {
-  const area = AREAS[name];
-  return area ? `functions/${area}/${name}.ts` : `functions/${name}.ts`;
+  return `functions/${functionPath(name)}.ts`;
 }

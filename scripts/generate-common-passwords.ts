@@ -35,5 +35,5 @@ export const COMMON_PASSWORDS_BROTLI_BASE64 =
   '${packed.toString('base64')}';
 export const COMMON_PASSWORDS_COUNT = ${seen.size};
 `;
-writeFileSync(new URL('../lib/auth/common-passwords.ts', import.meta.url), source);
+writeFileSync(new URL('../lib/accounts/auth/common-passwords.ts', import.meta.url), source);
 console.log(`wrote ${seen.size} passwords in ${packed.length} bytes`);

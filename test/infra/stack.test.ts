@@ -196,7 +196,7 @@ describe('bundling', () => {
   it('bundles ESM with the createRequire banner, module-first fields, code splitting and the AWS SDK inside', () => {
     const options = esbuildOptions('register', '/asset-output');
     expect(options).toMatchObject({
-      entryPoints: { index: expect.stringMatching(/functions\/register\.ts$/) },
+      entryPoints: { index: expect.stringMatching(/functions\/accounts\/register\.ts$/) },
       outdir: '/asset-output',
       format: 'esm',
       splitting: true,

@@ -89,7 +89,11 @@ describe('POST /oauth/token with a code', () => {
   });
 
   it.each([
-    ['a wrong code_verifier', (v: string) => ({ code_verifier: `${v.slice(0, -1)}A` })],
+    // The last character changed, always (a verifier ending in A once came back as itself).
+    [
+      'a wrong code_verifier',
+      (v: string) => ({ code_verifier: `${v.slice(0, -1)}${v.endsWith('A') ? 'B' : 'A'}` }),
+    ],
     ['another client', () => ({ client_id: 'AAAAAAAAAAAAAAAAAAAAAA' })],
     ['another redirect_uri', () => ({ redirect_uri: 'http://127.0.0.1:5555/other' })],
   ])('refuses %s with invalid_grant, and the code then works no more', async (_, wrong) => {

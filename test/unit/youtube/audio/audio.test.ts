@@ -10,7 +10,7 @@ import type { PlayerResponse } from '../../../../lib/youtube/innertube/player';
 const android = innerTubeClient('ANDROID');
 const recorded = (name: string) =>
   JSON.parse(
-    readFileSync(new URL(`../../fixtures/youtube/${name}`, import.meta.url), 'utf8'),
+    readFileSync(new URL(`../../../fixtures/youtube/${name}`, import.meta.url), 'utf8'),
   ) as PlayerResponse;
 const playerWith = (formats: unknown[], lengthSeconds = '600'): PlayerResponse => ({
   playabilityStatus: { status: 'OK' },
