@@ -24,7 +24,7 @@ import type { Reply } from '../../lib/http/reply';
 import { createRouter } from '../../lib/http/router';
 import type { AccessLogEntry } from '../../lib/http/stack/access-log';
 import { type HandlerName, type RouteDef, UNROUTED_HANDLER } from '../../lib/routes/route';
-import { functionPath } from '../function-files';
+import { loadFunction } from '../function-files';
 import {
   defaultMaxConnections,
   FIRST_REQUEST_TIMEOUT_MS,
@@ -76,8 +76,7 @@ export interface LocalServer {
  */
 export function functionLoader(config: Config, services: Record<string, unknown> = {}) {
   return async (name: HandlerName): Promise<LambdaHandler> => {
-    // The literal start keeps esbuild's glob (start.mjs bundles this file) inside functions/.
-    const module = (await import(`../../functions/${functionPath(name)}.ts`)) as {
+    const module = (await loadFunction(name)) as {
       create: (config: Config, services?: Record<string, unknown>) => LambdaHandler;
     };
     // Built now (preload), as Lambda builds it on an instance's first event; one that cannot
