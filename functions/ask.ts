@@ -4,7 +4,8 @@
 import { bearerAuthenticatorFrom } from '../lib/accounts/auth/wiring';
 import { askServiceFrom } from '../lib/ask/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
-import { ASK_MARGIN_MS, type Config } from '../lib/config';
+import type { Config } from '../lib/config';
+import { ASK_MARGIN_MS } from '../lib/config/summaries';
 import { lambdaEntry } from '../lib/http/entry';
 import { json } from '../lib/http/reply';
 import { serve } from '../lib/http/serve';

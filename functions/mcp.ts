@@ -3,7 +3,8 @@
 // caller.
 import { askServiceFrom } from '../lib/ask/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
-import { type Config, SUMMARIZE_MARGIN_MS } from '../lib/config';
+import type { Config } from '../lib/config';
+import { SUMMARIZE_MARGIN_MS } from '../lib/config/summaries';
 import { lambdaEntry } from '../lib/http/entry';
 import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';

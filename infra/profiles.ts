@@ -9,7 +9,7 @@ import {
   MAX_SUMMARIZE_WAIT_MS,
   SUMMARIZE_MARGIN_MS,
   WORKER_MARGIN_MS,
-} from '../lib/config';
+} from '../lib/config/summaries';
 import type { HandlerName } from '../lib/routes/route';
 
 /** The Lambda no route leads to: it consumes the job queue (functions/summaries/worker.ts). */

@@ -2,7 +2,7 @@
 // synth time, so a typo fails `cdk synth` naming the key instead of failing a cold start later.
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { TRANSCRIPTION_BACKENDS } from '../lib/config';
+import { TRANSCRIPTION_BACKENDS } from '../lib/config/transcription';
 import * as z from '../lib/schema';
 import { CREDENTIAL_PARAMETERS } from './constructs/credentials-secret';
 

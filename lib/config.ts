@@ -11,19 +11,6 @@ import { int, list, optionalString, text, url } from './config/values';
 import { youtubeSettings } from './config/youtube';
 import * as z from './schema';
 
-// The bounds other modules size themselves by (the stack, the routes' waits), where they were.
-export {
-  ASK_MARGIN_MS,
-  DEFAULT_JOB_DEADLINE_MS,
-  DEFAULT_MCP_WAIT_MS,
-  DEFAULT_SUMMARIZE_WAIT_MS,
-  MAX_ASK_DEADLINE_MS,
-  MAX_SUMMARIZE_WAIT_MS,
-  SUMMARIZE_MARGIN_MS,
-  WORKER_MARGIN_MS,
-} from './config/summaries';
-export { TRANSCRIPTION_BACKENDS } from './config/transcription';
-
 const envSchema = z.object({
   /** DynamoDB table holding users, login counters, caches and quotas. */
   TABLE_NAME: text('tubesum', 3, 255),

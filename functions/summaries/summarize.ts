@@ -2,7 +2,8 @@
 // 202 with the job to poll (GET /summaries/{id}).
 import { bearerAuthenticatorFrom } from '../../lib/accounts/auth/wiring';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
-import { type Config, SUMMARIZE_MARGIN_MS } from '../../lib/config';
+import type { Config } from '../../lib/config';
+import { SUMMARIZE_MARGIN_MS } from '../../lib/config/summaries';
 import { lambdaEntry } from '../../lib/http/entry';
 import { preferenceApplied, readPreferences, waitMsFor } from '../../lib/http/headers/prefer';
 import { json } from '../../lib/http/reply';

@@ -7,7 +7,8 @@
 // in-process.
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
-import { type Config, loadConfig, WORKER_MARGIN_MS } from '../../lib/config';
+import { type Config, loadConfig } from '../../lib/config';
+import { WORKER_MARGIN_MS } from '../../lib/config/summaries';
 import { appendLogKeys, logger, resetLogKeys } from '../../lib/logger';
 import {
   type FailedMessage,

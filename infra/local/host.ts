@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Config, WORKER_MARGIN_MS, withSettings } from '../../lib/config';
+import { type Config, withSettings } from '../../lib/config';
+import { WORKER_MARGIN_MS } from '../../lib/config/summaries';
 import { once } from '../../lib/util/once';
 import { checkJava, freePort, type LocalDynamo, startDynamoDbLocal } from './dynamodb';
 import { DATABASE_WAIT_MS, prepareTable, withinWait } from './host/database';

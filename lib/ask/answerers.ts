@@ -125,7 +125,7 @@ export async function answerWithModel(
   const { transcript, metadata } = video;
   const maxTokens = maxTokensFor(2 * ANSWER_WORDS, model);
   // What a call leaves without the description and chapters, which keep some of it beside the
-  // transcript and get what the transcript leaves (as a summary's do: llm/plan.ts).
+  // transcript and get what the transcript leaves (as a summary's do: llm/plan/tokens.ts).
   const bareRoom = (whole: boolean) =>
     roomForData(
       model,

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { BACKLOG_TIMEOUTS } from '../../infra/constructs/alarms';
 import { JOBS_INDEX } from '../../lib/aws/table';
-import { WORKER_MARGIN_MS } from '../../lib/config';
+import { WORKER_MARGIN_MS } from '../../lib/config/summaries';
 import { MAX_RECEIVES, redeliverySeconds } from '../../lib/summaries/jobs/delivery';
 import {
   actionsOf,

@@ -20,7 +20,7 @@ import {
   MAX_ASK_DEADLINE_MS,
   MAX_SUMMARIZE_WAIT_MS,
   SUMMARIZE_MARGIN_MS,
-} from '../../lib/config';
+} from '../../lib/config/summaries';
 import {
   CORS_ALLOW_HEADERS,
   CORS_ALLOW_METHODS,

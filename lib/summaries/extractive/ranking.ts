@@ -1,5 +1,5 @@
 // How summary-worthy each sentence of a transcript is: the scores the offline summarizer picks
-// sentences by (extractive.ts), and what bench/quality.ts measures against VT-SSum's labels.
+// sentences by (summarizer.ts), and what bench/quality.ts measures against VT-SSum's labels.
 // A log-linear model over a handful of features of a sentence and of its place in the text, and
 // of the words it uses (cue-words.ts), trained on VT-SSum's lecture transcripts by
 // bench/tune-ranking.ts.
@@ -59,7 +59,7 @@ export const WEIGHTS: Weights = {
 };
 
 // The scores are the model's odds raised to this power: the same order, but a steeper fall from
-// the best sentence, which is what extractive.ts's selection (score per √words, less redundancy)
+// the best sentence, which is what selection.ts (score per √words, less redundancy)
 // needs from odds that do not grow with length. With 300-word summaries of the 400 whole train
 // videos, the share of summary words from labelled sentences was 18.4% at 1, 21.9% at 2, 22.6%
 // at 3 and 22.2% at 4; bench/tune-ranking.ts prints it for the value here.
