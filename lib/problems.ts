@@ -48,6 +48,11 @@ export function asHttpError(error: unknown): HttpError {
   return new InternalError({ cause: error });
 }
 
+/** What the client reads of an error's message: all of it, unless it is a 5xx's not meant for it. */
+function clientDetail(error: HttpError): string {
+  return error.expose ? error.message : HIDDEN_DETAIL;
+}
+
 /** The client-facing problem for any thrown value; 5xx details are hidden unless meant for clients. */
 export function toProblem(thrown: unknown, requestId: string): Problem {
   const error = asHttpError(thrown);
@@ -55,7 +60,7 @@ export function toProblem(thrown: unknown, requestId: string): Problem {
     type: PROBLEM_TYPE_PREFIX + error.type,
     title: error.title,
     status: error.status,
-    detail: error.expose ? error.message : HIDDEN_DETAIL,
+    detail: clientDetail(error),
     request_id: requestId,
   };
   // Extensions follow the standard members and can never overwrite them.
@@ -77,7 +82,7 @@ export function storeProblem(thrown: unknown): StoredProblem {
     status: error.status,
     type: error.type,
     title: error.title,
-    detail: error.expose ? error.message : HIDDEN_DETAIL,
+    detail: clientDetail(error),
     extensions: error.extensions,
     headers: error.headers,
   };

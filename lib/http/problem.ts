@@ -1,6 +1,6 @@
 // RFC 9457 problem details as HTTP replies: problem+json, and the OAuth endpoints' own error
 // form. What a client reads of an error is the codec's (lib/problems.ts) to decide.
-import { asHttpError, problemHeaders, toProblem } from '../problems';
+import { asHttpError, toProblem } from '../problems';
 import type { RouteDef } from '../routes/route';
 import { baseHeaders, type Reply } from './reply';
 
@@ -30,7 +30,9 @@ export function problemReply(
   requestId: string,
   options: { oauth2?: boolean } = {},
 ): Reply {
-  const problem = toProblem(error, requestId);
+  // Made once: a value that is not ours becomes a new opaque 500 at each conversion.
+  const answer = asHttpError(error);
+  const problem = toProblem(answer, requestId);
   if (options.oauth2) {
     problem.error = oauth2Error(problem.status);
     problem.error_description = problem.detail;
@@ -39,7 +41,7 @@ export function problemReply(
     statusCode: problem.status,
     headers: {
       ...baseHeaders,
-      ...problemHeaders(error),
+      ...answer.headers,
       'Content-Type': 'application/problem+json; charset=utf-8',
     },
     body: JSON.stringify(problem),
@@ -54,8 +56,9 @@ export function problemReply(
  * temporarily_unavailable and anything else server_error, with their statuses and headers.
  */
 export function oauthErrorReply(error: unknown, requestId: string, invalid: string): Reply {
-  const problem = toProblem(error, requestId);
-  const own = asHttpError(error).extensions.error;
+  const answer = asHttpError(error);
+  const problem = toProblem(answer, requestId);
+  const own = answer.extensions.error;
   let status = problem.status;
   let code: string;
   if (typeof own === 'string') code = own;
@@ -70,7 +73,7 @@ export function oauthErrorReply(error: unknown, requestId: string, invalid: stri
     statusCode: status,
     headers: {
       ...baseHeaders,
-      ...problemHeaders(error),
+      ...answer.headers,
       Pragma: 'no-cache',
       'Content-Type': 'application/json; charset=utf-8',
     },
