@@ -1,7 +1,7 @@
 // The local host's job queue: what SQS and Lambda's event source mapping do for the deployed
 // stack, in-process. POST /summarize sends runs to it through the same JobQueue interface as to
-// SQS; it calls the same worker handler (functions/summaries/worker.ts) with the same SQS events, a few at
-// a time (JOB_CONCURRENCY in each lane, laneOf: the offline model's summaries never wait behind
+// SQS; it calls the same worker handler (functions/summaries/worker.ts) with the same SQS
+// events, a few at a time (JOB_CONCURRENCY in each lane, laneOf: the offline model's summaries never wait behind
 // slow model jobs), delivers a message again when the worker reports it failed or
 // crashes, after the same backoff the deployed worker asks SQS for (redeliverySeconds), and gives
 // up on it after MAX_RECEIVES deliveries (SQS's dead-letter queue). Hand-written: no SQS emulator

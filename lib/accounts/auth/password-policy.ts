@@ -1,5 +1,5 @@
-// The password rules a client can know before sending (lengths), apart from lib/accounts/auth/passwords.ts
-// so that the route table and the OpenAPI document do not bundle bcrypt or the common-password
+// The password rules a client can know before sending (lengths), apart from
+// lib/accounts/auth/passwords.ts so that the route table and the OpenAPI document do not bundle bcrypt or the common-password
 // list. passwordProblem() applies these and the rules a schema cannot say (bytes, common words).
 import * as z from '../../schema';
 

@@ -1,5 +1,5 @@
-// The outer layers of a route's stack (lib/http/stack/handler.ts), which turn whatever went wrong into
-// the answer: errors of libraries expressed in ours, the problem+json reply (the codec's,
+// The outer layers of a route's stack (lib/http/stack/handler.ts), which turn whatever went
+// wrong into the answer: errors of libraries expressed in ours, the problem+json reply (the codec's,
 // lib/problems.ts), and one access line per request.
 import { BadRequestError, HttpError } from '../../errors';
 import { logger } from '../../logger';

@@ -3,8 +3,9 @@
 //   -> query -> media type -> middy's body parsers -> zod validation -> action.
 // Errors leave as RFC 9457 problems made by the problem codec (lib/problems.ts: status, `expose`
 // below 500, a ConfigError's 503; error-layer.ts); the access log logs every 5xx with its cause.
-// Every reply, whatever made it, leaves through lib/http/exit.ts (entry.ts). CORS is not here: API Gateway answers it for
-// every route (cors.ts). A function builds its stacks with serve (serve.ts), never by hand.
+// Every reply, whatever made it, leaves through lib/http/exit.ts (entry.ts). CORS is not here:
+// API Gateway answers it for every route (headers/cors.ts). A function builds its stacks with
+// serve (serve.ts), never by hand.
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';

@@ -1,7 +1,7 @@
 // How the job queue's messages are delivered: what one says (the record to make), how many
 // deliveries it gets, and how long a failed one waits for the next. Shared by the deployed worker
-// (functions/summaries/worker.ts), the stack (infra/constructs/job-queue.ts) and the local host's queue
-// (infra/local/queue.ts), so the two queues agree. Free of the AWS SDK, unlike queue.ts (the
+// (functions/summaries/worker.ts), the stack (infra/constructs/job-queue.ts) and the local
+// host's queue (infra/local/queue.ts), so the two queues agree. Free of the AWS SDK, unlike queue.ts (the
 // sender): the worker loads this on every cold start, and the SQS client only on a failure.
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
