@@ -77,9 +77,11 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
   });
 
 describe('the local host process', () => {
-  it('prints one "listening on" line and the docs URL', () => {
+  it('prints one "listening on" line and the docs URL', async () => {
+    // The docs line is a second write: it may reach the pipe after "listening on" was read.
+    const docs = await waitFor(/^docs: (\S+)$/m);
+    expect(docs[1]).toBe(`${url}/docs`);
     expect(output.match(/^listening on /gm)).toHaveLength(1);
-    expect(output).toContain(`docs: ${url}/docs`);
   });
 
   it('says which models it offers: Bedrock’s too, with AWS credentials at hand', () => {
@@ -151,7 +153,8 @@ describe('the local host process', () => {
     requestsSent += 1;
 
     child.kill('SIGTERM');
-    const code = await new Promise((resolve) => child.once('exit', resolve));
+    // 'close', not 'exit': it comes after the child's stdout and stderr are read to the end.
+    const code = await new Promise((resolve) => child.once('close', resolve));
 
     expect(code).toBe(0);
     const lines = output.split('\n').filter((line) => line.startsWith('{'));
@@ -301,7 +304,8 @@ async function failedStart(env: NodeJS.ProcessEnv) {
   bad.stderr?.on('data', (chunk) => {
     said += chunk;
   });
-  const code = await new Promise((resolve) => bad.once('exit', resolve));
+  // 'close', not 'exit': it comes after the last of what the host said is read.
+  const code = await new Promise((resolve) => bad.once('close', resolve));
   return { code, said };
 }
 
@@ -349,7 +353,8 @@ describe('the local host process stopped while it starts', () => {
       starting.stderr?.on('data', (chunk) => {
         said += chunk;
       });
-      const exited = new Promise((resolve) => starting.once('exit', resolve));
+      // 'close', not 'exit': it comes after the last of what the host said is read.
+      const exited = new Promise((resolve) => starting.once('close', resolve));
       try {
         let java: number[] = [];
         const deadline = Date.now() + READY_MS;

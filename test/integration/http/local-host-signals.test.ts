@@ -78,14 +78,18 @@ async function startHost(command: string, args: string[], env: NodeJS.ProcessEnv
   };
   child.stdout?.on('data', read);
   child.stderr?.on('data', read);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  // Set on 'close', which comes after the last of the output is read (the host may outlive npm).
+  let closed = false;
+  child.once('close', () => {
+    closed = true;
+  });
   let url: string | undefined;
   await eventually(() => {
     url = /^listening on (\S+)$/m.exec(output)?.[1];
     return url !== undefined || child.exitCode !== null;
   }, READY_MS);
   if (url === undefined) throw new Error(`the host did not start:\n${output}`);
-  return { child, url, output: () => output, exited };
+  return { child, url, output: () => output, closed: () => closed };
 }
 
 /** The node process that runs the host below `pid` (npm's child, or a shell's). */
@@ -130,8 +134,8 @@ describe.skipIf(!linux)('npm start, given a signal to npm itself', () => {
 
       expect(stopped, npm.output()).toBe(true);
       expect(await answers(npm.url)).toBe(false);
+      expect(await eventually(npm.closed, STOP_MS), npm.output()).toBe(true);
       expect(npm.output()).toContain(`${signal} received, shutting down`);
-      await npm.exited;
     },
     READY_MS + STOP_MS + 5_000,
   );
@@ -147,6 +151,7 @@ describe.skipIf(!linux)('npm start, given a signal to npm itself', () => {
 
       expect(stopped, npm.output()).toBe(true);
       expect(await answers(npm.url)).toBe(false);
+      expect(await eventually(npm.closed, STOP_MS), npm.output()).toBe(true);
       expect(npm.output()).toMatch(/the parent process \(\d+\) ended, shutting down/);
     },
     READY_MS + STOP_MS + 5_000,
