@@ -14,11 +14,15 @@ export interface LocalProcess {
   stop(): Promise<void>;
 }
 
-/** Resolves when `pattern` shows in `output()`; rejects after `timeoutMs`. */
+/**
+ * Resolves when `pattern` shows in `output()`; rejects after `timeoutMs`, or as soon as `child`
+ * (when given) has exited without saying it, with the output either way.
+ */
 export function waitForOutput(
   output: () => string,
   pattern: RegExp,
   timeoutMs: number,
+  child?: ChildProcess,
 ): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
@@ -30,6 +34,11 @@ export function waitForOutput(
       if (match) {
         clearTimeout(timer);
         resolve(match);
+      } else if (child !== undefined && child.exitCode !== null) {
+        clearTimeout(timer);
+        reject(
+          new Error(`exited ${child.exitCode} before saying ${pattern}; output:\n${output()}`),
+        );
       } else setTimeout(check, 50);
     };
     check();

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readinessBudget } from '../../support/budget';
 import { FAKE_VIDEO_IDS, type FakeYouTube, startFakeYouTube } from '../../support/fake-youtube';
 import { newUser, TEST_SECRET } from '../../support/host';
+import { waitForOutput } from '../../support/local-process';
 import { type OpenAiStub, startOpenAiStub } from '../../support/openai-stub';
 
 const READY_MS = readinessBudget();
@@ -72,23 +73,15 @@ beforeAll(async () => {
   child.stderr?.on('data', (chunk) => {
     output += chunk;
   });
-  url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`not listening; output:\n${output}`)),
-      READY_MS,
-    );
-    const check = () => {
-      const found = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(output);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1] ?? '');
-      } else if (child.exitCode !== null) {
-        clearTimeout(timer);
-        reject(new Error(`exited ${child.exitCode}; output:\n${output}`));
-      } else setTimeout(check, 50);
-    };
-    check();
-  });
+  url =
+    (
+      await waitForOutput(
+        () => output,
+        /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m,
+        READY_MS,
+        child,
+      )
+    )[1] ?? '';
   const user = newUser();
   await post('/register', user);
   token = ((await (await post('/token', user)).json()) as Json).access_token;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { ACCESS_LOG_FIELDS } from '../../../lib/http/stack/access-log';
 import { readinessBudget } from '../../support/budget';
 import { newUser } from '../../support/host';
+import { waitForOutput } from '../../support/local-process';
 
 const secret = randomBytes(48).toString('base64url');
 let child: ChildProcess;
@@ -20,22 +21,7 @@ const READY_MS = readinessBudget();
 /** Requests sent to the host, each of which must leave exactly one access line. */
 let requestsSent = 0;
 
-function waitFor(pattern: RegExp, timeoutMs = READY_MS): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`timed out waiting for ${pattern}; output:\n${output}`)),
-      timeoutMs,
-    );
-    const check = () => {
-      const match = pattern.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match);
-      } else setTimeout(check, 50);
-    };
-    check();
-  });
-}
+const waitFor = (pattern: RegExp) => waitForOutput(() => output, pattern, READY_MS, child);
 
 beforeAll(async () => {
   // What `npm start` runs (without npm in between).
