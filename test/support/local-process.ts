@@ -16,7 +16,8 @@ export interface LocalProcess {
 
 /**
  * Resolves when `pattern` shows in `output()`; rejects after `timeoutMs`, or as soon as `child`
- * (when given) has exited without saying it, with the output either way.
+ * (when given) has closed without saying it, with the output either way. 'close', not 'exit':
+ * it comes after the last of the child's output is read, which may still hold the pattern.
  */
 export function waitForOutput(
   output: () => string,
@@ -24,6 +25,10 @@ export function waitForOutput(
   timeoutMs: number,
   child?: ChildProcess,
 ): Promise<RegExpMatchArray> {
+  let closed = false;
+  child?.once('close', () => {
+    closed = true;
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`timed out waiting for ${pattern}; output:\n${output()}`)),
@@ -34,11 +39,10 @@ export function waitForOutput(
       if (match) {
         clearTimeout(timer);
         resolve(match);
-      } else if (child !== undefined && child.exitCode !== null) {
+      } else if (closed) {
         clearTimeout(timer);
-        reject(
-          new Error(`exited ${child.exitCode} before saying ${pattern}; output:\n${output()}`),
-        );
+        const end = child?.exitCode ?? child?.signalCode;
+        reject(new Error(`exited (${end}) before saying ${pattern}; output:\n${output()}`));
       } else setTimeout(check, 50);
     };
     check();
