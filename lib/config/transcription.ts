@@ -1,7 +1,7 @@
 // Transcription's variables: the speech-to-text backend for videos without usable captions, its
 // server or bucket, and the limits on the audio it takes.
 import * as z from '../schema';
-import { int, optionalString, text, url } from './values';
+import { int, optionalInt, optionalString, text, url } from './values';
 
 /** The speech-to-text backends TRANSCRIPTION_BACKEND names. */
 export const TRANSCRIPTION_BACKENDS = ['openai-compatible', 'amazon-transcribe'] as const;
@@ -22,8 +22,31 @@ export const transcriptionSettings = {
   TRANSCRIPTION_API_KEY: optionalString,
   /** The S3 bucket Amazon Transcribe reads the audio from (set by the stack). */
   TRANSCRIPTION_BUCKET: optionalString,
+  /**
+   * The path of its transcription endpoint under TRANSCRIPTION_BASE_URL; unset:
+   * `/audio/transcriptions`, or none when the base URL already ends in whisper.cpp's `/inference`.
+   */
+  TRANSCRIPTION_PATH: z.pipe(
+    optionalString,
+    z.optional(
+      z
+        .string()
+        .check(z.regex(/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/, 'must be a path starting with /')),
+    ),
+  ),
   /** Largest audio the OpenAI-compatible server takes in one upload, in MB (OpenAI's: 25). */
   TRANSCRIPTION_MAX_UPLOAD_MB: int(1, 4_096, 25),
+  /**
+   * Largest part of the audio sent in one upload, in MB; unset: TRANSCRIPTION_MAX_UPLOAD_MB (a
+   * larger value is capped at it). The audio is cut at its own segment boundaries, no transcoding.
+   */
+  TRANSCRIPTION_PART_MB: optionalInt(1, 4_096),
+  /** Longest part of the audio sent in one upload, in minutes (vLLM takes at most 10). */
+  TRANSCRIPTION_PART_MINUTES: int(1, 240, 10),
+  /** Parts transcribed at the same time. */
+  TRANSCRIPTION_CONCURRENCY: int(1, 16, 2),
+  /** Largest answer read from the transcription server, in MB; more is a 502. */
+  TRANSCRIPTION_MAX_ANSWER_MB: int(1, 512, 8),
   /** Largest audio downloaded for a transcription, in MB. */
   TRANSCRIPTION_MAX_MB: int(1, 4_096, 200),
   /** Longest video transcribed, in minutes. */

@@ -6,6 +6,13 @@ import * as z from '../schema';
 export const int = (min: number, max: number, fallback: number) =>
   z._default(z.coerce.number().check(z.int(), z.minimum(min), z.maximum(max)), fallback);
 
+/** A bounded integer, or undefined when unset or blank (its default depends on another). */
+export const optionalInt = (min: number, max: number) =>
+  z.pipe(
+    optionalString,
+    z.optional(z.coerce.number<string>().check(z.int(), z.minimum(min), z.maximum(max))),
+  );
+
 /** A string, or undefined when unset or blank. */
 export const optionalString = z.optional(
   z.pipe(

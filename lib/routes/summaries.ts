@@ -59,7 +59,7 @@ export const summaryRoutes = {
       },
       502: {
         description:
-          'YouTube, the model or the transcription service (transcription-error) answered with something unusable, or the model is not enabled',
+          'YouTube, the model or the transcription service (transcription-error; transcription-misconfigured when its operator must change its setup) answered with something unusable, or the model is not enabled',
       },
       422: {
         description:

@@ -27,8 +27,8 @@ import {
   type AudioFile,
   containerOf,
   type Heard,
+  type JobBackend,
   type TranscribeCall,
-  type TranscriptionBackend,
 } from './backend';
 import { AUDIO_PREFIX, JOB_NAME_PREFIX, RESULTS_PREFIX } from './bucket';
 import { TranscriptionPendingError, transcriptionError, transcriptionRejected } from './errors';
@@ -89,9 +89,7 @@ export const resultSchema = z.object({
 });
 
 /** The backend of Amazon Transcribe, with its S3 bucket. */
-export function createAmazonTranscription(
-  options: AmazonTranscriptionOptions,
-): TranscriptionBackend {
+export function createAmazonTranscription(options: AmazonTranscriptionOptions): JobBackend {
   const handler = () => new NodeHttpHandler({ connectionTimeout: 3_000, requestTimeout: 60_000 });
   const s3 = new S3Client({
     region: options.region,
@@ -185,6 +183,7 @@ export function createAmazonTranscription(
   }
 
   return {
+    kind: 'job',
     name: 'amazon-transcribe',
     async transcribe(audio, call): Promise<Heard> {
       try {

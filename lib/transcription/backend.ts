@@ -4,46 +4,90 @@
 import { buildTranscript } from '../youtube/captions/transcript';
 import type { Transcript } from '../youtube/types';
 
-/** The audio as downloaded: uploaded as it is (no transcoding). */
+/**
+ * One file to transcribe: the whole audio as downloaded, or a part of it (its init segment and
+ * whole media segments: a file every decoder reads, parts.ts), never transcoded.
+ */
 export interface AudioFile {
   bytes: Uint8Array;
   /** As the player answer names it, e.g. `audio/webm; codecs="opus"`. */
   mimeType: string;
   videoId: string;
+  /** Its length in ms when known (from the media's index): a backend's times must fit in it. */
+  durationMs?: number;
+  /** Which part of the video's audio it is (from 1), of how many; absent: the whole audio. */
+  part?: { number: number; count: number };
 }
 
-/** A stretch of speech the backend heard: times in milliseconds from the start. */
+/** A stretch of speech the backend heard: times in milliseconds from the start of its file. */
 export interface HeardSegment {
   startMs: number;
   endMs: number;
   text: string;
 }
 
+/** How a backend's times were had. */
+export type HeardTiming = 'segments' | 'estimated';
+
 /** What a backend heard. */
 export interface Heard {
   /** The spoken language as the backend names it ("en", "en-US", "english"), when it says. */
   language?: string;
   segments: HeardSegment[];
+  /**
+   * `segments`: the backend timed what it heard (the default); `estimated`: it gave text only
+   * (e.g. gpt-4o-transcribe), laid over the file's length by sentence and character count.
+   */
+  timing?: HeardTiming;
 }
 
-export interface TranscribeCall {
-  /** The run's deadline: aborting it ends the request (or the wait) at once. */
+/** One upload of an upload backend. */
+export interface UploadCall {
+  /** The run's deadline: aborting it ends the request at once. */
   signal: AbortSignal;
-  /** When the run must hand its work over (epoch ms): a job still running is then pending. */
+  /**
+   * When the run must hand its work over (epoch ms): the answer is waited for until then, and
+   * never cut off sooner by an HTTP client's own timeouts.
+   */
   handOverAt: number;
   /** The video's language when known (its audio track's): no identification needed. */
   language?: string;
+}
+
+/**
+ * A backend that transcribes one file per request (any OpenAI-compatible server): the
+ * transcriber cuts long audio into parts it takes one at a time.
+ */
+export interface UploadBackend {
+  kind: 'upload';
+  /** For logs: `openai-compatible`. */
+  name: string;
+  /** The largest file it takes in one upload (TRANSCRIPTION_MAX_UPLOAD_MB). */
+  uploadLimitBytes: number;
+  /**
+   * What is said in one file, times from its start. Sent once: never re-sent while the server
+   * may still be working on it.
+   * @throws HttpError: 422 transcription-rejected | transcription-too-large, 502
+   *   transcription-error | transcription-misconfigured; the signal's reason when it aborts.
+   */
+  transcribeFile(file: AudioFile, call: UploadCall): Promise<Heard>;
+}
+
+export interface TranscribeCall extends UploadCall {
   /** A job an earlier run started (its name): picked up rather than started again. */
   resume?: string;
   /** Told the name of a job as it starts, so that a later run can pick it up. */
   started(jobName: string): Promise<void>;
 }
 
-export interface TranscriptionBackend {
-  /** For logs: `openai-compatible` or `amazon-transcribe`. */
+/**
+ * A backend that runs a job over the whole audio (Amazon Transcribe: up to 4 hours and 2 GB),
+ * which may outlive a run and be handed over by its name.
+ */
+export interface JobBackend {
+  kind: 'job';
+  /** For logs: `amazon-transcribe`. */
   name: string;
-  /** The largest audio it takes in one upload, and the variable that sets it. */
-  uploadLimitBytes?: number;
   /**
    * What is said in the audio. `audio` is downloaded only when needed (a resumed job has it).
    * @throws HttpError: 422 transcription-rejected (the audio refused, with the backend's reason),
@@ -52,9 +96,15 @@ export interface TranscriptionBackend {
   transcribe(audio: () => Promise<AudioFile>, call: TranscribeCall): Promise<Heard>;
 }
 
-/** The file name a server sees: its extension names the container (OpenAI reads it). */
+export type TranscriptionBackend = UploadBackend | JobBackend;
+
+/**
+ * The file name a server sees: its extension names the container (OpenAI reads it); a part's
+ * says which, e.g. `abc-part3of18.webm`.
+ */
 export function fileNameOf(audio: AudioFile): string {
-  return `${audio.videoId}.${containerOf(audio.mimeType)}`;
+  const part = audio.part ? `-part${audio.part.number}of${audio.part.count}` : '';
+  return `${audio.videoId}${part}.${containerOf(audio.mimeType)}`;
 }
 
 /** The container of an audio MIME type: `webm`, `m4a` (MP4 audio), or what the type says. */

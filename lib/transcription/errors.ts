@@ -88,9 +88,25 @@ export function transcriptionBudgetExceeded(
   );
 }
 
-/** 422: the transcription service refused the audio; its reason is passed on. */
+/** The most of a backend's reason a client is shown. */
+export const MAX_REASON_CHARS = 300;
+
+/**
+ * A backend's words as a client may read them: plain text (markup and invisible characters
+ * removed, white space collapsed), at most MAX_REASON_CHARS characters.
+ */
+export function plainReason(reason: string): string {
+  const text = reason
+    .replace(/<[^<>]{0,2000}>/g, ' ')
+    .replace(/[\p{Cc}\p{Cf}]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length <= MAX_REASON_CHARS ? text : `${text.slice(0, MAX_REASON_CHARS - 1)}…`;
+}
+
+/** 422: the transcription service refused the audio; its reason is passed on, as plain text. */
 export function transcriptionRejected(reason: string, cause?: unknown): HttpError {
-  const said = reason.trim().slice(0, 500) || 'no reason given';
+  const said = plainReason(reason) || 'no reason given';
   return new UnprocessableError(
     'transcription-rejected',
     'Audio not transcribable',
@@ -107,6 +123,19 @@ export function transcriptionError(detail: string, cause?: unknown): HttpError {
   return new BadGatewayError(
     'transcription-error',
     `The transcription of this video's audio failed: ${detail}. Try again later.`,
+    { cause },
+  );
+}
+
+/**
+ * 502: the transcription service is set up in a way that cannot work (e.g. whisper.cpp's server
+ * started without `--convert`): the client is told transcription is unavailable, not that their
+ * video is bad; `fix` tells the operator what to change (the log has the server's own words).
+ */
+export function transcriptionMisconfigured(fix: string, cause?: unknown): HttpError {
+  return new BadGatewayError(
+    'transcription-misconfigured',
+    `Transcription of videos without captions is unavailable on this service at the moment. Operators: ${fix}`,
     { cause },
   );
 }

@@ -10,8 +10,8 @@ import {
   type AudioFile,
   fileNameOf,
   type Heard,
-  type TranscribeCall,
-  type TranscriptionBackend,
+  type UploadBackend,
+  type UploadCall,
 } from './backend';
 import { transcriptionError, transcriptionRejected, transcriptionTooLarge } from './errors';
 
@@ -47,9 +47,7 @@ const verboseSchema = z.object({
 const MAX_RETRIES = 2;
 
 /** The backend of an OpenAI-compatible server. */
-export function createOpenAiTranscription(
-  options: OpenAiTranscriptionOptions,
-): TranscriptionBackend {
+export function createOpenAiTranscription(options: OpenAiTranscriptionOptions): UploadBackend {
   const client = createOpenAiClient({
     baseUrl: options.baseUrl,
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
@@ -57,10 +55,10 @@ export function createOpenAiTranscription(
   const uploadLimitBytes = options.maxUploadMb * 1_048_576;
 
   return {
+    kind: 'upload',
     name: 'openai-compatible',
     uploadLimitBytes,
-    async transcribe(audio: () => Promise<AudioFile>, call: TranscribeCall): Promise<Heard> {
-      const file = await audio();
+    async transcribeFile(file: AudioFile, call: UploadCall): Promise<Heard> {
       // A server that does not answer by the hand-over time has failed: a 502 while the run can
       // still say so (the client's own timeout would start its retries over).
       const late = AbortSignal.timeout(Math.max(1_000, call.handOverAt - Date.now()));

@@ -93,7 +93,7 @@ export function createTranscriber(deps: TranscriberDeps): Transcriber {
 
   /** @throws 422 transcription-too-large when the backend cannot take `bytes` in one upload. */
   function tooLargeToUpload(bytes: number | undefined): void {
-    const limit = backend.uploadLimitBytes;
+    const limit = backend.kind === 'upload' ? backend.uploadLimitBytes : undefined;
     if (limit !== undefined && bytes !== undefined && bytes > limit) {
       throw transcriptionTooLarge(bytes, {
         mb: Math.round(limit / 1_048_576),
@@ -181,16 +181,23 @@ export function createTranscriber(deps: TranscriberDeps): Transcriber {
         resumed: jobName !== undefined,
       });
       const language = found.offers[0]?.language;
-      const heard = await backend.transcribe(() => download(found, request, used), {
-        signal,
-        handOverAt,
-        ...(language ? { language } : {}),
-        ...(jobName ? { resume: jobName } : {}),
-        started: async (name) => {
-          jobName = name;
-          await store.remember(videoId, owner, { jobName: name });
-        },
-      });
+      const heard =
+        backend.kind === 'upload'
+          ? await backend.transcribeFile(await download(found, request, used), {
+              signal,
+              handOverAt,
+              ...(language ? { language } : {}),
+            })
+          : await backend.transcribe(() => download(found, request, used), {
+              signal,
+              handOverAt,
+              ...(language ? { language } : {}),
+              ...(jobName ? { resume: jobName } : {}),
+              started: async (name) => {
+                jobName = name;
+                await store.remember(videoId, owner, { jobName: name });
+              },
+            });
       const transcript = transcriptOf(heard, language);
       if (transcript.segments.length === 0) {
         throw new UnprocessableError(

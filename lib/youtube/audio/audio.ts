@@ -5,6 +5,7 @@
 // never runs (clients.ts asks only clients that need none), so they are counted and skipped.
 import type { InnerTubeClient } from '../innertube/clients';
 import { isRecord, type PlayerResponse } from '../innertube/player';
+import type { ByteRange } from './segments';
 
 /** One client's audio, ready to download: its smallest audio-only format with a direct URL. */
 export interface AudioOffer {
@@ -20,6 +21,12 @@ export interface AudioOffer {
   exact: boolean;
   /** The language of the audio track, when the video has several (dubbed) tracks. */
   language?: string;
+  /**
+   * Where its init segment and its index (WebM Cues, MP4 sidx) are, as the player answer says
+   * (`initRange`, `indexRange`; here with exclusive ends): what lets it be cut into parts.
+   */
+  initRange?: ByteRange;
+  indexRange?: ByteRange;
 }
 
 /** What one player answer offers in audio (the canary prints it). */
@@ -43,14 +50,27 @@ interface RawFormat {
   approxDurationMs?: unknown;
   audioTrack?: { id?: unknown; audioIsDefault?: unknown };
   isDrc?: unknown;
+  initRange?: unknown;
+  indexRange?: unknown;
 }
 
-const positive = (value: unknown): number | undefined => {
+/** A whole number of at least `min` (1 unless said), from a number or a string of digits. */
+const positive = (value: unknown, min = 1): number | undefined => {
   const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  return typeof number === 'number' && Number.isSafeInteger(number) && number > 0
+  return typeof number === 'number' && Number.isSafeInteger(number) && number >= min
     ? number
     : undefined;
 };
+
+/** A player answer's `{ start, end }` (inclusive, strings of digits) as a ByteRange. */
+function byteRangeOf(value: unknown): ByteRange | undefined {
+  if (!isRecord(value)) return undefined;
+  const start = positive(value.start, 0);
+  const end = positive(value.end, 0);
+  return start !== undefined && end !== undefined && end >= start
+    ? { start, end: end + 1 }
+    : undefined;
+}
 
 /**
  * The audio a player answer offers `client`, and its smallest direct format. Of a video with
@@ -118,6 +138,8 @@ function offerOf(
   const track = typeof format.audioTrack?.id === 'string' ? format.audioTrack.id : undefined;
   // Track ids read "en.4", "pt-BR.3": the language, then YouTube's own number.
   const language = track?.split('.')[0];
+  const initRange = byteRangeOf(format.initRange);
+  const indexRange = byteRangeOf(format.indexRange);
   return {
     client: client.name,
     userAgent: client.userAgent,
@@ -127,5 +149,9 @@ function offerOf(
     bytes: exactBytes ?? estimate,
     exact: exactBytes !== undefined,
     ...(language ? { language } : {}),
+    // Both or neither: the index is read only where the init segment is known to end.
+    ...(initRange && indexRange && initRange.start === 0 && indexRange.start >= initRange.end
+      ? { initRange, indexRange }
+      : {}),
   };
 }
