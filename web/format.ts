@@ -38,7 +38,12 @@ export function progressOf(job: Pick<Job, 'status' | 'progress'>): {
     case 'transcript':
       return { percent: 5, words: 'Fetching the transcript…' };
     case 'transcribing':
-      return { percent: 7, words: 'No captions: transcribing the audio…' };
+      // Its parts as they finish (5% to 50%: a long talk's transcription is most of the wait).
+      if (total === 0) return { percent: 5, words: 'No captions: transcribing the audio…' };
+      return {
+        percent: 5 + Math.round((45 * Math.min(done, total)) / total),
+        words: `No captions: transcribing part ${Math.min(done + 1, total)} of ${total}…`,
+      };
     case 'combining':
       // One long model call with nothing to count: the step is named, and the bar's stripes move.
       return {
@@ -132,7 +137,7 @@ export function summaryMarkdown(summary: Summary): string {
     lines.push('', '## Key points', '');
     for (const point of summary.key_points) {
       lines.push(
-        `- ${markdownLink(clock(point.start_seconds), point.url)} ${markdownText(point.text)}`,
+        `- ${markdownLink(`${point.time_estimated ? '~' : ''}${clock(point.start_seconds)}`, point.url)} ${markdownText(point.text)}`,
       );
     }
   }

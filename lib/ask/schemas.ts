@@ -104,6 +104,7 @@ export const askResponseSchema = z
         transcript_word_count: answerFields.transcript_word_count,
         transcript_client: answerFields.transcript_client,
         transcript_source: answerFields.transcript_source,
+        transcript_timing: answerFields.transcript_timing,
         model: answerFields.model,
         model_id: answerFields.model_id,
         context: z.enum(ASK_CONTEXTS).check(

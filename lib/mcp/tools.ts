@@ -77,12 +77,18 @@ function progressReporter(
   progress: NonNullable<ToolContext['progress']>,
 ): (job: JobProgress) => void {
   let sent = -1;
+  // A video without captions counts its transcribed parts first, then its summarised ones: the
+  // count goes on from the transcribed ones so that it only grows.
+  let transcribed = 0;
   return (job) => {
-    const done = job.stage === 'done' ? Math.max(job.parts_total, job.parts_done) : job.parts_done;
+    if (job.stage === 'transcribing') transcribed = Math.max(transcribed, job.parts_total);
+    const base = job.stage === 'transcribing' ? 0 : transcribed;
+    const own = job.stage === 'done' ? Math.max(job.parts_total, job.parts_done) : job.parts_done;
+    const done = base + own;
     if (done <= sent) return;
     sent = done;
-    const total = job.parts_total > 0 ? job.parts_total : undefined;
-    const parts = total === undefined ? '' : `: ${done} of ${total} parts`;
+    const total = job.parts_total > 0 ? base + job.parts_total : undefined;
+    const parts = job.parts_total > 0 ? `: ${own} of ${job.parts_total} parts` : '';
     progress(done, total, `${STAGE_WORDS[job.stage]}${parts}`);
   };
 }

@@ -20,6 +20,10 @@ export function responseOf(
 ): SummarizeResponse {
   const { metadata, transcript } = video;
   const summaryLanguage = work.summaryLanguage ?? transcript.language;
+  // Key points start where lines start: those of lines whose time was estimated say so.
+  const estimated = new Set(
+    transcript.segments.filter((segment) => segment.estimated).map((segment) => segment.offsetMs),
+  );
   return {
     summary: result.summary,
     word_count: countWords(result.summary, summaryLanguage),
@@ -27,6 +31,7 @@ export function responseOf(
       text: point.text,
       start_seconds: point.startMs / 1000,
       url: keyPointUrl(work.videoId, point.startMs),
+      ...(estimated.has(point.startMs) ? { time_estimated: true as const } : {}),
     })),
     chapters: result.chapters.list.map((chapter) => ({
       start_seconds: chapter.startMs / 1000,

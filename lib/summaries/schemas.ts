@@ -3,6 +3,7 @@
 // the OpenAPI document is generated from them, and the summary record's version is derived from
 // the response schema (store/records.ts).
 import * as z from '../schema';
+import type { HeardTiming } from '../transcription/backend';
 import {
   languageTagSchema,
   transcriptLanguageSchema,
@@ -18,6 +19,9 @@ const TRANSCRIPT_SOURCES = [
   'captions',
   'transcription',
 ] as const satisfies readonly TranscriptSource[];
+
+/** How a transcript's times were had (lib/transcription/backend.ts HeardTiming). */
+const TRANSCRIPT_TIMINGS = ['segments', 'estimated'] as const satisfies readonly HeardTiming[];
 
 export { SUMMARY_LENGTH, videoUrlSchema };
 
@@ -92,6 +96,12 @@ export const keyPointSchema = z
       z.meta({
         description: 'The video at that moment (t= in whole seconds)',
         examples: ['https://www.youtube.com/watch?v=py5byOOHZM8&t=81s'],
+      }),
+    ),
+    time_estimated: z.optional(z.literal(true)).check(
+      z.meta({
+        description:
+          'Present when start_seconds is estimated: the transcription service gave no times (metadata.transcript_timing estimated), so the moment is near, not exact',
       }),
     ),
   })
@@ -172,6 +182,13 @@ export const answerFields = {
       examples: ['captions'],
     }),
   ),
+  transcript_timing: z.enum(TRANSCRIPT_TIMINGS).check(
+    z.meta({
+      description:
+        'How the transcript’s times were had: segments (captions, or a transcription service that timed what it heard) or estimated (a service that gave text only, such as gpt-4o-transcribe: its lines were laid over the audio by their length, so links land near the moment, not on it)',
+      examples: ['segments'],
+    }),
+  ),
   model: z.string().check(z.meta({ description: 'The model name asked for (or the default)' })),
   model_id: z
     .string()
@@ -217,6 +234,7 @@ export const summarizeResponseSchema = z
         ),
         transcript_client: answerFields.transcript_client,
         transcript_source: answerFields.transcript_source,
+        transcript_timing: answerFields.transcript_timing,
         model: answerFields.model,
         model_id: answerFields.model_id,
         summary_length_requested: count(),

@@ -19,6 +19,9 @@ export function transcriptMetadata({ transcript, client, source }: Video) {
     transcript_word_count: transcript.wordCount,
     transcript_client: client,
     transcript_source: source,
+    transcript_timing: transcript.segments.some((segment) => segment.estimated)
+      ? ('estimated' as const)
+      : ('segments' as const),
   };
 }
 

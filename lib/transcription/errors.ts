@@ -8,6 +8,7 @@ import {
   TooManyRequestsError,
   UnprocessableError,
 } from '../errors';
+import { withoutHidden } from '../util/text';
 
 /** Where the manual explains how to turn transcription on. */
 const HOW_TO_ENABLE =
@@ -96,9 +97,7 @@ export const MAX_REASON_CHARS = 300;
  * removed, white space collapsed), at most MAX_REASON_CHARS characters.
  */
 export function plainReason(reason: string): string {
-  const text = reason
-    .replace(/<[^<>]{0,2000}>/g, ' ')
-    .replace(/[\p{Cc}\p{Cf}]/gu, ' ')
+  const text = withoutHidden(reason.replace(/<[^<>]{0,2000}>/g, ' '))
     .replace(/\s+/g, ' ')
     .trim();
   return text.length <= MAX_REASON_CHARS ? text : `${text.slice(0, MAX_REASON_CHARS - 1)}…`;

@@ -5,11 +5,16 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Config, ConfigError } from '../config';
 import type { OperatorCredentials } from '../credentials';
 import type { Logger } from '../logger';
+import { createCache } from '../summaries/store/cache';
 import type { YouTubeClient } from '../youtube/client';
 import type { TranscriptionBackend } from './backend';
+import type { PlacedHeard } from './heard';
 import { transcriptionCache } from './reuse';
 import { createTranscriptionStore } from './store';
 import { createTranscriber, type Transcriber } from './transcriber';
+
+/** Finished parts of a transcription are kept two days, as a claim is (store.ts). */
+const CHECKPOINT_SECONDS = 2 * 86_400;
 
 /**
  * Which backend `config` names, or undefined for none.
@@ -77,8 +82,15 @@ export async function transcriberFrom(
       dailyMinutes: config.TRANSCRIPTION_DAILY_MINUTES,
     }),
     transcriptions: transcriptionCache(config, db),
+    checkpoints: createCache<PlacedHeard>(db, config.TABLE_NAME, CHECKPOINT_SECONDS),
     youtube: deps.youtube,
-    limits: { maxMinutes: config.TRANSCRIPTION_MAX_MINUTES, maxMb: config.TRANSCRIPTION_MAX_MB },
+    limits: {
+      maxMinutes: config.TRANSCRIPTION_MAX_MINUTES,
+      maxMb: config.TRANSCRIPTION_MAX_MB,
+      partMb: config.TRANSCRIPTION_PART_MB ?? config.TRANSCRIPTION_MAX_UPLOAD_MB,
+      partMinutes: config.TRANSCRIPTION_PART_MINUTES,
+      concurrency: config.TRANSCRIPTION_CONCURRENCY,
+    },
     leaseMs,
     logger: deps.logger,
   });

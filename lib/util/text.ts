@@ -45,6 +45,24 @@ export function hiddenInName(name: string): string | undefined {
   return found ? codePointName(found[0]) : undefined;
 }
 
+// What a line of text from outside (a transcription server's, a creator's chapter line) may not
+// bring into the API's output: control characters (C0 and C1, but for tab and newline), bidi
+// marks, overrides and isolates, and the other default-ignorable characters, outside an emoji.
+// biome-ignore lint/complexity/useRegexLiterals: the `v` flag (see above)
+const HIDDEN_OR_EMOJI = new RegExp(
+  String.raw`(\p{RGI_Emoji})|(?![\t\n])[\p{Cc}\p{Default_Ignorable_Code_Point}]`,
+  'gv',
+);
+
+/**
+ * `text` without the characters that hide, reorder or garble what is shown (controls but tab
+ * and newline, bidi overrides and isolates, zero-width and other invisible format characters);
+ * emoji keep their joiners and variation selectors.
+ */
+export function withoutHidden(text: string): string {
+  return text.replace(HIDDEN_OR_EMOJI, (_match, emoji: string | undefined) => emoji ?? '');
+}
+
 /** `U+XXXX` for a character (its first code point). */
 const codePointName = (char: string) =>
   `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;

@@ -8,6 +8,11 @@ export interface TranscriptSegment {
   /** Start of the line, in milliseconds from the start of the video. */
   offsetMs: number;
   durationMs: number;
+  /**
+   * A transcribed line whose time was estimated (the backend gave text without times; it was
+   * laid over the audio by its length): links to it land near the moment, not on it.
+   */
+  estimated?: true;
 }
 
 export interface Transcript {

@@ -10,6 +10,8 @@ interface Moment {
   start_seconds: number;
   text: string;
   url: string;
+  /** The time is estimated (a transcription without times): shown as about that time. */
+  time_estimated?: true;
 }
 
 /** Moments as links that open the video at each one, in a new tab, time first. */
@@ -19,7 +21,16 @@ export function Moments({ moments, label }: { moments: readonly Moment[]; label?
       {moments.map((moment) => (
         <li key={`${moment.start_seconds}-${moment.text}`}>
           <a href={moment.url} target="_blank" rel="noopener noreferrer">
-            <span class="time">{clock(moment.start_seconds)}</span> {moment.text}
+            <span class="time">
+              {moment.time_estimated ? (
+                <abbr title="About this time: the transcription gave no exact times">
+                  ~{clock(moment.start_seconds)}
+                </abbr>
+              ) : (
+                clock(moment.start_seconds)
+              )}
+            </span>{' '}
+            {moment.text}
           </a>
         </li>
       ))}
@@ -88,6 +99,11 @@ export function SummaryView({ summary }: { summary: Summary }) {
       {summary.key_points && summary.key_points.length > 0 && (
         <>
           <h3>Key points</h3>
+          {metadata.transcript_timing === 'estimated' && (
+            <p class="hint">
+              Times marked ~ are estimated: the transcription of this video gave no times.
+            </p>
+          )}
           <Moments moments={summary.key_points} />
         </>
       )}

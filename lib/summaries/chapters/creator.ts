@@ -2,6 +2,7 @@
 // they follow its rules (support.google.com/youtube/answer/9884579): the first at 0:00, at least
 // three in ascending order, each at least 10 seconds long. Those are the chapters of the summary,
 // times exact and titles as written; the prompt shows them to a model too (llm/prompt.ts).
+import { withoutHidden } from '../../util/text';
 import { CHAPTER_FORM, parseTimestamp, readTimedLine } from '../timed-line';
 import { CHAPTERED_FROM_MS, SHORTEST_CHAPTER_MS } from './chapter';
 
@@ -29,7 +30,9 @@ export function creatorChapters(description: string, endMs?: number): CreatorCha
     if (!read || startMs === undefined) continue;
     const previous = chapters.at(-1);
     if (previous !== undefined && startMs <= previous.startMs) continue;
-    chapters.push({ startMs, title: read.text.slice(0, TITLE_CHARS) });
+    // Titles as written, but for what would hide or reorder them in the API's output.
+    const title = withoutHidden(read.text).replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS);
+    chapters.push({ startMs, title });
   }
   if (chapters.length < 3 || chapters[0]?.startMs !== 0) return [];
   const ends = [...chapters.slice(1).map((chapter) => chapter.startMs), endMs];

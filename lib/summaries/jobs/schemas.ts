@@ -40,11 +40,16 @@ export const jobProgressSchema = z
           'queued (waiting for a worker), transcript (fetching it from YouTube), transcribing (a video without captions: downloading and transcribing its audio), summarizing (the parts), combining (their summaries into one), done',
       }),
     ),
-    parts_done: count().check(z.meta({ description: 'Parts summarised so far' })),
+    parts_done: count().check(
+      z.meta({
+        description:
+          'Parts summarised so far (while transcribing: parts of the audio transcribed so far)',
+      }),
+    ),
     parts_total: count().check(
       z.meta({
         description:
-          'Parts the transcript is summarised in (1 when it fits the model at once); 0 until known',
+          'Parts the transcript is summarised in (1 when it fits the model at once; while transcribing: parts the audio is transcribed in); 0 until known',
       }),
     ),
   })

@@ -178,11 +178,18 @@ export function createSummaryWorker(deps: SummaryWorkerDeps) {
         deadlineAt: endsAt,
         // A video without captions is transcribed on the account of the job that started the run.
         payer: record.chargedTo?.userId,
-        onTranscribing: async () => {
+        // Its parts as they are transcribed ("Transcribing part 3 of 18").
+        onTranscribing: async (parts) => {
+          const { partsDone = 0, partsTotal = 0 } = parts ?? {};
           await records
-            .progress(key, owner, { stage: 'transcribing', partsTotal: 0, partsDone: 0 })
+            .progress(key, owner, { stage: 'transcribing', partsTotal, partsDone })
             .catch(asStopped);
-          logger.info('summary progress', { ...fields, stage: 'transcribing' });
+          logger.info('summary progress', {
+            ...fields,
+            stage: 'transcribing',
+            parts_done: partsDone,
+            parts_total: partsTotal,
+          });
         },
       });
       title = video.metadata.title;

@@ -5,7 +5,9 @@
 // and no redirect anywhere else is followed: a player answer is data from the network, and its
 // URLs must not make this service fetch whatever they name.
 import type { Dispatcher } from 'undici';
+import { youTubeBadResponse } from '../errors';
 import { createControlledFetch, readChunks, type UnreadResponse } from '../fetch';
+import type { ByteRange } from './segments';
 
 /** The most asked of the media server in one request. */
 export const MEDIA_RANGE_BYTES = 10 * 1024 * 1024;
@@ -65,16 +67,20 @@ export interface Download {
   maxBytes: number;
   /** Only the first `limitBytes` (the canary's 64 KB check); default: all of it. */
   limitBytes?: number;
+  /** Only these bytes of the file (a part's segments, the init segment and index); default: all. */
+  range?: ByteRange;
   /** Told after each range: bytes so far, and the total once known. */
   onProgress?: (bytes: number, total: number | undefined) => void;
 }
 
 /**
- * The bytes at `url`, range by range.
+ * The bytes at `url` (or the part of them `download.range` names), range by range. A media
+ * server that answers in smaller pieces than asked is followed for at most twice the requests
+ * the bytes need (one answering 1 KB at a time would otherwise be asked 200,000 times).
  * @throws ForeignMediaError (a URL or a redirect off the media hosts: no request made to it),
  *   MediaRefusedError (403, or any answer that is not the range), AudioTooLargeError, and the
- *   HttpErrors of the controlled fetch: 502 youtube-bad-response (5xx, a broken answer), 503
- *   youtube-blocked (429) | youtube-unreachable, 504 youtube-timeout.
+ *   HttpErrors of the controlled fetch: 502 youtube-bad-response (5xx, a broken answer, too many
+ *   pieces), 503 youtube-blocked (429) | youtube-unreachable, 504 youtube-timeout.
  */
 export async function downloadMedia(
   url: string,
@@ -97,24 +103,43 @@ export async function downloadMedia(
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const wanted = Math.min(download.limitBytes ?? Number.POSITIVE_INFINITY, download.maxBytes + 1);
+  const from = download.range?.start ?? 0;
+  const wanted = Math.min(
+    download.limitBytes ?? Number.POSITIVE_INFINITY,
+    download.maxBytes + 1,
+    download.range ? download.range.end - from : Number.POSITIVE_INFINITY,
+  );
   const audio = new Collected();
   let total: number | undefined;
-  while (audio.length < Math.min(wanted, total ?? Number.POSITIVE_INFINITY)) {
+  let requests = 0;
+  /** What is still to come, once the file's length is known. */
+  const span = () => Math.min(wanted, (total ?? Number.POSITIVE_INFINITY) - from);
+  while (audio.length < span()) {
     const received = audio.length;
-    const asked = Math.min(MEDIA_RANGE_BYTES, wanted - received, (total ?? wanted) - received);
+    const asked = Math.min(MEDIA_RANGE_BYTES, span() - received);
+    // Twice the requests the bytes need, and one more (without a known length: those had so far
+    // and the one to come).
+    const need = Number.isFinite(span()) ? span() : received + asked;
+    const bound = 2 * Math.ceil(need / MEDIA_RANGE_BYTES) + 1;
+    if (requests >= bound) {
+      throw youTubeBadResponse(
+        `the media server sent ${received} of ${span()} bytes in ${requests} answers, each far smaller than asked`,
+      );
+    }
+    requests++;
+    const first = from + received;
     const range = await fetchWith(
       target.href,
       {
         headers: {
-          Range: `bytes=${received}-${received + asked - 1}`,
+          Range: `bytes=${first}-${first + asked - 1}`,
           'User-Agent': download.userAgent,
         },
       },
       async (response: UnreadResponse) => {
         // A 403 (or any other refusal) is about the URL, its client's failure. A server that
         // ignores ranges answers 200 with it all (within the range cap): fine for a first request.
-        const whole = response.status === 200 && received === 0;
+        const whole = response.status === 200 && first === 0;
         const declared = whole ? undefined : totalOf(response.headers.get('content-range'));
         if ((response.status !== 206 && !whole) || (declared ?? 0) > download.maxBytes) {
           await response.body?.cancel().catch(() => undefined);
@@ -122,7 +147,7 @@ export async function downloadMedia(
         }
         // Room for all that is wanted once the length is known: each range is written where it
         // goes, and the audio is never copied whole.
-        if (declared !== undefined) audio.reserve(Math.min(declared, wanted));
+        if (declared !== undefined) audio.reserve(Math.min(declared - from, wanted));
         const bytes = await readChunks(response, MEDIA_RANGE_BYTES, (chunk) => audio.add(chunk));
         return { status: response.status, whole, declared, bytes };
       },
@@ -139,7 +164,7 @@ export async function downloadMedia(
   }
   if (audio.length > download.maxBytes) throw new AudioTooLargeError(audio.length);
   const bytes = audio.bytes();
-  return download.limitBytes === undefined ? bytes : bytes.subarray(0, download.limitBytes);
+  return bytes.length > wanted ? bytes.subarray(0, wanted) : bytes;
 }
 
 /**

@@ -15,6 +15,8 @@ export interface RawCaption {
   text: string;
   offsetMs: number;
   durationMs: number;
+  /** A transcribed line whose time was laid over the audio by its length, not heard. */
+  estimated?: true;
 }
 
 /** The format of a caption track body, or undefined when it is none of YouTube's. */

@@ -1,6 +1,7 @@
 // Turns the cues of a caption track (captions.ts) into the Transcript the summarizers read:
 // clean text (no entities, tags or "[Music]" cues), offsets in milliseconds.
 
+import { withoutHidden } from '../../util/text';
 import { countWords } from '../../util/words';
 import type { Transcript, TranscriptSegment } from '../types';
 import type { RawCaption } from './captions';
@@ -38,17 +39,17 @@ export function decodeEntities(value: string): string {
 }
 
 /**
- * Cleans one caption line: entities decoded (youtube-transcript decodes only a few, and YouTube
- * sometimes escapes twice), formatting tags and non-speech cues (`[Music]`, `♪`, `>>` speaker
- * marks) removed, whitespace collapsed.
+ * Cleans one caption or transcribed line: entities decoded (youtube-transcript decodes only a
+ * few, and YouTube sometimes escapes twice), formatting tags and non-speech cues (`[Music]`, `♪`,
+ * `>>` speaker marks) removed, control and invisible format characters (bidi overrides, NUL,
+ * ESC) removed, whitespace collapsed.
  */
 export function normaliseCaptionText(raw: string): string {
-  return decodeEntities(raw)
+  return withoutHidden(decodeEntities(raw))
     .replace(/<\/?[a-z][^<>]*>/gi, ' ')
     .replace(/\[[^\]]{0,40}\]/g, ' ')
     .replace(/[♪♫♬♩]/g, ' ')
     .replace(/(^|\s)>>+(?=\s|$)/g, ' ')
-    .replace(/[\u200b-\u200d\ufeff]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -62,7 +63,13 @@ export function buildTranscript(
   for (const caption of captions) {
     const text = normaliseCaptionText(caption.text);
     if (text === '') continue;
-    segments.push({ text, offsetMs: caption.offsetMs, durationMs: caption.durationMs });
+    const segment: TranscriptSegment = {
+      text,
+      offsetMs: caption.offsetMs,
+      durationMs: caption.durationMs,
+    };
+    if (caption.estimated) segment.estimated = true;
+    segments.push(segment);
   }
   return {
     language: track.language,

@@ -117,21 +117,24 @@ describe('the daily budget of transcribed minutes', () => {
     expect(stt.requests).toHaveLength(1);
   });
 
-  it('gives the minutes of a transcription that failed on the backend’s side back', async () => {
+  it('gives the minutes back of a transcription that failed on the backend’s side, or before any audio reached it', async () => {
     stt.reset();
     const { token } = await env.host.registerAndLogin();
     stt.script(['server-error', 'server-error', 'server-error', 'success']);
 
     const failed = await summarize(env, FAKE_VIDEO_IDS['audio-foreign-first'], token);
-    // Without the refund, 5 + 5 minutes would pass the budget of 8.
+    // Without the refunds, 5 + 5 minutes would pass the budget of 8.
     const next = await summarize(env, FAKE_VIDEO_IDS['audio-redirect-foreign'], token);
     const third = await summarize(env, FAKE_VIDEO_IDS['audio-refused-first'], token);
+    const fourth = await summarize(env, FAKE_VIDEO_IDS['audio-foreign-first'], token);
 
     expect(failed.status, failed.text).toBe(502);
-    // The redirect is refused (nothing transcribed, a YouTube failure): its minutes stay spent,
-    // as a summary's unit does for what YouTube answered.
+    // The redirect is refused: a YouTube failure, but no audio reached the backend, so its
+    // minutes come back too.
     expect(next.status, next.text).toBe(502);
-    expect(third.status, third.text).toBe(429);
+    expect(third.status, third.text).toBe(200);
+    // The minutes of a transcription made stay spent: 5 + 5 would pass the budget of 8.
+    expect(fourth.status, fourth.text).toBe(429);
   });
 });
 
