@@ -39,9 +39,9 @@ export function progressOf(job: Pick<Job, 'status' | 'progress'>): {
       return { percent: 5, words: 'Fetching the transcript…' };
     case 'transcribing':
       // Its parts as they finish (5% to 50%: a long talk's transcription is most of the wait).
-      if (total === 0) return { percent: 5, words: 'No captions: transcribing the audio…' };
+      if (total === 0) return { percent: 6, words: 'No captions: transcribing the audio…' };
       return {
-        percent: 5 + Math.round((45 * Math.min(done, total)) / total),
+        percent: 6 + Math.round((44 * Math.min(done, total)) / total),
         words: `No captions: transcribing part ${Math.min(done + 1, total)} of ${total}…`,
       };
     case 'combining':

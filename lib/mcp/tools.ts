@@ -73,7 +73,7 @@ const STAGE_WORDS: Record<JobProgress['stage'], string> = {
  * What a summary's run tells the client while summarize_video waits: parts done of parts total,
  * sent when they grow (MCP wants each notification's progress above the one before).
  */
-function progressReporter(
+export function progressReporter(
   progress: NonNullable<ToolContext['progress']>,
 ): (job: JobProgress) => void {
   let sent = -1;

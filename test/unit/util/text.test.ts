@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hiddenInName, isBlank, trimEndOf } from '../../../lib/util/text';
+import { hiddenInName, isBlank, trimEndOf, withoutHidden } from '../../../lib/util/text';
 
 describe('trimEndOf', () => {
   it.each([
@@ -109,5 +109,22 @@ describe('hiddenInName', () => {
     ['a skin tone', '👍🏽'],
   ])('lets %s through', (_name, text) => {
     expect(hiddenInName(text)).toBeUndefined();
+  });
+});
+
+describe('withoutHidden', () => {
+  it.each([
+    ['C0 controls', 'a\u0000b\u0007c\u001bd\u007fe', 'abcde'],
+    ['C1 controls', 'a\u0085b\u009bc', 'abc'],
+    ['bidi overrides and isolates', '\u202Etxt.exe\u202C \u2066x\u2069 \u200F', 'txt.exe x '],
+    ['zero-width and soft hyphen', 'zero\u200Bwidth\u00ADed\uFEFF', 'zerowidthed'],
+  ])('removes %s', (_what, text, clean) => {
+    expect(withoutHidden(text)).toBe(clean);
+  });
+
+  it('keeps tab, newline, spaces and emoji with their joiners and variation selectors', () => {
+    const text = 'a\tb\nc d 👩‍💻 ❤️ 🇫🇷';
+
+    expect(withoutHidden(text)).toBe(text);
   });
 });

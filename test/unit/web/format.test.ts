@@ -59,13 +59,25 @@ describe('progressOf', () => {
       job('done', 'done', 4, 4),
     ].map((state) => progressOf(state).percent);
 
-    expect(seen).toEqual([0, 5, 7, 10, 30, 90, 90, 100]);
+    expect(seen).toEqual([0, 5, 6, 10, 30, 90, 90, 100]);
   });
 
   it('says that a video without captions is being transcribed', () => {
     expect(progressOf(job('running', 'transcribing')).words).toBe(
       'No captions: transcribing the audio…',
     );
+  });
+
+  it('counts the parts of the audio as they are transcribed, up to half the bar', () => {
+    const seen = [0, 2, 17, 18].map((done) => progressOf(job('running', 'transcribing', done, 18)));
+
+    expect(seen.map((progress) => progress.words)).toEqual([
+      'No captions: transcribing part 1 of 18…',
+      'No captions: transcribing part 3 of 18…',
+      'No captions: transcribing part 18 of 18…',
+      'No captions: transcribing part 18 of 18…',
+    ]);
+    expect(seen.map((progress) => progress.percent)).toEqual([6, 11, 48, 50]);
   });
 
   it('says how many parts are done', () => {

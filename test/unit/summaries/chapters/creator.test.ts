@@ -25,6 +25,17 @@ describe('creatorChapters', () => {
     ]);
   });
 
+  it('removes from titles what would hide or reorder them: NUL, ESC, bidi overrides, zero-width', () => {
+    const description =
+      '0:00 Intro\u0000\u001b[31m red\n1:00 \u202Egnp.exe\n2:00 Zero\u200Bwidth \u2066isolate\u2069 👩‍💻';
+
+    expect(creatorChapters(description).map((chapter) => chapter.title)).toEqual([
+      'Intro[31m red',
+      'gnp.exe',
+      'Zerowidth isolate 👩‍💻',
+    ]);
+  });
+
   it('finds none in a description with fewer lines, or not starting at 0:00', () => {
     expect(creatorChapters('0:00 Intro\n2:15 Kernels')).toEqual([]);
     expect(creatorChapters('0:30 Intro\n2:15 Kernels\n4:00 End')).toEqual([]);

@@ -17,6 +17,8 @@ describe('normaliseCaptionText', () => {
     ['>> Speaker two here', 'Speaker two here'],
     ['a\n  b\t c&nbsp;d', 'a b c d'],
     ['zero\u200bwidth', 'zerowidth'],
+    ['NUL\u0000 and ESC\u001b[2J gone', 'NUL and ESC[2J gone'],
+    ['\u202Egnp.exe and &#x202E;this', 'gnp.exe and this'],
     ['3 < 5 and 7 > 2', '3 < 5 and 7 > 2'],
     ['&bogus; stays', '&bogus; stays'],
   ])('turns %j into %j', (raw, expected) => {
