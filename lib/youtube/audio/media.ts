@@ -140,15 +140,22 @@ export async function downloadMedia(
         // A 403 (or any other refusal) is about the URL, its client's failure. A server that
         // ignores ranges answers 200 with it all (within the range cap): fine for a first request.
         const whole = response.status === 200 && first === 0;
-        const declared = whole ? undefined : totalOf(response.headers.get('content-range'));
+        const contentRange = response.headers.get('content-range');
+        const declared = whole ? undefined : totalOf(contentRange);
         if ((response.status !== 206 && !whole) || (declared ?? 0) > download.maxBytes) {
           await response.body?.cancel().catch(() => undefined);
           return { status: response.status, whole, declared, bytes: 0 };
         }
+        // A range must be the one asked for, and no longer: the bytes go where they were asked.
+        if (!whole && startOf(contentRange) !== first) {
+          await response.body?.cancel().catch(() => undefined);
+          throw youTubeBadResponse(`the media server answered ${contentRange} to bytes ${first}-`);
+        }
         // Room for all that is wanted once the length is known: each range is written where it
         // goes, and the audio is never copied whole.
         if (declared !== undefined) audio.reserve(Math.min(declared - from, wanted));
-        const bytes = await readChunks(response, MEDIA_RANGE_BYTES, (chunk) => audio.add(chunk));
+        const limit = whole ? MEDIA_RANGE_BYTES : asked;
+        const bytes = await readChunks(response, limit, (chunk) => audio.add(chunk));
         return { status: response.status, whole, declared, bytes };
       },
     ).catch((error: unknown) => {
@@ -198,6 +205,12 @@ class Collected {
   bytes(): Uint8Array {
     return this.buffer.subarray(0, this.length);
   }
+}
+
+/** Where a `Content-Range: bytes 100-199/1234` answer starts; undefined when it does not say. */
+function startOf(header: string | null): number | undefined {
+  const start = /^\s*bytes\s+(\d+)-/.exec(header ?? '')?.[1];
+  return start === undefined ? undefined : Number(start);
 }
 
 /** The complete length of a `Content-Range: bytes 0-99/1234` answer; undefined for `/*`. */

@@ -18,6 +18,8 @@ let origin: string;
 let answerBytes = Number.POSITIVE_INFINITY;
 /** Declare the file's length (`/SIZE`) or not (`/*`). */
 let declareTotal = true;
+/** How a hostile server misplaces its answer: another range than asked, or more bytes. */
+let misplace: 'none' | 'other-start' | 'more-bytes' = 'none';
 const asked: string[] = [];
 
 beforeAll(async () => {
@@ -28,8 +30,9 @@ beforeAll(async () => {
       response.writeHead(200).end(file);
       return;
     }
-    const first = Number(range[1]);
-    const last = Math.min(Number(range[2]), SIZE - 1, first + answerBytes - 1);
+    const first = misplace === 'other-start' ? 0 : Number(range[1]);
+    const extra = misplace === 'more-bytes' ? 4_096 : 0;
+    const last = Math.min(Number(range[2]) + extra, SIZE - 1, first + answerBytes - 1);
     response.writeHead(206, {
       'Content-Range': `bytes ${first}-${last}/${declareTotal ? SIZE : '*'}`,
       'Content-Length': String(last - first + 1),
@@ -44,6 +47,7 @@ beforeEach(() => {
   asked.length = 0;
   answerBytes = Number.POSITIVE_INFINITY;
   declareTotal = true;
+  misplace = 'none';
 });
 
 const get = (range?: { start: number; end: number }, maxBytes = 200 * 1_048_576) =>
@@ -85,6 +89,18 @@ describe('downloadMedia', () => {
     expect(failure).toMatchObject({ status: 502, type: 'youtube-bad-response' });
     // Three ranges' worth of bytes: 2 x 3 + 1 requests, then no more.
     expect(asked).toHaveLength(7);
+  });
+
+  it.each([
+    ['another range than asked', 'other-start'],
+    ['more bytes than asked', 'more-bytes'],
+  ] as const)('refuses %s with a 502', async (_what, how) => {
+    misplace = how;
+
+    const failure = await get({ start: 5_000, end: 9_000 }).catch((error) => error);
+
+    expect(failure).toMatchObject({ status: 502, type: 'youtube-bad-response' });
+    expect(asked).toHaveLength(1);
   });
 
   it('stops at a short answer when the server does not say the file’s length', async () => {
