@@ -139,13 +139,14 @@ export interface Probe {
 }
 
 /**
- * ffprobe's format and packets of the file at `path` (read, never decoded).
+ * ffprobe's format and (unless `packets` is false) packets of the file at `path` (read, never
+ * decoded).
  * @throws Error when ffprobe exits with an error.
  */
-export async function probe(path: string): Promise<Probe> {
+export async function probe(path: string, packets = true): Promise<Probe> {
   const { stdout, stderr } = await run(
     FFPROBE,
-    ['-v', 'error', '-show_format', '-show_packets', '-of', 'json', path],
+    ['-v', 'error', '-show_format', ...(packets ? ['-show_packets'] : []), '-of', 'json', path],
     { maxBuffer: ENOUGH },
   );
   const json = JSON.parse(stdout) as {
