@@ -135,8 +135,9 @@ function writeUnknownSize(file: Uint8Array, element: EbmlElement): void {
 /** The time (ms) of the cluster a part's media starts with. */
 function firstClusterMs(file: Uint8Array, at: number, scale: number): number {
   const cluster = readElement(file, at, file.length);
-  if (cluster.id !== ID.cluster)
+  if (cluster.id !== ID.cluster) {
     throw new MediaIndexError('the part does not start with a Cluster');
+  }
   const end = cluster.size === undefined ? file.length : endOf(cluster, file.length);
   for (const child of childrenOf(file, cluster.dataStart, end)) {
     if (child.id === ID.timecode) return (readUint(file, child) * scale) / 1_000_000;

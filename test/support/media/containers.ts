@@ -1,10 +1,17 @@
 // DASH audio files of any length as YouTube serves them, without encoding a sound: WebM (Opus,
 // itags 249/250/251) with its Cues ahead of the clusters, and fragmented MP4 (AAC, itags
 // 139/140) with a sidx after the moov. Every structure a demuxer reads is real (ffprobe lists
-// every packet and the right duration); the payloads are pseudo-random bytes with a plausible
-// first byte, so the files cannot be decoded, only cut, probed and served. Deterministic per seed.
+// every packet and the right duration); the payloads are pseudo-random bytes behind a plausible
+// start (an Opus TOC byte; a silent AAC frame), so the files are to cut, probe and serve, not to
+// decode. Deterministic per seed.
 import { AAC_FRAME, AAC_RATE, AAC_SILENCE, writeFragment, writeMp4Init } from './mp4-boxes';
-import { E, OPUS_FRAME_MS, OPUS_TOC, writeEbmlHeader, writeInfoAndTracks } from './webm-elements';
+import {
+  E,
+  OPUS_FRAME_MS,
+  writeCluster,
+  writeEbmlHeader,
+  writeInfoAndTracks,
+} from './webm-elements';
 import { ByteWriter, Noise } from './writer';
 
 /** A generated file and what a player answer would say of it (ranges inclusive, as there). */
@@ -69,24 +76,7 @@ export function webmAudio(shape: AudioShape & { clusterMs?: number }): Generated
   for (let i = 0; i < clusters; i++) {
     w.patch(positionAt[i] ?? 0, w.at - origin, 8);
     const first = i * perCluster;
-    w.element(
-      E.cluster,
-      () => {
-        w.ebmlUint(0xe7, first * OPUS_FRAME_MS, 4);
-        for (let frame = first; frame < Math.min(frames, first + perCluster); frame++) {
-          const payload = noise.around(meanPayload, 0.25);
-          // SimpleBlock: track 1, its time from the cluster's, keyframe; the TOC, then the rest.
-          w.ebmlId(0xa3)
-            .ebmlSize(payload + 4, payload < 16_000 ? 2 : 4)
-            .uint(0x81, 1);
-          w.uint((frame - first) * OPUS_FRAME_MS, 2)
-            .uint(0x80, 1)
-            .uint(OPUS_TOC, 1);
-          w.bytes(noise.bytes(payload - 1));
-        }
-      },
-      8,
-    );
+    writeCluster(w, noise, first, Math.min(frames, first + perCluster), meanPayload);
   }
   // Past its length marker (0x01), the Segment's size is 7 bytes.
   w.patch(segmentSizeAt + 1, w.at - origin, 7);

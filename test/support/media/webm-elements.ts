@@ -1,6 +1,6 @@
-// The WebM elements of the generated files (containers.ts) before the Cues: the EBML header,
-// Info and Tracks of one Opus track as YouTube writes them (RFC 9559 ids).
-import type { ByteWriter } from './writer';
+// The WebM elements of the generated files (containers.ts): the EBML header, Info and Tracks of
+// one Opus track as YouTube writes them, and a cluster of 20 ms frames (RFC 9559 ids).
+import type { ByteWriter, Noise } from './writer';
 
 export const E = {
   header: 0x1a45dfa3,
@@ -18,7 +18,7 @@ export const E = {
 /** OpusHead (RFC 7845 5.1): two channels, 312 samples of pre-skip, 48 kHz. */
 const OPUS_HEAD = Buffer.from('4f707573486561640102380180bb0000000000', 'hex');
 /** An Opus packet's TOC byte: CELT fullband, 20 ms, stereo, one frame (RFC 6716 3.1). */
-export const OPUS_TOC = 0xfc;
+const OPUS_TOC = 0xfc;
 export const OPUS_FRAME_MS = 20;
 
 export function writeEbmlHeader(w: ByteWriter): void {
@@ -45,4 +45,32 @@ export function writeInfoAndTracks(w: ByteWriter, durationMs: number): number {
     }),
   );
   return tracksAt;
+}
+
+/** A cluster of frames `first` to `end` (its size field 8 bytes wide, as YouTube's). */
+export function writeCluster(
+  w: ByteWriter,
+  noise: Noise,
+  first: number,
+  end: number,
+  mean: number,
+): void {
+  w.element(
+    E.cluster,
+    () => {
+      w.ebmlUint(0xe7, first * OPUS_FRAME_MS, 4);
+      for (let frame = first; frame < end; frame++) {
+        const payload = noise.around(mean, 0.25);
+        // SimpleBlock: track 1, its time from the cluster's, keyframe; the TOC, then the rest.
+        w.ebmlId(0xa3)
+          .ebmlSize(payload + 4, payload < 16_000 ? 2 : 4)
+          .uint(0x81, 1);
+        w.uint((frame - first) * OPUS_FRAME_MS, 2)
+          .uint(0x80, 1)
+          .uint(OPUS_TOC, 1);
+        w.bytes(noise.bytes(payload - 1));
+      }
+    },
+    8,
+  );
 }
