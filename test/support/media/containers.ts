@@ -4,6 +4,7 @@
 // every packet and the right duration); the payloads are pseudo-random bytes behind a plausible
 // start (an Opus TOC byte; a silent AAC frame), so the files are to cut, probe and serve, not to
 // decode. Deterministic per seed.
+import type { IndexedFormat } from '../../../lib/youtube/audio/segments';
 import { AAC_FRAME, AAC_RATE, AAC_SILENCE, writeFragment, writeMp4Init } from './mp4-boxes';
 import {
   E,
@@ -22,6 +23,16 @@ export interface GeneratedAudio {
   indexRange: { start: number; end: number };
   /** Its real length: a whole number of frames. */
   durationMs: number;
+}
+
+/** What the service reads of a format: the player answer's inclusive ranges made exclusive. */
+export function indexedFormat(audio: Omit<GeneratedAudio, 'durationMs'>): IndexedFormat {
+  return {
+    mimeType: audio.mimeType,
+    initRange: { start: audio.initRange.start, end: audio.initRange.end + 1 },
+    indexRange: { start: audio.indexRange.start, end: audio.indexRange.end + 1 },
+    contentLength: audio.bytes.length,
+  };
 }
 
 interface AudioShape {

@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { IndexedFormat } from '../../../lib/youtube/audio/segments';
 import type { GeneratedAudio } from './containers';
 import { mp4Ranges, webmRanges } from './layout';
 
@@ -88,16 +87,6 @@ export async function encodeMp4(
   ]);
   const bytes = await readFile(path);
   return { path, bytes, mimeType: 'audio/mp4; codecs="mp4a.40.2"', ...mp4Ranges(bytes) };
-}
-
-/** What the service reads of a format: the player answer's inclusive ranges made exclusive. */
-export function indexedFormat(audio: Omit<GeneratedAudio, 'durationMs'>): IndexedFormat {
-  return {
-    mimeType: audio.mimeType,
-    initRange: { start: audio.initRange.start, end: audio.initRange.end + 1 },
-    indexRange: { start: audio.indexRange.start, end: audio.indexRange.end + 1 },
-    contentLength: audio.bytes.length,
-  };
 }
 
 /** A file decoded to 16 kHz mono, and what ffmpeg said while decoding it (`-v error`). */

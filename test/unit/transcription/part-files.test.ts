@@ -12,14 +12,18 @@ import {
   MediaIndexError,
   readMediaIndex,
 } from '../../../lib/youtube/audio/segments';
-import { type GeneratedAudio, mp4Audio, webmAudio } from '../../support/media/containers';
+import {
+  type GeneratedAudio,
+  indexedFormat,
+  mp4Audio,
+  webmAudio,
+} from '../../support/media/containers';
 import {
   type Decoded,
   decode,
   type EncodedAudio,
   encodeMp4,
   encodeWebm,
-  indexedFormat,
   type Probe,
   probe,
   skipWithoutFfmpeg,

@@ -1,15 +1,33 @@
-// readMediaIndex's own checks: which containers it cuts, the ranges it is given, and that any
-// damage to a file's first bytes gives a MediaIndexError or a sound index, never another error,
-// an endless loop or a huge allocation (random bytes flipped and heads cut at random places).
-import { describe, expect, it } from 'vitest';
+// readMediaIndex on files as YouTube serves them, real (encoded by ffmpeg) and generated, each
+// checked against what ffprobe reads of the same bytes; which containers it cuts, the ranges it
+// is given, and that any damage to a file's first bytes gives a MediaIndexError or a sound
+// index, never another error, an endless loop or a huge allocation.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type MediaIndex,
   MediaIndexError,
   readMediaIndex,
 } from '../../../../lib/youtube/audio/segments';
-import { type GeneratedAudio, mp4Audio, webmAudio } from '../../../support/media/containers';
-import { indexedFormat } from '../../../support/media/ffmpeg';
+import {
+  type GeneratedAudio,
+  indexedFormat,
+  mp4Audio,
+  webmAudio,
+} from '../../../support/media/containers';
+import {
+  encodeMp4,
+  encodeWebm,
+  type Probe,
+  probe,
+  skipWithoutFfmpeg,
+} from '../../../support/media/ffmpeg';
+import { packetsBySegment } from '../../../support/media/packets';
 import { Noise } from '../../../support/media/writer';
+
+const SKIPPED = skipWithoutFfmpeg('media index tests against ffmpeg');
 
 const webm = webmAudio({ durationMs: 30_000, bytesPerSecond: 2_000, clusterMs: 1_000, seed: 5 });
 const mp4 = mp4Audio({ durationMs: 30_000, bytesPerSecond: 2_000, fragmentMs: 1_000, seed: 5 });
@@ -38,6 +56,70 @@ function outcome(audio: GeneratedAudio, head: Uint8Array, indexEnd?: number): st
     return error instanceof MediaIndexError ? 'refused' : String(error);
   }
 }
+
+/** The checks against ffprobe: every packet in a segment, each segment timed as its packets. */
+function expectLinedUp(index: MediaIndex, probed: Probe, fileLength: number, frameMs: number) {
+  const { firstPtsMs, counts, outside } = packetsBySegment(index, probed.packets);
+  expect(probed.errors).toBe('');
+  expect(outside).toBe(0);
+  expect(counts.every((count) => count > 0)).toBe(true);
+  for (const [i, segment] of index.segments.entries()) {
+    expect(Math.abs((firstPtsMs[i] ?? Number.NaN) - segment.startMs)).toBeLessThanOrEqual(frameMs);
+  }
+  expect(index.segments.at(-1)?.bytes.end).toBe(fileLength);
+  expect(Math.abs(index.durationMs - probed.durationMs)).toBeLessThanOrEqual(frameMs);
+}
+
+describe.skipIf(SKIPPED).each([
+  // ffmpeg shifts Opus packets back by the codec delay (6.5 ms): within a frame (20 ms).
+  // The generator's segments: clusters of 5 s; fragments of 10 s rounded to 431 AAC frames.
+  { name: 'WebM/Opus', container: 'webm', encode: encodeWebm, frameMs: 20, generatedMs: 5_000 },
+  {
+    name: 'MP4/AAC',
+    container: 'mp4',
+    encode: encodeMp4,
+    frameMs: 1024 / 44.1,
+    generatedMs: (431 * 1024) / 44.1,
+  },
+])(
+  'readMediaIndex on $name as YouTube serves it',
+  ({ container, encode, frameMs, generatedMs }) => {
+    let dir: string;
+
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'tubesum-index-'));
+    });
+    afterAll(() => rm(dir, { recursive: true, force: true }));
+
+    it('finds every segment of a file ffmpeg encoded, timed as ffprobe times its packets', async () => {
+      const audio = await encode(dir, 75, 2_000);
+
+      const index = readMediaIndex(audio.bytes, indexedFormat(audio));
+
+      expect(index.container).toBe(container);
+      expect(index.init).toEqual({ start: 0, end: audio.initRange.end + 1 });
+      expect(index.segments[0]?.bytes.start).toBe(audio.indexRange.end + 1);
+      // Segments of about 2 s (MP4 fragments end on whole AAC frames).
+      expect(index.segments.length).toBeGreaterThanOrEqual(75 / 2.1);
+      expectLinedUp(index, await probe(audio.path), audio.bytes.length, frameMs);
+    });
+
+    it('reads a generated file as ffprobe does, a segment per cluster or fragment', async () => {
+      const audio = (container === 'webm' ? webmAudio : mp4Audio)({
+        durationMs: 61_000,
+        bytesPerSecond: 6_000,
+      });
+      const path = join(dir, `generated.${container}`);
+      await writeFile(path, audio.bytes);
+
+      const index = readMediaIndex(audio.bytes, indexedFormat(audio));
+
+      expect(index.durationMs).toBeCloseTo(audio.durationMs, 6);
+      expect(index.segments).toHaveLength(Math.ceil(audio.durationMs / generatedMs));
+      expectLinedUp(index, await probe(path), audio.bytes.length, frameMs);
+    });
+  },
+);
 
 describe('readMediaIndex', () => {
   it.each([
