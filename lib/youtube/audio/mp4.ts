@@ -81,8 +81,9 @@ export function readMp4Index(head: Uint8Array, format: IndexedFormat): MediaInde
   if (at + 2 > sidx.end) throw new MediaIndexError('a truncated sidx box');
   const count = ((head[at] ?? 0) << 8) | (head[at + 1] ?? 0);
   at += 2;
-  if (at + count * 12 > sidx.end)
+  if (at + count * 12 > sidx.end) {
     throw new MediaIndexError('a sidx with more references than bytes');
+  }
   const segments: MediaSegment[] = [];
   // The first fragment starts first_offset bytes after the sidx box (its "anchor point").
   let start = sidx.end + firstOffset;

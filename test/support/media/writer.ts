@@ -145,8 +145,9 @@ export class Noise {
 
   /** `length` random-looking bytes (a slice of a random pool, at a random place). */
   bytes(length: number): Buffer {
-    if (length > this.pool.length)
+    if (length > this.pool.length) {
       return Buffer.concat([this.pool, this.bytes(length - this.pool.length)]);
+    }
     const at = this.next() % (this.pool.length - length + 1);
     return this.pool.subarray(at, at + length);
   }
