@@ -3,11 +3,16 @@
 // itags 139/140/249/250/251, with googlevideo URLs); the fake rewrites each URL onto its own
 // origin (or, as a scenario says, onto a foreign host, or drops it for a signatureCipher) and
 // serves `GET /videoplayback` as googlevideo does: the bytes of the format, a Range at a time
-// (206 with Content-Range; 416 past the end), 403 for a URL YouTube would refuse. The bytes are
-// made up (a fixed pseudo-random stream per video and itag, as long as the format's size), so
-// a test can check that the upload is exactly what was downloaded.
+// (206 with Content-Range; 416 past the end), 403 for a URL YouTube would refuse. The smallest
+// formats, the ones the service downloads (itag 139, AAC in fragmented MP4; itag 249, Opus in
+// WebM), are DASH files as YouTube serves them (media/containers.ts: init segment, index, then
+// clusters or fragments, of the video's length and the format's size, payloads made up), and the
+// player answer says their real `contentLength`, `initRange` and `indexRange`; the other formats
+// are made-up bytes of their size. A scenario may serve a format without its index (`unindexed`)
+// to test what the service does with audio it cannot cut.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type GeneratedAudio, mp4Audio, webmAudio } from './media/containers';
 
 /** How a scenario changes the audio of its recording. */
 export interface AudioEdit {
@@ -25,6 +30,13 @@ export interface AudioEdit {
   refuse?: readonly string[];
   /** The player says each format is this many times smaller than the bytes served. */
   understate?: number;
+  /**
+   * Audio that cannot be cut: `no-ranges`, the DASH files but a player answer without
+   * `initRange`/`indexRange`; `garbage`, made-up bytes where the player says the ranges are.
+   */
+  unindexed?: 'no-ranges' | 'garbage';
+  /** Only these itags are offered (the others are left out of the player answer). */
+  itags?: readonly number[];
 }
 
 /** One request the media server answered. */
@@ -39,6 +51,8 @@ export interface MediaRequest {
   /** When it arrived and when its answer was sent (epoch ms). */
   receivedAt: number;
   answeredAt?: number;
+  /** The DASH file it was a request of (DASH_ITAGS), with its ranges. */
+  file?: GeneratedAudio;
 }
 
 interface Format {
@@ -48,7 +62,15 @@ interface Format {
   mimeType?: string;
   contentLength?: string;
   approxDurationMs?: string;
+  initRange?: { start: string; end: string };
+  indexRange?: { start: string; end: string };
+  bitrate?: number;
+  averageBitrate?: number;
+  isDrc?: boolean;
 }
+
+/** The itags served as real DASH files: YouTube's smallest audio formats. */
+export const DASH_ITAGS: ReadonlySet<number> = new Set([139, 249]);
 
 /**
  * Rewrites the audio formats of a player answer (in place) for `client` and `videoId`, as
@@ -62,7 +84,14 @@ export function rewriteAudio(
   context: { origin: string; foreign: string; videoId: string; client: string },
   edit: AudioEdit = {},
 ): void {
-  const formats = player.streamingData?.adaptiveFormats ?? [];
+  const streaming = player.streamingData;
+  if (streaming?.adaptiveFormats && edit.itags) {
+    const kept = edit.itags;
+    streaming.adaptiveFormats = streaming.adaptiveFormats.filter(
+      (format) => !format.mimeType?.startsWith('audio/') || kept.includes(format.itag ?? 0),
+    );
+  }
+  const formats = streaming?.adaptiveFormats ?? [];
   const audio = formats.filter((format) => format.mimeType?.startsWith('audio/'));
   const sizes = audio.map((format) => Number(format.contentLength ?? 0)).filter((size) => size > 0);
   const scale =
@@ -70,19 +99,43 @@ export function rewriteAudio(
   if (edit.lengthSeconds !== undefined && player.videoDetails) {
     player.videoDetails.lengthSeconds = String(edit.lengthSeconds);
   }
+  const lengthMs =
+    (edit.lengthSeconds ?? Number(player.videoDetails?.lengthSeconds ?? 0)) * 1000 ||
+    Number(audio[0]?.approxDurationMs ?? 0);
   for (const format of audio) {
-    const size = Math.round(Number(format.contentLength ?? 0) * scale);
+    const target = Math.round(Number(format.contentLength ?? 0) * scale);
+    let size = target;
+    if (edit.lengthSeconds !== undefined)
+      format.approxDurationMs = String(edit.lengthSeconds * 1000);
+    const dash = dashFile(context.videoId, format, target, lengthMs, edit);
+    if (dash) {
+      size = dash.bytes.byteLength;
+      format.approxDurationMs = String(dash.durationMs);
+      if (edit.unindexed === 'no-ranges') {
+        delete format.initRange;
+        delete format.indexRange;
+      } else {
+        format.initRange = { start: '0', end: String(dash.initRange.end) };
+        format.indexRange = {
+          start: String(dash.indexRange.start),
+          end: String(dash.indexRange.end),
+        };
+      }
+    }
     if (format.contentLength !== undefined) {
       format.contentLength = String(Math.round(size / (edit.understate ?? 1)));
     }
-    if (edit.lengthSeconds !== undefined)
-      format.approxDurationMs = String(edit.lengthSeconds * 1000);
     const original = new URL(format.url ?? 'https://rr1---sn-fake.googlevideo.com/videoplayback');
     const base = edit.host === 'foreign' ? context.foreign : context.origin;
     const url = new URL(`${base}/videoplayback${original.search}`);
     url.searchParams.set('v', context.videoId);
     url.searchParams.set('c', context.client);
     url.searchParams.set('clen', String(size));
+    // What the media server needs to serve the same DASH file: its shape as generated.
+    if (dash) {
+      url.searchParams.set('gen', String(target));
+      url.searchParams.set('dur', String(lengthMs));
+    }
     if (edit.cipherOnly) {
       delete format.url;
       format.signatureCipher = `s=AOq0QJ8wRQIhAL&sp=sig&url=${encodeURIComponent(url.href)}`;
@@ -90,6 +143,47 @@ export function rewriteAudio(
       format.url = url.href;
     }
   }
+}
+
+const files = new Map<string, GeneratedAudio>();
+
+/**
+ * The DASH file of a format served as one (DASH_ITAGS, not a DRC copy, not made garbage), of the
+ * video's length and about the format's size: generated once per video, itag and shape.
+ */
+function dashFile(
+  videoId: string,
+  format: Format,
+  size: number,
+  lengthMs: number,
+  edit: AudioEdit,
+): GeneratedAudio | undefined {
+  const itag = format.itag ?? 0;
+  if (!DASH_ITAGS.has(itag) || format.isDrc || edit.unindexed === 'garbage' || !(lengthMs > 0)) {
+    return undefined;
+  }
+  return dashFileOf(videoId, itag, size, lengthMs);
+}
+
+/** The DASH file served for `videoId` and `itag` (generated on first use). */
+export function dashFileOf(
+  videoId: string,
+  itag: number,
+  size: number,
+  lengthMs: number,
+): GeneratedAudio {
+  const key = `${videoId}/${itag}/${size}/${lengthMs}`;
+  let file = files.get(key);
+  if (!file) {
+    const shape = {
+      durationMs: lengthMs,
+      bytesPerSecond: size / (lengthMs / 1000),
+      seed: createHash('sha256').update(key).digest().readUInt32LE(0) || 1,
+    };
+    file = itag === 139 ? mp4Audio(shape) : webmAudio(shape);
+    files.set(key, file);
+  }
+  return file;
 }
 
 const streams = new Map<string, Buffer>();
@@ -150,7 +244,11 @@ export function serveMedia(
     answer(403, { 'Content-Type': 'text/plain' }, Buffer.from('Forbidden'));
     return;
   }
-  const bytes = audioBytes(videoId, itag, size);
+  const lengthMs = Number(url.searchParams.get('dur'));
+  const target = Number(url.searchParams.get('gen'));
+  const file = lengthMs > 0 && target > 0 ? dashFileOf(videoId, itag, target, lengthMs) : undefined;
+  if (file) entry.file = file;
+  const bytes = file ? file.bytes : audioBytes(videoId, itag, size);
   if (!range) {
     answer(200, { 'Content-Type': 'audio/webm' }, bytes);
     return;

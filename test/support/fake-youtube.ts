@@ -409,12 +409,15 @@ export const SCENARIOS = {
     },
     expect: { status: 422, type: 'captions-disabled' },
   },
+  // 25.5 MB that cannot be cut (no index ranges): more than a 25 MB upload takes.
   'no-captions-25mb': {
     id: 'nocaption25',
     player: {
       '*': {
         recording: CAPTIONS_OFF,
-        edit: { audio: { lengthSeconds: 1_200, smallestBytes: 25.5 * 1_048_576 } },
+        edit: {
+          audio: { lengthSeconds: 1_200, smallestBytes: 25.5 * 1_048_576, unindexed: 'no-ranges' },
+        },
       },
     },
     expect: { status: 422, type: 'captions-disabled' },

@@ -44,7 +44,7 @@ describe('limits checked before any download', () => {
       /28\.0 MB: this service downloads at most 27 MB \(TRANSCRIPTION_MAX_MB\)/,
     ],
     [
-      '25.5 MB of audio',
+      '25.5 MB of audio that cannot be cut (no index)',
       'no-captions-25mb',
       'transcription-too-large',
       /25\.5 MB: the transcription service takes at most 25 MB \(TRANSCRIPTION_MAX_UPLOAD_MB\)/,
