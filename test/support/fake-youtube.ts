@@ -409,6 +409,17 @@ export const SCENARIOS = {
     },
     expect: { status: 422, type: 'captions-disabled' },
   },
+  // A 3-hour talk: ~70 MB of itag 249 (Opus in WebM), its only audio format.
+  'no-captions-3h': {
+    id: 'nocaption3h',
+    player: {
+      '*': {
+        recording: CAPTIONS_OFF,
+        edit: { audio: { lengthSeconds: 10_800, smallestBytes: 70 * 1_048_576, itags: [249] } },
+      },
+    },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
   // 25.5 MB that cannot be cut (no index ranges): more than a 25 MB upload takes.
   'no-captions-25mb': {
     id: 'nocaption25',
