@@ -1,4 +1,4 @@
-// `npm run bench`: every benchmark of issues 6, 17 (jobs), 26 (transcription) and 27 (chapters), printed as a table with its target
+// `npm run bench`: every benchmark of issues 6, 17 (jobs), 26 and 34 (transcription) and 27 (chapters), printed as a table with its target
 // and written to bench/results.json. A missed target is reported, never a failure of the command.
 // Run on an otherwise idle machine for figures worth comparing; these machines are shared.
 // `npm run bench` loads bench/bench.env (no logs, and what the local host needs).
