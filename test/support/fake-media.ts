@@ -108,6 +108,9 @@ export function rewriteAudio(
     if (edit.lengthSeconds !== undefined)
       format.approxDurationMs = String(edit.lengthSeconds * 1000);
     const dash = dashFile(context.videoId, format, target, lengthMs, edit);
+    if (dash && given.has(`${context.videoId}/${format.itag}`) && player.videoDetails) {
+      player.videoDetails.lengthSeconds = String(Math.floor(dash.durationMs / 1000));
+    }
     if (dash) {
       size = dash.bytes.byteLength;
       format.approxDurationMs = String(dash.durationMs);
@@ -146,6 +149,18 @@ export function rewriteAudio(
 }
 
 const files = new Map<string, GeneratedAudio>();
+/** Files a test gave for a video's itag (real encoded speech), by `videoId/itag`. */
+const given = new Map<string, GeneratedAudio>();
+
+/**
+ * Serves `file` (e.g. speech encoded by ffmpeg as YouTube serves it) as the audio of `videoId`'s
+ * `itag` in place of a generated one; the player answer says its size, ranges and length.
+ * `undefined` goes back to the generated file.
+ */
+export function serveAudioFile(videoId: string, itag: number, file: GeneratedAudio | undefined) {
+  if (file) given.set(`${videoId}/${itag}`, file);
+  else given.delete(`${videoId}/${itag}`);
+}
 
 /**
  * The DASH file of a format served as one (DASH_ITAGS, not a DRC copy, not made garbage), of the
@@ -159,10 +174,10 @@ function dashFile(
   edit: AudioEdit,
 ): GeneratedAudio | undefined {
   const itag = format.itag ?? 0;
-  if (!DASH_ITAGS.has(itag) || format.isDrc || edit.unindexed === 'garbage' || !(lengthMs > 0)) {
-    return undefined;
-  }
-  return dashFileOf(videoId, itag, size, lengthMs);
+  if (!DASH_ITAGS.has(itag) || format.isDrc || edit.unindexed === 'garbage') return undefined;
+  const file = given.get(`${videoId}/${itag}`);
+  if (file) return file;
+  return lengthMs > 0 ? dashFileOf(videoId, itag, size, lengthMs) : undefined;
 }
 
 /** The DASH file served for `videoId` and `itag` (generated on first use). */
@@ -173,7 +188,7 @@ export function dashFileOf(
   lengthMs: number,
 ): GeneratedAudio {
   const key = `${videoId}/${itag}/${size}/${lengthMs}`;
-  let file = files.get(key);
+  let file = given.get(`${videoId}/${itag}`) ?? files.get(key);
   if (!file) {
     const shape = {
       durationMs: lengthMs,
