@@ -162,7 +162,7 @@ export async function startTranscriptionStub(
     { cutAt, chunked = false }: { cutAt?: number; chunked?: boolean } = {},
   ) => {
     if (recorded) recorded.status = answer.status;
-    const body = Buffer.from(answer.body);
+    const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
     res.writeHead(answer.status, {
       'content-type': answer.contentType ?? 'application/json',
       ...(cutAt === undefined && !chunked ? { 'content-length': String(body.byteLength) } : {}),

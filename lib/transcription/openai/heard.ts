@@ -26,11 +26,7 @@ const mostLines = (durationMs: number) =>
 /** Times past the file's end by less than this still fit (a decoder's rounding, padding). */
 const toleranceMs = (durationMs: number) => 2_000 + durationMs * 0.02;
 /** Units a server's times may be in instead of seconds, smallest first: ms, µs, ns. */
-const UNITS = [
-  { per: 1e3, name: 'milliseconds' },
-  { per: 1e6, name: 'microseconds' },
-  { per: 1e9, name: 'nanoseconds' },
-];
+const UNITS = [1e3, 1e6, 1e9];
 
 interface RawSegment {
   start?: unknown;
@@ -70,7 +66,7 @@ export function* heardOf(answer: unknown, file: AudioFile, asked: Asked): Steps<
   const timed = Array.isArray(segments) ? yield* timedSegments(segments as unknown[]) : undefined;
   const heard: Heard =
     timed && timed.length > 0
-      ? { segments: fitted(timed, file.durationMs), timing: 'segments' }
+      ? { segments: yield* fitted(timed, file.durationMs), timing: 'segments' }
       : {
           segments: yield* estimated(typeof text === 'string' ? text : '', file.durationMs),
           timing: 'estimated',
@@ -114,26 +110,32 @@ function* timedSegments(list: unknown[]): Steps<HeardSegment[] | undefined> {
  * the one unit (ms, µs, ns) in which every time is a whole number and every segment fits.
  * @throws 502 transcription-error when no unit explains them.
  */
-function fitted(raw: HeardSegment[], durationMs: number | undefined): HeardSegment[] {
-  const inMs = (per: number) =>
-    raw.map((segment) => ({
+function* fitted(raw: HeardSegment[], durationMs: number | undefined): Steps<HeardSegment[]> {
+  let latest = 0;
+  let whole = true;
+  for (const segment of raw) {
+    latest = Math.max(latest, segment.endMs);
+    whole &&= Number.isInteger(segment.startMs) && Number.isInteger(segment.endMs);
+  }
+  const fits = (per: number) =>
+    durationMs === undefined || (latest * 1000) / per <= durationMs + toleranceMs(durationMs);
+  const per = fits(1) ? 1 : UNITS.find((unit) => whole && fits(unit));
+  if (per === undefined) {
+    throw transcriptionError(
+      `the transcription service answered segment times up to ${latest.toPrecision(2)} s in a ${Math.round((durationMs ?? 0) / 1000)}-second file, in no unit that fits it`,
+    );
+  }
+  const segments: HeardSegment[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (i % SEGMENTS_PER_STEP === SEGMENTS_PER_STEP - 1) yield;
+    const segment = raw[i] as HeardSegment;
+    segments.push({
       startMs: (segment.startMs * 1000) / per,
       endMs: (segment.endMs * 1000) / per,
       text: segment.text,
-    }));
-  if (durationMs === undefined) return inMs(1);
-  let latest = 0;
-  for (const segment of raw) latest = Math.max(latest, segment.endMs);
-  const fits = (per: number) => (latest * 1000) / per <= durationMs + toleranceMs(durationMs);
-  if (fits(1)) return inMs(1);
-  const whole = raw.every(
-    (segment) => Number.isInteger(segment.startMs) && Number.isInteger(segment.endMs),
-  );
-  const unit = UNITS.find((each) => whole && fits(each.per));
-  if (unit) return inMs(unit.per);
-  throw transcriptionError(
-    `the transcription service answered segment times up to ${latest.toPrecision(2)} s in a ${Math.round(durationMs / 1000)}-second file, in no unit that fits it`,
-  );
+    });
+  }
+  return segments;
 }
 
 /**

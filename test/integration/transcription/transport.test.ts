@@ -165,9 +165,9 @@ describe('other requests of the process while a large answer arrives and is pars
     ['a 50 MB answer, refused at the cap', 50 * 1_048_576, false],
   ] as const)(
     'wait less than 200 ms: %s',
-    {
-      timeout: 60_000,
-    },
+    // A timing on a shared 2-core machine: another process may hold a core for a moment; a
+    // code that holds the event loop fails every try.
+    { timeout: 60_000, retry: 2 },
     async (_what, bytes, accepted) => {
       const body = answerOf(bytes);
       // Sent without its length: the cap is found while reading, not from a header.
@@ -185,6 +185,12 @@ describe('other requests of the process while a large answer arrives and is pars
           );
         const outcome = await probe.measureWhile(result);
 
+        console.log(
+          'LAG',
+          _what,
+          Math.round(probe.maxTickGapMs()),
+          Math.round(probe.maxAnswerMs()),
+        );
         expect(probe.maxTickGapMs()).toBeLessThan(200);
         expect(probe.maxAnswerMs()).toBeLessThan(200);
         if (accepted) {
@@ -200,20 +206,22 @@ describe('other requests of the process while a large answer arrives and is pars
 });
 
 /**
- * A verbose_json answer of about `bytes` bytes: one short segment per ~35 bytes, each within a
+ * A verbose_json answer of at most `bytes` bytes: one short segment per ~30 bytes, each within a
  * 20-second part (so that every one fits the file).
  */
 function answerOf(bytes: number): Buffer {
-  const head = '{"task":"transcribe","language":"english","duration":20,"text":"x","segments":[';
-  const pieces: string[] = [];
-  let size = head.length + 2;
-  for (let i = 0; size < bytes - 80; i++) {
-    const start = i % 20;
-    const piece = `${i === 0 ? '' : ','}{"start":${start},"end":${start},"text":" w"}`;
-    pieces.push(piece);
-    size += piece.length;
-  }
-  return Buffer.from(`${head}${pieces.join('')}${' '.repeat(Math.max(0, bytes - size))}]}`);
+  const head = Buffer.from(
+    '{"task":"transcribe","language":"english","duration":20,"text":"x","segments":[',
+  );
+  const tail = Buffer.from('{"start":0,"end":0,"text":" w"}]}');
+  // One block of segments, repeated: a few large buffers, not millions of small strings (whose
+  // collection would pause this process and be measured as the code's).
+  let text = '';
+  for (let i = 0; text.length < 65_536; i++)
+    text += `{"start":${i % 20},"end":${i % 20},"text":" w"},`;
+  const block = Buffer.from(text);
+  const blocks = Math.max(0, Math.floor((bytes - head.length - tail.length) / block.length));
+  return Buffer.concat([head, ...Array.from({ length: blocks }, () => block), tail]);
 }
 
 /** How many segments answerOf put in an answer. */
@@ -227,6 +235,9 @@ async function startProbe() {
   const server: Server = createServer((_req, res) => res.end('ok'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const ask = async () => (await fetch(`http://127.0.0.1:${port}/health`)).text();
+  // The first fetch of a process loads Node's undici and connects: not what is measured.
+  await ask();
   let maxGap = 0;
   let maxAnswer = 0;
   let answered = 0;
@@ -242,8 +253,7 @@ async function startProbe() {
       const asking = (async () => {
         while (!done) {
           const sentAt = performance.now();
-          const response = await fetch(`http://127.0.0.1:${port}/health`);
-          await response.text();
+          await ask();
           maxAnswer = Math.max(maxAnswer, performance.now() - sentAt);
           answered++;
           await sleep(20);
