@@ -1,8 +1,15 @@
 // What the backend tests send the fake servers: a file as the transcriber hands one over (a
 // WebM part, not decodable, named as parts are), a call with a budget, and the server's words as
-// the problem's causes carry them to the log.
+// the problem's causes carry them to the log; and the fakes themselves, one per test.
+import { afterEach } from 'vitest';
 import type { AudioFile, UploadCall } from '../../../lib/transcription/backend';
+import {
+  createOpenAiTranscription,
+  type OpenAiTranscriptionOptions,
+} from '../../../lib/transcription/openai';
 import type { TranscriptSegment } from '../../../lib/youtube/types';
+import { startTranscriptionStub, type TranscriptionStub } from '../transcription-stub';
+import type { SttProfile } from './profile';
 
 /** The EBML magic every WebM file starts with: what whisper.cpp without --convert cannot read. */
 const WEBM_MAGIC = [0x1a, 0x45, 0xdf, 0xa3];
@@ -50,4 +57,49 @@ export function causeChain(error: unknown): string {
     current = current.cause;
   }
   return messages.join(' <- ');
+}
+
+/** What the fakes say by default: four sentences of five seconds. */
+export const FOUR_LINES = [
+  'The first thing.',
+  'Then a second one!',
+  'A third?',
+  'And the last words.',
+];
+/** The length of the part they are in. */
+export const FOUR_LINES_MS = 20_000;
+/** Those lines as a backend that timed them gives them. */
+export const FOUR_LINES_HEARD = FOUR_LINES.map((text, i) => ({
+  startMs: i * 5_000,
+  endMs: (i + 1) * 5_000,
+  text: ` ${text}`,
+}));
+
+/**
+ * A maker of fakes for the tests of a file, each closed after its test: a fake of `profile`
+ * saying FOUR_LINES in `language`, and the backend the service makes of its settings.
+ */
+export function useFakeServers() {
+  let stubs: TranscriptionStub[] = [];
+  afterEach(async () => {
+    await Promise.all(stubs.map((stub) => stub.close()));
+    stubs = [];
+  });
+  return async (
+    profile: SttProfile,
+    options: Partial<OpenAiTranscriptionOptions> = {},
+    language = 'english',
+  ) => {
+    const stub = await startTranscriptionStub({ profile });
+    stubs.push(stub);
+    stub.setSegments(spokenLines(FOUR_LINES), language);
+    const backend = createOpenAiTranscription({
+      baseUrl: stub.baseUrl,
+      model: 'whisper-1',
+      maxUploadMb: 25,
+      retryBaseDelayMs: 10,
+      ...options,
+    });
+    return { stub, backend };
+  };
 }
