@@ -51,8 +51,10 @@ async function backendFrom(
   if (kind === 'openai-compatible') {
     return (await import('./openai')).createOpenAiTranscription({
       baseUrl: config.TRANSCRIPTION_BASE_URL ?? '',
+      ...(config.TRANSCRIPTION_PATH === undefined ? {} : { path: config.TRANSCRIPTION_PATH }),
       model: config.TRANSCRIPTION_MODEL,
       maxUploadMb: config.TRANSCRIPTION_MAX_UPLOAD_MB,
+      maxAnswerMb: config.TRANSCRIPTION_MAX_ANSWER_MB,
       ...(credentials.transcriptionApiKey === undefined
         ? {}
         : { apiKey: credentials.transcriptionApiKey }),

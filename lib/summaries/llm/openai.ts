@@ -7,6 +7,7 @@ import type { Config } from '../../config';
 import type { OperatorCredentials } from '../../credentials';
 import { HttpError } from '../../errors';
 import type { Logger } from '../../logger';
+import { nothingWasSent, patientFetch } from '../../net/patient-fetch';
 import { parseRetryAfter } from '../../net/retry-after';
 import { withRetries } from '../../util/retry';
 import type { OpenAiModel } from '../catalog';
@@ -21,12 +22,13 @@ export interface OpenAiClientOptions {
 }
 
 /**
- * The process-wide client. Its own retries are off (ours know the request's deadline) and so
- * is its timeout (the deadline is the caller's AbortSignal). Settings come from here only, not
- * from the OPENAI_* variables the package would otherwise read.
+ * The client of an OpenAI-compatible server, kept by its owner for the process's life. Its own
+ * retries are off (ours know the request's deadline and which failures may be sent again) and so
+ * are its timeout and undici's (the deadline is the caller's AbortSignal: patientFetch). Settings
+ * come from here only, not from the OPENAI_* variables the package would otherwise read.
  */
 export function createOpenAiClient(options: OpenAiClientOptions): OpenAI {
-  return new OpenAI({
+  return new AnswerKeepingClient({
     baseURL: options.baseUrl,
     // The package insists on a key; local servers want none, so the header is then left out.
     apiKey: options.apiKey ?? 'none',
@@ -35,7 +37,30 @@ export function createOpenAiClient(options: OpenAiClientOptions): OpenAI {
     project: null,
     maxRetries: 0,
     timeout: 24 * 60 * 60 * 1000,
+    fetch: patientFetch(),
   });
+}
+
+/**
+ * The SDK keeps of an error answer only its `error` member: a FastAPI server's `{"detail": ...}`
+ * (Speaches) or a plain-text page comes out as "404 status code (no body)". This client keeps
+ * the whole answer on the error (answerOf), for callers that pass the server's words on.
+ */
+class AnswerKeepingClient extends OpenAI {
+  protected override makeStatusError(
+    status: number,
+    error: object,
+    message: string | undefined,
+    headers: Headers,
+  ) {
+    const made = super.makeStatusError(status, error, message, headers);
+    return Object.assign(made, { answer: error ?? message });
+  }
+}
+
+/** What the server answered with an HTTP error (parsed JSON, or its text), when it is known. */
+export function answerOf(error: unknown): unknown {
+  return error instanceof OpenAI.APIError ? (error as { answer?: unknown }).answer : undefined;
 }
 
 /** The client of config's OPENAI_BASE_URL (it must be set) and the operator's API key. */
@@ -74,14 +99,17 @@ function bodyCutOff(error: unknown): boolean {
   );
 }
 
-/** Whether a failed call is worth another attempt: throttling, a server error, no connection. */
+/**
+ * Whether a failed call is worth another attempt: throttling or a server error (the work was not
+ * done), or a connection that never reached the server. A timeout or a connection that broke
+ * after the request went out is not: the server may still be working on it (issue 34).
+ */
 function retryable(error: unknown): boolean {
   if (error instanceof OpenAI.APIUserAbortError) return false;
-  if (error instanceof OpenAI.APIConnectionError || bodyCutOff(error)) return true;
-  if (error instanceof OpenAI.APIError) {
-    return error.status === 429 || (error.status !== undefined && error.status >= 500);
+  if (error instanceof OpenAI.APIError && error.status !== undefined) {
+    return error.status === 429 || error.status >= 500;
   }
-  return false;
+  return nothingWasSent(error);
 }
 
 /**
