@@ -95,7 +95,9 @@ function* timedSegments(list: unknown[]): Steps<HeardSegment[] | undefined> {
       continue;
     }
     const { start, end } = segment;
-    if (typeof start !== 'number' || typeof end !== 'number' || !(start >= 0) || !(end >= 0)) {
+    // Numbers, or the answer is not a transcription; a time before the file's start is one
+    // segment's fault, and that segment is dropped where every segment is placed (heard.ts).
+    if (typeof start !== 'number' || typeof end !== 'number') {
       throw notATranscription(`segment ${i} has no times`);
     }
     // Raw values here; fitted() turns them into milliseconds.
@@ -107,19 +109,26 @@ function* timedSegments(list: unknown[]): Steps<HeardSegment[] | undefined> {
 
 /**
  * The segments in milliseconds: seconds when they fit the file (or its length is unknown), else
- * the one unit (ms, µs, ns) in which every time is a whole number and every segment fits.
+ * the one unit (ms, µs, ns) in which every time is a whole number and every segment fits. Seconds
+ * still, when most segments end inside the file in seconds: the few that do not are a server's
+ * stray lines, dropped or cut where segments are placed (heard.ts).
  * @throws 502 transcription-error when no unit explains them.
  */
 function* fitted(raw: HeardSegment[], durationMs: number | undefined): Steps<HeardSegment[]> {
   let latest = 0;
   let whole = true;
+  let inside = 0;
+  const limit = durationMs === undefined ? 0 : durationMs + toleranceMs(durationMs);
   for (const segment of raw) {
     latest = Math.max(latest, segment.endMs);
     whole &&= Number.isInteger(segment.startMs) && Number.isInteger(segment.endMs);
+    if (segment.endMs * 1000 <= limit) inside++;
   }
-  const fits = (per: number) =>
-    durationMs === undefined || (latest * 1000) / per <= durationMs + toleranceMs(durationMs);
-  const per = fits(1) ? 1 : UNITS.find((unit) => whole && fits(unit));
+  const fits = (per: number) => durationMs === undefined || (latest * 1000) / per <= limit;
+  const mostlySeconds = inside * 2 > raw.length;
+  const per = fits(1)
+    ? 1
+    : (UNITS.find((unit) => whole && fits(unit)) ?? (mostlySeconds ? 1 : undefined));
   if (per === undefined) {
     throw transcriptionError(
       `the transcription service answered segment times up to ${latest.toPrecision(2)} s in a ${Math.round((durationMs ?? 0) / 1000)}-second file, in no unit that fits it`,
