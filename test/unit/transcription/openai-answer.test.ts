@@ -79,9 +79,18 @@ describe('segment times', () => {
   });
 
   it('in seconds with a stray line past the end stay seconds: the stray is for placing to drop', () => {
-    const result = heard({ segments: segments([0, 1], [1, 2], [2, 3], [4, 5_000]) }, 10_000);
+    const times: [number, number][] = [
+      [0.5, 1.25],
+      [1.25, 2.5],
+      [2.5, 3.75],
+      [4.5, 5_000.5],
+    ];
 
-    expect(result.segments.map((segment) => segment.endMs)).toEqual([1_000, 2_000, 3_000, 5e6]);
+    const result = heard({ segments: segments(...times) }, 10_000);
+
+    expect(result.segments.map((segment) => segment.endMs)).toEqual([
+      1_250, 2_500, 3_750, 5_000_500,
+    ]);
   });
 
   it('that are not whole numbers of a unit are not rescaled: a 502 naming them', () => {
