@@ -420,6 +420,17 @@ export const SCENARIOS = {
     },
     expect: { status: 422, type: 'captions-disabled' },
   },
+  // Speech a test encodes and serves (fake-media.ts serveAudioFile), in one format each.
+  'speech-webm': {
+    id: 'speechwebm0',
+    player: { '*': { recording: CAPTIONS_OFF, edit: { audio: { itags: [249] } } } },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
+  'speech-mp4': {
+    id: 'speechmp4a0',
+    player: { '*': { recording: CAPTIONS_OFF, edit: { audio: { itags: [139] } } } },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
   // 25.5 MB that cannot be cut (no index ranges): more than a 25 MB upload takes.
   'no-captions-25mb': {
     id: 'nocaption25',

@@ -43,6 +43,14 @@ export function steppedTone(seconds: number, sampleRate: number): string[] {
   return ['-f', 'lavfi', '-i', `aevalsrc=exprs='${expression}':s=${sampleRate}:d=${seconds}`];
 }
 
+/**
+ * What an encode reads: the file at `input` (e.g. speech), resampled to `sampleRate` as YouTube's
+ * encoders do, or without one a stepped tone of `seconds`.
+ */
+function sourceOf(input: string | undefined, seconds: number, sampleRate: number): string[] {
+  return input ? ['-i', input, '-ar', String(sampleRate)] : steppedTone(seconds, sampleRate);
+}
+
 /** An encoded file: its bytes, where it is, and what a player answer would say of it. */
 export type EncodedAudio = Omit<GeneratedAudio, 'durationMs'> & { path: string };
 
@@ -51,17 +59,18 @@ const QUIET = ['-map_metadata', '-1', '-fflags', '+bitexact'];
 
 /**
  * WebM/Opus as YouTube's itag 250: Cues ahead of the clusters (`-cues_to_front`), clusters of
- * `clusterMs`, no CRC-32 elements.
+ * `clusterMs`, no CRC-32 elements; of `input` when given (then `seconds` only names the file).
  * @throws Error when ffmpeg fails or the Cues do not come before the first cluster.
  */
 export async function encodeWebm(
   dir: string,
   seconds: number,
   clusterMs: number,
+  input?: string,
 ): Promise<EncodedAudio> {
-  const path = join(dir, `tone-${seconds}s-${clusterMs}ms.webm`);
+  const path = join(dir, `${input ? 'input' : 'tone'}-${seconds}s-${clusterMs}ms.webm`);
   await run(FFMPEG, [
-    ...['-v', 'error', '-y', ...steppedTone(seconds, 48_000), ...QUIET],
+    ...['-v', 'error', '-y', ...sourceOf(input, seconds, 48_000), ...QUIET],
     ...['-c:a', 'libopus', '-b:a', '64k', '-dash', '1', '-write_crc32', '0'],
     ...['-cues_to_front', '1', '-cluster_time_limit', String(clusterMs), path],
   ]);
@@ -71,17 +80,18 @@ export async function encodeWebm(
 
 /**
  * Fragmented MP4/AAC as YouTube's itag 140: a sidx right after the moov (`global_sidx`),
- * fragments of `fragmentMs`, no mfra at the end.
+ * fragments of `fragmentMs`, no mfra at the end; of `input` when given (as for encodeWebm).
  * @throws Error when ffmpeg fails or the sidx does not follow the moov.
  */
 export async function encodeMp4(
   dir: string,
   seconds: number,
   fragmentMs: number,
+  input?: string,
 ): Promise<EncodedAudio> {
-  const path = join(dir, `tone-${seconds}s-${fragmentMs}ms.mp4`);
+  const path = join(dir, `${input ? 'input' : 'tone'}-${seconds}s-${fragmentMs}ms.mp4`);
   await run(FFMPEG, [
-    ...['-v', 'error', '-y', ...steppedTone(seconds, 44_100), ...QUIET],
+    ...['-v', 'error', '-y', ...sourceOf(input, seconds, 44_100), ...QUIET],
     ...['-c:a', 'aac', '-b:a', '128k', '-movflags', '+dash+global_sidx+skip_trailer'],
     ...['-frag_duration', String(fragmentMs * 1000), path],
   ]);
