@@ -29,8 +29,8 @@ export interface HearingStub {
   uploads: HeardUpload[];
   /** The most uploads it was working on at once. */
   readonly maxInFlight: number;
-  /** How long each upload takes to answer (a CPU server's time per part). */
-  setDelay(ms: number): void;
+  /** How long each upload takes to answer (a CPU server's time per part), or per upload. */
+  setDelay(ms: number | ((upload: HeardUpload) => number)): void;
   close(): Promise<void>;
 }
 
@@ -40,7 +40,7 @@ export async function startHearingStub(
   options: { delayMs?: number } = {},
 ): Promise<HearingStub> {
   const uploads: HeardUpload[] = [];
-  let delayMs = options.delayMs ?? 0;
+  let delayMs: number | ((upload: HeardUpload) => number) = options.delayMs ?? 0;
   let inFlight = 0;
   let maxInFlight = 0;
 
@@ -84,7 +84,8 @@ export async function startHearingStub(
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
-      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const wait = typeof delayMs === 'function' ? delayMs(upload) : delayMs;
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const end = place.startMs + place.durationMs;
       const heard = speech.filter((line) => line.offsetMs >= place.startMs && line.offsetMs < end);
       send(
