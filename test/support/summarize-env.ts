@@ -1,8 +1,10 @@
 // A local host wired to the fake YouTube and the Bedrock stub, for /summarize tests over HTTP.
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type BedrockStub, startBedrockStub } from './bedrock-stub';
 import { type FakeYouTube, startFakeYouTube } from './fake-youtube';
 import { startTestHost, type TestHost, type TestResponse } from './host';
 import { type OpenAiStub, startOpenAiStub } from './openai-stub';
+import { startTranscriptionStub, type TranscriptionStub } from './transcription-stub';
 
 export interface SummarizeEnv {
   host: TestHost;
@@ -107,4 +109,42 @@ export function jobIdOf(response: TestResponse): string {
   const id = /^\/summaries\/([A-Za-z0-9_-]+)$/.exec(location ?? '')?.[1];
   if (!id) throw new Error(`no job location in ${response.status}: ${location}`);
   return id;
+}
+
+/**
+ * A summarize env whose transcription backend is the OpenAI-compatible stub, started before the
+ * file's tests, both reset before each test and closed after them (vitest's hooks).
+ * `settings` go on top of the backend's URL and a wait long enough for a transcription.
+ */
+export function useTranscriptionEnv(settings: Record<string, string> = {}) {
+  const made: { env?: SummarizeEnv; stt?: TranscriptionStub } = {};
+  beforeAll(async () => {
+    made.stt = await startTranscriptionStub();
+    made.env = await startSummarizeEnv({
+      TRANSCRIPTION_BASE_URL: made.stt.baseUrl,
+      // A transcription adds a download and an upload: answers wait for it (no wall-clock bound).
+      SUMMARIZE_WAIT_MS: '25000',
+      ...settings,
+    });
+  });
+  afterAll(async () => {
+    await made.env?.close();
+    await made.stt?.close();
+  });
+  beforeEach(() => {
+    made.stt?.reset();
+    made.env?.youtube.reset();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the transcription env is used before it started');
+    return value;
+  };
+  return {
+    get env() {
+      return started(made.env);
+    },
+    get stt() {
+      return started(made.stt);
+    },
+  };
 }

@@ -2,46 +2,24 @@
 // the OpenAI-compatible stub): a backend that fails or answers garbage is a 502 and caches
 // nothing, so the next request transcribes; one that refuses the audio is a 422 with its
 // reason; never a 500. And without a backend, the 422 says how to get one.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import { comparableProblem } from '../../support/host';
-import { type SummarizeEnv, startSummarizeEnv } from '../../support/summarize-env';
-import {
-  REJECTED_REASON,
-  startTranscriptionStub,
-  type TranscriptionStub,
-} from '../../support/transcription-stub';
+import { startSummarizeEnv, useTranscriptionEnv } from '../../support/summarize-env';
+import { REJECTED_REASON } from '../../support/transcription-stub';
 
-let env: SummarizeEnv;
-let stt: TranscriptionStub;
-
-beforeAll(async () => {
-  stt = await startTranscriptionStub();
-  env = await startSummarizeEnv({
-    TRANSCRIPTION_BASE_URL: stt.baseUrl,
-    // A transcription adds a download and an upload: answers wait for it (no wall-clock bound).
-    SUMMARIZE_WAIT_MS: '25000',
-  });
-});
-afterAll(async () => {
-  await env?.close();
-  await stt?.close();
-});
-beforeEach(() => {
-  stt.reset();
-  env.youtube.reset();
-});
+const setup = useTranscriptionEnv();
 
 const summarize = (video: string, length = 60) =>
-  env.host.request('POST', '/summarize', {
+  setup.env.host.request('POST', '/summarize', {
     json: { video_url: video, summary_length: length },
-    token: env.token,
+    token: setup.env.token,
   });
 
 describe('a failing transcription service', () => {
   it('is a 502 transcription-error that caches nothing: the next request transcribes again', async () => {
     // The client retries a 5xx twice: three failures make the request fail.
-    stt.script(['server-error', 'server-error', 'server-error', 'success']);
+    setup.stt.script(['server-error', 'server-error', 'server-error', 'success']);
 
     const failed = await summarize(FAKE_VIDEO_IDS.disabled, 80);
     const again = await summarize(FAKE_VIDEO_IDS.disabled, 80);
@@ -53,11 +31,11 @@ describe('a failing transcription service', () => {
     });
     expect(again.status, again.text).toBe(200);
     expect(again.body.metadata.transcript_source).toBe('transcription');
-    expect(stt.requests.map((request) => request.status)).toEqual([500, 500, 500, 200]);
+    expect(setup.stt.requests.map((request) => request.status)).toEqual([500, 500, 500, 200]);
   });
 
   it('is a 502 when it answers something that is not a transcription', async () => {
-    stt.script(['garbage']);
+    setup.stt.script(['garbage']);
 
     const answer = await summarize(FAKE_VIDEO_IDS['audio-refused-first'], 81);
 
@@ -67,7 +45,7 @@ describe('a failing transcription service', () => {
   });
 
   it('passes its refusal of the audio on as a 422 with its reason', async () => {
-    stt.script(['rejected']);
+    setup.stt.script(['rejected']);
 
     const answer = await summarize(FAKE_VIDEO_IDS['audio-foreign-first'], 82);
 
@@ -83,13 +61,13 @@ describe('a failing transcription service', () => {
 it('is a 502 when it does not answer before the run must hand over, and the run’s time is not spent waiting', async () => {
   // Runs of 8 s, which hand over 5 s before their end.
   const quick = await startSummarizeEnv({
-    TRANSCRIPTION_BASE_URL: stt.baseUrl,
+    TRANSCRIPTION_BASE_URL: setup.stt.baseUrl,
     SUMMARIZE_WAIT_MS: '25000',
     JOB_DEADLINE_MS: '8000',
   });
   try {
-    stt.reset();
-    stt.script(['hang']);
+    setup.stt.reset();
+    setup.stt.script(['hang']);
 
     const answer = await quick.host.request('POST', '/summarize', {
       json: { video_url: FAKE_VIDEO_IDS.disabled, summary_length: 84 },
@@ -99,7 +77,7 @@ it('is a 502 when it does not answer before the run must hand over, and the run�
     expect(answer.status, answer.text).toBe(502);
     expect(answer.body.type).toBe('urn:tubesum:problem:transcription-error');
     expect(answer.body.detail).toMatch(/did not answer in time/);
-    expect(stt.requests).toHaveLength(1);
+    expect(setup.stt.requests).toHaveLength(1);
   } finally {
     await quick.close();
   }
@@ -116,10 +94,10 @@ describe('audio the service cannot download', () => {
     );
     expect(redirected.status, redirected.text).toBe(502);
     // The fake's media server answered the redirects; the host they named never saw a request.
-    expect(env.youtube.media.every((request) => request.status === 302)).toBe(true);
-    expect(env.youtube.media.length).toBeGreaterThan(0);
-    expect(env.youtube.canaryRequests).toBe(0);
-    expect(stt.requests).toHaveLength(0);
+    expect(setup.env.youtube.media.every((request) => request.status === 302)).toBe(true);
+    expect(setup.env.youtube.media.length).toBeGreaterThan(0);
+    expect(setup.env.youtube.canaryRequests).toBe(0);
+    expect(setup.stt.requests).toHaveLength(0);
   });
 
   it('uses the next client’s audio when one client’s URLs are on a foreign host', async () => {
@@ -127,7 +105,7 @@ describe('audio the service cannot download', () => {
 
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.metadata.transcript_client).toBe('IOS');
-    expect(env.youtube.canaryRequests).toBe(0);
+    expect(setup.env.youtube.canaryRequests).toBe(0);
   });
 
   it('says so when YouTube offered the audio only with signed URLs', async () => {
@@ -136,21 +114,21 @@ describe('audio the service cannot download', () => {
     expect(answer.status, answer.text).toBe(422);
     expect(answer.body.type).toBe('urn:tubesum:problem:captions-disabled');
     expect(answer.body.detail).toMatch(/only with signed URLs \(signatureCipher\)/);
-    expect(env.youtube.media).toHaveLength(0);
+    expect(setup.env.youtube.media).toHaveLength(0);
   });
 });
 
 it('answers a question about a video no summary transcribed yet with a 422 that says to ask for its summary first', async () => {
-  const answer = await env.host.request('POST', '/ask', {
+  const answer = await setup.env.host.request('POST', '/ask', {
     json: { video_url: FAKE_VIDEO_IDS['no-captions-28mb'], question: 'What is it about?' },
-    token: env.token,
+    token: setup.env.token,
   });
 
   expect(answer.status, answer.text).toBe(422);
   expect(answer.body.type).toBe('urn:tubesum:problem:captions-disabled');
   expect(answer.body.detail).toMatch(/ask for a summary first \(POST \/summarize/);
-  expect(env.youtube.media).toHaveLength(0);
-  expect(stt.requests).toHaveLength(0);
+  expect(setup.env.youtube.media).toHaveLength(0);
+  expect(setup.stt.requests).toHaveLength(0);
 });
 
 it('tells, without a transcription backend, that one can be configured and how', async () => {

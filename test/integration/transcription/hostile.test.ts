@@ -3,39 +3,24 @@
 // seconds past the video's end, or its lines carrying NUL, ESC and bidi overrides; a creator's
 // chapter line doing the same; a player answer that says a video lasts five minutes when its
 // audio lasts an hour.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
-import { type SummarizeEnv, startSummarizeEnv } from '../../support/summarize-env';
-import { startTranscriptionStub, type TranscriptionStub } from '../../support/transcription-stub';
+import { useTranscriptionEnv } from '../../support/summarize-env';
 
 /** Control characters (but tab and newline), bidi controls and zero-width characters. */
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
+const HIDDEN = /(?![\t\n])[\p{Cc}\p{Cf}]/u;
 
-let env: SummarizeEnv;
-let stt: TranscriptionStub;
-
-beforeAll(async () => {
-  stt = await startTranscriptionStub();
-  env = await startSummarizeEnv({
-    TRANSCRIPTION_BASE_URL: stt.baseUrl,
-    TRANSCRIPTION_MAX_MINUTES: '30',
-    // Five minutes fit, sixty would not.
-    TRANSCRIPTION_DAILY_MINUTES: '8',
-    SUMMARIZE_WAIT_MS: '25000',
-  });
-});
-afterAll(async () => {
-  await env?.close();
-  await stt?.close();
+const setup = useTranscriptionEnv({
+  TRANSCRIPTION_MAX_MINUTES: '30',
+  // Five minutes fit, sixty would not.
+  TRANSCRIPTION_DAILY_MINUTES: '8',
 });
 beforeEach(() => {
-  stt.reset();
-  env.youtube.reset();
-  env.youtube.setVideoDetails(undefined);
+  setup.env.youtube.setVideoDetails(undefined);
 });
 
-const summarize = (video: string, token = env.token) =>
-  env.host.request('POST', '/summarize', {
+const summarize = (video: string, token = setup.env.token) =>
+  setup.env.host.request('POST', '/summarize', {
     json: { video_url: video, summary_length: 120 },
     token,
   });
@@ -44,7 +29,7 @@ describe('a transcription backend’s answer', () => {
   it('never puts a key point past the video’s end, nor a hidden character in the output', async () => {
     // The recorded caption-less video lasts 4:48.
     const line = (s: number, text: string) => ({ offsetMs: s * 1000, durationMs: 4_000, text });
-    stt.setSegments([
+    setup.stt.setSegments([
       line(0, 'Kernels slide over the image\u0000 and sum the pixels under them.'),
       line(40, 'Each kernel\u001b[2J finds edges, corners or \u202Etxt.exe\u202C blobs.'),
       line(90, 'Pooling\u200B layers shrink the maps \u2066between\u2069 the convolutions.'),
@@ -71,7 +56,7 @@ describe('a transcription backend’s answer', () => {
 
 describe('a creator’s chapter line', () => {
   it('reaches the chapters without its hidden characters', async () => {
-    env.youtube.setVideoDetails({
+    setup.env.youtube.setVideoDetails({
       description:
         '0:00 Intro\u0000\n1:00 Kernels \u202Egnp.exe\n2:30 Pooling\u2066 layers\u2069\n3:30 Wrap\u200B-up',
     });
@@ -92,8 +77,8 @@ describe('a creator’s chapter line', () => {
 describe('a player answer that understates the video’s length', () => {
   it('is checked and charged by the audio’s own length: 422 after reading only its index', async () => {
     // The player says 5 minutes; the audio's index says an hour.
-    env.youtube.setVideoDetails({ lengthSeconds: 300 });
-    const { token } = await env.host.registerAndLogin();
+    setup.env.youtube.setVideoDetails({ lengthSeconds: 300 });
+    const { token } = await setup.env.host.registerAndLogin();
 
     const answer = await summarize(FAKE_VIDEO_IDS['no-captions-long'], token);
 
@@ -101,13 +86,13 @@ describe('a player answer that understates the video’s length', () => {
     expect(answer.body.type).toBe('urn:tubesum:problem:video-too-long-to-transcribe');
     expect(answer.body.detail).toMatch(/6[01] minutes long.*at most 30 minutes/);
     // Only the init segment and the index were asked for; nothing reached the backend.
-    const served = env.youtube.media.find((request) => request.file)?.file;
-    expect(env.youtube.media.map((request) => request.range)).toEqual([
+    const served = setup.env.youtube.media.find((request) => request.file)?.file;
+    expect(setup.env.youtube.media.map((request) => request.range)).toEqual([
       [0, served?.indexRange.end],
     ]);
-    expect(stt.requests).toHaveLength(0);
+    expect(setup.stt.requests).toHaveLength(0);
     // No minutes were charged: five more still fit the budget of eight.
-    env.youtube.setVideoDetails(undefined);
+    setup.env.youtube.setVideoDetails(undefined);
     const next = await summarize(FAKE_VIDEO_IDS['audio-foreign-first'], token);
     expect(next.status, next.text).toBe(200);
   });

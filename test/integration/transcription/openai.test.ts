@@ -3,50 +3,28 @@
 // caption-less player answer and its audio (a range at a time, as googlevideo does), and a
 // speech-to-text stub that parses the real client's multipart upload.
 import { createHash } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { MEDIA_RANGE_BYTES } from '../../../lib/youtube/audio/media';
-import { apiKeyOf } from '../../support/api-keys';
 import { FAKE_VIDEO_IDS, LONG_AUDIO_BYTES } from '../../support/fake-youtube';
+import { callMcpTool } from '../../support/mcp-tool';
 import {
   jobIdOf,
   OPENAI_MODEL_NAME,
   pollJob,
   type SummarizeEnv,
-  startSummarizeEnv,
+  useTranscriptionEnv,
 } from '../../support/summarize-env';
-import { startTranscriptionStub, type TranscriptionStub } from '../../support/transcription-stub';
 import { loadSharedTranscript } from '../../support/transcripts';
 
-let env: SummarizeEnv;
-let stt: TranscriptionStub;
-
-beforeAll(async () => {
-  stt = await startTranscriptionStub();
-  env = await startSummarizeEnv({
-    TRANSCRIPTION_BASE_URL: stt.baseUrl,
-    // A transcription adds a download and an upload: answers wait for it (no wall-clock bound).
-    SUMMARIZE_WAIT_MS: '25000',
-    TRANSCRIPTION_MODEL: 'whisper-large-v3',
-    TRANSCRIPTION_DAILY_MINUTES: '0',
-    // The 60-minute video's 30 MB go to this server in one upload.
-    TRANSCRIPTION_MAX_UPLOAD_MB: '40',
-  });
-});
-afterAll(async () => {
-  await env?.close();
-  await stt?.close();
-});
-beforeEach(() => {
-  stt.reset();
-  env.youtube.reset();
+const setup = useTranscriptionEnv({
+  TRANSCRIPTION_MODEL: 'whisper-large-v3',
+  TRANSCRIPTION_DAILY_MINUTES: '0',
 });
 
 const summarize = (body: Record<string, unknown>, prefer?: string) =>
-  env.host.request('POST', '/summarize', {
+  setup.env.host.request('POST', '/summarize', {
     json: body,
-    token: env.token,
+    token: setup.env.token,
     ...(prefer ? { headers: { prefer } } : {}),
   });
 
@@ -57,7 +35,9 @@ it('summarises a video without captions from a transcription of its smallest aud
     { video_url: FAKE_VIDEO_IDS.disabled, summary_length: 60 },
     'respond-async',
   );
-  const { last, seen } = await pollJob(env.host, env.token, jobIdOf(submitted), { everyMs: 20 });
+  const { last, seen } = await pollJob(setup.env.host, setup.env.token, jobIdOf(submitted), {
+    everyMs: 20,
+  });
 
   expect(last.body.status, last.text).toBe('done');
   const { metadata, key_points: keyPoints, chapters } = last.body.result;
@@ -69,9 +49,9 @@ it('summarises a video without captions from a transcription of its smallest aud
   });
   // The smallest audio-only format of the recording: itag 139 (AAC in fragmented MP4), short
   // enough for one part: its init segment and every fragment, without the index (sidx).
-  const served = servedAudio(env.youtube, 139);
-  const upload = stt.requests[0];
-  expect(stt.requests).toHaveLength(1);
+  const served = servedAudio(setup.env.youtube, 139);
+  const upload = setup.stt.requests[0];
+  expect(setup.stt.requests).toHaveLength(1);
   expect(upload).toMatchObject({
     model: 'whisper-large-v3',
     responseFormat: 'verbose_json',
@@ -112,36 +92,28 @@ it('transcribes a video once for summaries of other lengths and models, question
     summary_length: 60,
     used_model: OPENAI_MODEL_NAME,
   });
-  const question = await env.host.request('POST', '/ask', {
+  const question = await setup.env.host.request('POST', '/ask', {
     json: { video_url: video, question: 'What is a convolution?' },
-    token: env.token,
+    token: setup.env.token,
   });
-  const client = new Client({ name: 'transcription-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${env.host.url}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${await apiKeyOf(env.host, env.token)}` } },
-    }),
-  );
-  const page = (await client.callTool({
-    name: 'get_transcript',
-    arguments: { video_url: video },
-  })) as unknown as { structuredContent: { source: string; language: string } };
-  await client.close();
+  const page = (await callMcpTool(setup.env.host, setup.env.token, 'get_transcript', {
+    video_url: video,
+  })) as { structuredContent: { source: string; language: string } };
 
   for (const answer of [first, otherLength, otherModel, question]) {
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.metadata.transcript_source).toBe('transcription');
   }
   expect(page.structuredContent).toMatchObject({ source: 'transcription', language: 'en' });
-  expect(stt.requests).toHaveLength(1);
+  expect(setup.stt.requests).toHaveLength(1);
   // ANDROID's audio URL answered 403: IOS's was downloaded, and the transcript names it.
   expect(first.body.metadata.transcript_client).toBe('IOS');
-  expect(env.youtube.media.filter((request) => request.status === 403)).toHaveLength(1);
+  expect(setup.env.youtube.media.filter((request) => request.status === 403)).toHaveLength(1);
 });
 
 it('transcribes once for identical and for different summaries of one video asked at the same time', async () => {
   const video = FAKE_VIDEO_IDS['audio-foreign-first'];
-  stt.script([{ delayMs: 1_500 }]);
+  setup.stt.script([{ delayMs: 1_500 }]);
 
   const submitted = await Promise.all([
     summarize({ video_url: video, summary_length: 70 }, 'respond-async'),
@@ -149,14 +121,16 @@ it('transcribes once for identical and for different summaries of one video aske
     summarize({ video_url: video, summary_length: 71 }, 'respond-async'),
   ]);
   const jobs = await Promise.all(
-    submitted.map(async (answer) => (await pollJob(env.host, env.token, jobIdOf(answer))).last),
+    submitted.map(
+      async (answer) => (await pollJob(setup.env.host, setup.env.token, jobIdOf(answer))).last,
+    ),
   );
 
   for (const job of jobs) {
     expect(job.body.status, job.text).toBe('done');
     expect(job.body.result.metadata.transcript_source).toBe('transcription');
   }
-  expect(stt.requests).toHaveLength(1);
+  expect(setup.stt.requests).toHaveLength(1);
 });
 
 it('shows the transcribing stage on a job that waits for another run’s transcription of its video', {
@@ -164,29 +138,29 @@ it('shows the transcribing stage on a job that waits for another run’s transcr
 }, async () => {
   const video = FAKE_VIDEO_IDS['no-captions-28mb'];
   // The backend answers only when the test says: both runs are then under way.
-  stt.script(['held']);
+  setup.stt.script(['held']);
   const transcribing = (job: { progress?: { stage?: string } }) =>
     job.progress?.stage === 'transcribing';
 
   const first = jobIdOf(await summarize({ video_url: video, summary_length: 72 }, 'respond-async'));
-  await pollJob(env.host, env.token, first, { until: transcribing });
+  await pollJob(setup.env.host, setup.env.token, first, { until: transcribing });
   const second = jobIdOf(
     await summarize({ video_url: video, summary_length: 73 }, 'respond-async'),
   );
-  const waiting = await pollJob(env.host, env.token, second, {
+  const waiting = await pollJob(setup.env.host, setup.env.token, second, {
     until: (job) => transcribing(job) || ['done', 'failed', 'cancelled'].includes(job.status),
   });
-  stt.release();
+  setup.stt.release();
   const done = await Promise.all(
-    [first, second].map(async (id) => (await pollJob(env.host, env.token, id)).last),
+    [first, second].map(async (id) => (await pollJob(setup.env.host, setup.env.token, id)).last),
   );
 
   expect(waiting.last.body.progress.stage, waiting.last.text).toBe('transcribing');
   for (const job of done) expect(job.body.status, job.text).toBe('done');
   // One transcription: its parts of at most 10 minutes, each uploaded once.
-  const count = stt.requests.length;
+  const count = setup.stt.requests.length;
   expect(count).toBeGreaterThanOrEqual(2);
-  expect(stt.requests.map((request) => request.fileName).sort()).toEqual(
+  expect(setup.stt.requests.map((request) => request.fileName).sort()).toEqual(
     Array.from({ length: count }, (_, i) => `${video}-part${i + 1}of${count}.m4a`),
   );
 });
@@ -202,8 +176,8 @@ it.each([
     transcript_source: 'transcription',
     transcript_language: 'en',
   });
-  expect(stt.requests).toHaveLength(1);
-  expect(env.youtube.media.length).toBeGreaterThan(0);
+  expect(setup.stt.requests).toHaveLength(1);
+  expect(setup.env.youtube.media.length).toBeGreaterThan(0);
 });
 
 it('says transcript_source "captions" for a video with captions, and transcribes nothing', async () => {
@@ -211,8 +185,8 @@ it('says transcript_source "captions" for a video with captions, and transcribes
 
   expect(answer.status, answer.text).toBe(200);
   expect(answer.body.metadata.transcript_source).toBe('captions');
-  expect(stt.requests).toHaveLength(0);
-  expect(env.youtube.media).toHaveLength(0);
+  expect(setup.stt.requests).toHaveLength(0);
+  expect(setup.env.youtube.media).toHaveLength(0);
 });
 
 it('downloads an hour of audio (30 MB) as its index, then each 10-minute part in ranges of at most 10 MB, with its client’s User-Agent', {
@@ -222,13 +196,15 @@ it('downloads an hour of audio (30 MB) as its index, then each 10-minute part in
     { video_url: FAKE_VIDEO_IDS['no-captions-long'], summary_length: 60 },
     'respond-async',
   );
-  const { last, seen } = await pollJob(env.host, env.token, jobIdOf(submitted), {
+  const { last, seen } = await pollJob(setup.env.host, setup.env.token, jobIdOf(submitted), {
     timeoutMs: 120_000,
   });
 
   expect(last.body.status, last.text).toBe('done');
-  const served = servedAudio(env.youtube, 139);
-  const ranges = env.youtube.media.map((request): [number, number] => request.range ?? [0, -1]);
+  const served = servedAudio(setup.env.youtube, 139);
+  const ranges = setup.env.youtube.media.map(
+    (request): [number, number] => request.range ?? [0, -1],
+  );
   // First the init segment and the index (a few KB), then the fragments, part by part, each
   // byte once.
   expect(ranges[0]).toEqual([0, served.indexRange.end]);
@@ -240,14 +216,14 @@ it('downloads an hour of audio (30 MB) as its index, then each 10-minute part in
     if (i > 0) expect(first).toBe((parts[i - 1]?.[1] ?? 0) + 1);
   }
   expect(served.bytes.byteLength).toBeGreaterThan(LONG_AUDIO_BYTES * 0.9);
-  expect(env.youtube.media.every((request) => request.status === 206)).toBe(true);
-  expect(env.youtube.media[0]?.userAgent).toMatch(/^com\.google\.android\.youtube\//);
+  expect(setup.env.youtube.media.every((request) => request.status === 206)).toBe(true);
+  expect(setup.env.youtube.media[0]?.userAgent).toMatch(/^com\.google\.android\.youtube\//);
   // Parts of at most 10 minutes of whole fragments (a few seconds each: six or seven), each
   // uploaded once, the job counting them as they were transcribed.
-  const count = stt.requests.length;
+  const count = setup.stt.requests.length;
   expect(count).toBeGreaterThanOrEqual(Math.ceil(served.durationMs / 600_000));
   expect(count).toBeLessThanOrEqual(Math.ceil(served.durationMs / 600_000) + 1);
-  expect(stt.requests.map((request) => request.fileName).sort()).toEqual(
+  expect(setup.stt.requests.map((request) => request.fileName).sort()).toEqual(
     Array.from(
       { length: count },
       (_, i) => `${FAKE_VIDEO_IDS['no-captions-long']}-part${i + 1}of${count}.m4a`,

@@ -10,12 +10,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyOf } from '../../support/api-keys';
 import { serveAudioFile } from '../../support/fake-media';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
+import { callMcpTool } from '../../support/mcp-tool';
 import { type EncodedAudio, encodeMp4, encodeWebm, probe } from '../../support/media/ffmpeg';
 import { writeLanguageModel } from '../../support/speech/language-model';
 import { recognizeFile } from '../../support/speech/pocketsphinx';
@@ -71,19 +69,11 @@ afterAll(async () => {
 
 /** The transcript the service kept, as get_transcript gives it: lines with their times. */
 async function transcriptOf(video: string): Promise<TimedText[]> {
-  const client = new Client({ name: 'real-audio-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${env.host.url}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${await apiKeyOf(env.host, env.token)}` } },
-    }),
-  );
-  const page = (await client.callTool({
-    name: 'get_transcript',
-    arguments: { video_url: video },
-  })) as unknown as {
+  const page = (await callMcpTool(env.host, env.token, 'get_transcript', {
+    video_url: video,
+  })) as {
     structuredContent: { segments: { start_seconds: number; text: string }[]; truncated: boolean };
   };
-  await client.close();
   const lines = page.structuredContent.segments;
   expect(page.structuredContent.truncated).toBe(false);
   // A line lasts until the next begins (the last: until the audio ends).
