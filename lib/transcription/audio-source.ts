@@ -37,6 +37,11 @@ export interface AudioSourceDeps {
 export interface Fetch {
   videoId: string;
   signal: AbortSignal;
+  /**
+   * The most a whole audio may be when it has no index to cut it by (an upload backend's limit,
+   * in MB): larger, it is refused before it is downloaded.
+   */
+  wholeLimitMb?: number;
 }
 
 /** The audio of a video's offers. */
@@ -100,6 +105,7 @@ export function createAudioSource(deps: AudioSourceDeps) {
     for (const offer of found.offers) {
       try {
         const indexed = await indexOf(offer, fetch);
+        if (!indexed) refuseWhole(offer, fetch);
         const located: LocatedAudio = indexed
           ? { offer, indexed }
           : { offer, whole: fileOf(offer, fetch, await bytesOf(offer, fetch)) };
@@ -157,6 +163,16 @@ export function createAudioSource(deps: AudioSourceDeps) {
   }
 
   return { locate, range, whole };
+}
+
+/**
+ * @throws 422 transcription-too-large when the player says the audio is larger than a whole
+ *   upload may be (the download would be for nothing).
+ */
+function refuseWhole(offer: AudioOffer, fetch: Fetch): void {
+  const limit = fetch.wholeLimitMb;
+  if (limit === undefined || offer.bytes === undefined || offer.bytes <= limit * 1_048_576) return;
+  throw transcriptionTooLarge(offer.bytes, { mb: limit, variable: 'TRANSCRIPTION_MAX_UPLOAD_MB' });
 }
 
 function fileOf(offer: AudioOffer, fetch: Fetch, bytes: Uint8Array, durationMs?: number) {

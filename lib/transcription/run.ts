@@ -176,7 +176,11 @@ export function createTranscription(
     if (backend.kind === 'job') return asJob(backend, { found, request, owner }, state);
     // An upload backend's requests stop at the hand-over time.
     const handOver = handOverOf(request, state);
-    const fetch = { videoId: request.videoId, signal: handOver.signal };
+    const fetch = {
+      videoId: request.videoId,
+      signal: handOver.signal,
+      wholeLimitMb: Math.floor(backend.uploadLimitBytes / 1_048_576),
+    };
     try {
       const located = await source.locate(found, fetch);
       state.located = located;

@@ -420,6 +420,25 @@ export const SCENARIOS = {
     },
     expect: { status: 422, type: 'captions-disabled' },
   },
+  // Audio whose index does not read (made-up bytes where the player says the ranges are): small
+  // enough for one upload, and too large for one.
+  'index-garbage': {
+    id: 'indexgarbag',
+    player: { '*': { recording: CAPTIONS_OFF, edit: { audio: { unindexed: 'garbage' } } } },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
+  'index-garbage-26mb': {
+    id: 'indexgarb26',
+    player: {
+      '*': {
+        recording: CAPTIONS_OFF,
+        edit: {
+          audio: { lengthSeconds: 1_200, smallestBytes: 26 * 1_048_576, unindexed: 'garbage' },
+        },
+      },
+    },
+    expect: { status: 422, type: 'captions-disabled' },
+  },
   // Speech a test encodes and serves (fake-media.ts serveAudioFile), in one format each.
   'speech-webm': {
     id: 'speechwebm0',

@@ -65,6 +65,20 @@ describe('limits checked before any download', () => {
     },
   );
 
+  it('refuses audio whose index does not read and that is larger than one upload, after reading only its index', async () => {
+    env.youtube.reset();
+    stt.reset();
+
+    const answer = await summarize(env, FAKE_VIDEO_IDS['index-garbage-26mb']);
+
+    expect(answer.status, answer.text).toBe(422);
+    expect(answer.body.type).toBe('urn:tubesum:problem:transcription-too-large');
+    expect(answer.body.detail).toMatch(/26\.0 MB: the transcription service takes at most 25 MB/);
+    expect(env.youtube.media).toHaveLength(1);
+    expect(env.youtube.media[0]?.range?.[1]).toBeLessThan(2_000);
+    expect(stt.requests).toHaveLength(0);
+  });
+
   it('stops downloading audio larger than the player said at TRANSCRIPTION_MAX_MB, after one range: 422', async () => {
     env.youtube.reset();
     stt.reset();

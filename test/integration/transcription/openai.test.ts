@@ -83,6 +83,22 @@ it('summarises a video without captions from a transcription of its smallest aud
   );
 });
 
+it('uploads a format whose index does not read whole, as it was served', async () => {
+  const video = FAKE_VIDEO_IDS['index-garbage'];
+
+  const answer = await summarize({ video_url: video, summary_length: 60 });
+
+  expect(answer.status, answer.text).toBe(200);
+  expect(answer.body.metadata.transcript_source).toBe('transcription');
+  const ranges = setup.env.youtube.media.map((request) => request.range);
+  // The init segment and index first (a few hundred bytes that do not read), then all of it.
+  expect(ranges[0]?.[0]).toBe(0);
+  expect(ranges[0]?.[1]).toBeLessThan(2_000);
+  expect(setup.stt.requests).toHaveLength(1);
+  expect(setup.stt.requests[0]?.fileName).toBe(`${video}.m4a`);
+  expect(setup.stt.requests[0]?.fileBytes).toBe(1_758_945);
+});
+
 it('transcribes a video once for summaries of other lengths and models, questions and MCP calls', async () => {
   const video = FAKE_VIDEO_IDS['audio-refused-first'];
   const first = await summarize({ video_url: video, summary_length: 60 });
