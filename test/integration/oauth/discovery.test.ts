@@ -105,7 +105,7 @@ describe('dynamic client registration', () => {
 
   it.each([
     ['http on another host', 'http://example.com/cb', 'invalid_redirect_uri'],
-    ['a custom scheme', 'cursor://callback', 'invalid_redirect_uri'],
+    ['a single-word scheme of no known app', 'myapp://callback', 'invalid_redirect_uri'],
     ['a fragment', 'https://example.com/cb#x', 'invalid_redirect_uri'],
     ['credentials', 'https://user:pass@example.com/cb', 'invalid_redirect_uri'],
     ['javascript:', 'javascript:alert(1)', 'invalid_redirect_uri'],
