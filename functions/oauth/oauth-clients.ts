@@ -11,7 +11,7 @@ import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
 import { authorize } from '../../lib/oauth/authorize/authorization';
 import { errorPage, forwardingPage } from '../../lib/oauth/authorize/pages';
-import { registerClient } from '../../lib/oauth/clients/clients';
+import { registerClient } from '../../lib/oauth/clients/registration';
 import { type ClientMetadataOverrides, oauthClientsFrom } from '../../lib/oauth/wiring';
 import { oauthRoutes } from '../../lib/routes/oauth';
 
@@ -37,7 +37,11 @@ export function create(config: Config, services: OAuthClientsServices = {}): Lam
           sourceIp: event.requestContext.http.sourceIp,
           now: Date.now(),
         });
-        logger.info('oauth client registered', { client_id: client.client_id });
+        logger.info('oauth client registered', {
+          client_id: client.client_id,
+          token_endpoint_auth_method: client.token_endpoint_auth_method,
+          redirect_uris_left_out: body.redirect_uris.length - client.redirect_uris.length,
+        });
         return json(201, client);
       },
       oauthAuthorize: async ({ event }) => {

@@ -1,5 +1,6 @@
 // POST /oauth/token: tokens for /mcp (authorization_code with PKCE, refresh_token); 200.
 // POST /oauth/revoke: a client revokes a token, which disconnects it (RFC 7009); 200.
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
 import { type LambdaHandler, lambdaEntry } from '../../lib/http/entry';
@@ -7,7 +8,11 @@ import { requestOrigin } from '../../lib/http/headers/origin';
 import { json } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
-import { exchangeToken, revokeToken } from '../../lib/oauth/tokens/token-service';
+import {
+  exchangeToken,
+  revokeToken,
+  type TokenRequestContext,
+} from '../../lib/oauth/tokens/token-service';
 import { tokenServiceFrom } from '../../lib/oauth/wiring';
 import { oauthRoutes } from '../../lib/routes/oauth';
 
@@ -15,22 +20,21 @@ import { oauthRoutes } from '../../lib/routes/oauth';
 export function create(config: Config): LambdaHandler {
   const db = createDocumentClient(config);
   const tokens = tokenServiceFrom(config, db, logger);
+  // The origin whose /mcp the tokens are for, and a confidential client's Basic credentials.
+  const context = (event: APIGatewayProxyEventV2): TokenRequestContext => ({
+    origin: requestOrigin(config, event),
+    now: Date.now(),
+    authorization: event.headers?.authorization,
+  });
   return serve(
     'oauth-token',
     oauthRoutes,
     {
       oauthToken: async ({ body, event }) =>
         // RFC 6749 5.1: no cache may keep tokens (no-store is every answer's; Pragma for HTTP/1.0).
-        json(
-          200,
-          await exchangeToken(tokens, body, {
-            origin: requestOrigin(config, event),
-            now: Date.now(),
-          }),
-          { Pragma: 'no-cache' },
-        ),
+        json(200, await exchangeToken(tokens, body, context(event)), { Pragma: 'no-cache' }),
       oauthRevoke: async ({ body, event }) => {
-        await revokeToken(tokens, body, { origin: requestOrigin(config, event), now: Date.now() });
+        await revokeToken(tokens, body, context(event));
         return json(200, {});
       },
     },

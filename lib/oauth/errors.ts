@@ -42,6 +42,16 @@ export class OAuthError extends HttpError {
   }
 }
 
+/**
+ * 401 invalid_client: a confidential client's secret wrong, missing or sent by another method than
+ * it registered (RFC 6749 5.2). Always with a Basic challenge: RFC 6749 asks for one when the
+ * client tried Basic, and RFC 9110 asks every 401 for one.
+ */
+export const invalidClient = (detail: string) =>
+  new OAuthError('invalid_client', detail, {
+    headers: { 'WWW-Authenticate': 'Basic realm="tubesum"' },
+  });
+
 /** The same answer for a code or refresh token that is unknown, expired, used or not this client's. */
 export const invalidGrant = (detail: string) => new OAuthError('invalid_grant', detail);
 

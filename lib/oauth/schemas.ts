@@ -5,6 +5,7 @@
 
 import * as z from '../schema';
 import { RANDOM_ID_PATTERN } from '../util/random-id';
+import { TOKEN_ENDPOINT_AUTH_METHODS } from './clients/metadata';
 
 const text = (max: number, description?: string) =>
   z.string().check(z.maxLength(max), ...(description ? [z.meta({ description })] : []));
@@ -46,12 +47,23 @@ export const registrationRequestSchema = z
       z.maxLength(100),
       z.meta({
         description:
-          'https URIs, or http on a loopback address (127.0.0.1, [::1], localhost; any port)',
-        examples: [['http://127.0.0.1:33418/callback']],
+          'https URIs; http on a loopback address (127.0.0.1, [::1], localhost; any port); an app’s private-use scheme (reverse-domain such as com.example.app:/cb, or cursor:, vscode:, vscode-insiders:). Those that cannot be used are left out; none usable is invalid_redirect_uri',
+        examples: [
+          [
+            'cursor://anysphere.cursor-mcp/oauth/callback',
+            'https://www.cursor.com/agents/mcp/oauth/callback',
+            'http://localhost:8787/callback',
+          ],
+        ],
       }),
     ),
     client_name: z.optional(text(1_000, 'What the consent screen calls the app')),
-    token_endpoint_auth_method: z.optional(text(100, 'Only "none": every client is public')),
+    token_endpoint_auth_method: z.optional(
+      text(
+        100,
+        'none (a public client; also when left out), client_secret_post or client_secret_basic (a confidential client: the answer holds its secret)',
+      ),
+    ),
     grant_types: z.optional(z.array(text(100))),
     response_types: z.optional(z.array(text(100))),
     scope: z.optional(text(1_000)),
@@ -63,12 +75,24 @@ export type RegistrationRequest = z.output<typeof registrationRequestSchema>;
 export const registrationResponseSchema = z
   .object({
     client_id: z.string(),
+    client_secret: z.optional(
+      z
+        .string()
+        .check(
+          z.meta({ description: 'A confidential client’s secret: shown here once, never again' }),
+        ),
+    ),
+    client_secret_expires_at: z.optional(
+      z.int().check(z.meta({ description: '0: the secret does not expire (RFC 7591 3.2.1)' })),
+    ),
     client_id_issued_at: z.int(),
     client_name: z.optional(z.string()),
-    redirect_uris: z.array(z.string()),
+    redirect_uris: z
+      .array(z.string())
+      .check(z.meta({ description: 'The redirect URIs kept: those that can be used' })),
     grant_types: z.array(z.string()),
     response_types: z.array(z.string()),
-    token_endpoint_auth_method: z.literal('none'),
+    token_endpoint_auth_method: z.enum(TOKEN_ENDPOINT_AUTH_METHODS),
   })
   .check(z.meta({ id: 'ClientRegistration' }));
 
@@ -142,6 +166,9 @@ export const tokenRequestSchema = z
     redirect_uri: z.optional(text(4_096)),
     refresh_token: z.optional(text(200)),
     client_id: z.optional(text(4_096)),
+    client_secret: z.optional(
+      text(200, 'client_secret_post: the secret of a confidential client (not with Basic)'),
+    ),
     resource: z.optional(text(4_096)),
     scope: z.optional(text(1_000)),
   })
@@ -168,6 +195,9 @@ export const revocationRequestSchema = z
     token: text(4_096),
     token_type_hint: z.optional(text(100)),
     client_id: z.optional(text(4_096)),
+    client_secret: z.optional(
+      text(200, 'client_secret_post: the secret of a confidential client (not with Basic)'),
+    ),
   })
   .check(z.meta({ id: 'OAuthRevocationRequest' }));
 

@@ -5,6 +5,7 @@
 // lib/oauth/schemas.ts.
 import { TooManyRequestsError } from '../errors';
 import {
+  invalidClient,
   OAuthError,
   oauthNeedsLoginToken,
   tooManyConnectedApps,
@@ -40,6 +41,13 @@ const oauthEndpoint = {
       'OAuth error (invalid_request, invalid_grant, ...): also for a malformed body, a wrong Content-Type or invalid fields',
   },
 } satisfies Record<number, ResponseDef>;
+
+/** What the token and revocation endpoints answer a confidential client that fails to authenticate. */
+const clientAuthFailed = {
+  description:
+    'invalid_client: a confidential client’s secret is wrong, missing, or sent by another method than it registered (WWW-Authenticate: Basic)',
+  example: invalidClient('The client_id or client_secret is wrong.'),
+} satisfies ResponseDef;
 
 /** What the page's routes answer an API key with. */
 const loginOnly = {
@@ -82,7 +90,7 @@ export const oauthRoutes = {
     tag: 'oauth',
     summary: 'OAuth: the authorization server metadata',
     description:
-      'RFC 8414: the endpoints (authorize, token, register, revoke), the authorization code grant with refresh tokens, S256 PKCE only, public clients only (token_endpoint_auth_method none), and client ID metadata documents.',
+      'RFC 8414: the endpoints (authorize, token, register, revoke), the authorization code grant with refresh tokens, S256 PKCE only, public clients (token_endpoint_auth_method none) and confidential ones (client_secret_post, client_secret_basic), and client ID metadata documents.',
     responses: {
       200: { description: 'The metadata', schema: authorizationServerMetadataSchema },
       ...anyRoute,
@@ -96,22 +104,26 @@ export const oauthRoutes = {
     tag: 'oauth',
     summary: 'OAuth: register a client (RFC 7591 dynamic client registration)',
     description:
-      'For MCP clients: a public client (no secret) with its redirect URIs, https or http on a loopback address (any port). Account registration is POST /register. A registration that no person allows within a day expires. Registrations per address are limited (OAUTH_REGISTER_MAX_PER_IP an hour).',
+      'For MCP clients. token_endpoint_auth_method none (also when left out) makes a public client; client_secret_post or client_secret_basic a confidential one, whose client_secret is in this answer only (with client_secret_expires_at 0). Redirect URIs: https, http on a loopback address (any port), or an app’s private-use scheme (reverse-domain, or cursor:, vscode:, vscode-insiders:); those that cannot be used are left out of the answer, and only when none can is the registration refused. The same registration repeated from the same address within an hour costs nothing: a public client gets the same client_id back, a confidential one a new client and secret. Distinct registrations per address are limited (OAUTH_REGISTER_MAX_PER_IP an hour). A registration that no person allows within a day expires. Account registration is POST /register.',
     body: { schema: registrationRequestSchema, contentTypes: ['application/json'] },
     oauthErrors: 'invalid_client_metadata',
     responses: {
-      201: { description: 'The client, with its client_id', schema: registrationResponseSchema },
+      201: {
+        description:
+          'The client: its client_id, the redirect URIs kept, its method, and a confidential client’s secret',
+        schema: registrationResponseSchema,
+      },
       ...oauthEndpoint,
       400: {
         description:
-          'invalid_redirect_uri or invalid_client_metadata (also for a malformed body or a wrong Content-Type)',
+          'invalid_redirect_uri (no redirect URI can be used) or invalid_client_metadata (also for a malformed body or a wrong Content-Type)',
         example: new OAuthError(
           'invalid_redirect_uri',
-          'redirect_uri "http://example.com/callback" must be https, or http on a loopback address (127.0.0.1, [::1] or localhost)',
+          'redirect_uri "javascript:alert(1)" uses javascript:, which is never a redirect URI',
         ),
       },
       429: {
-        description: 'Too many registrations from this address this hour; see Retry-After',
+        description: 'Too many distinct registrations from this address this hour; see Retry-After',
         example: new TooManyRequestsError(
           1800,
           'Too many OAuth clients were registered from this address; try again later.',
@@ -162,7 +174,7 @@ export const oauthRoutes = {
     tag: 'oauth',
     summary: 'OAuth: the token endpoint (authorization_code with PKCE, refresh_token)',
     description:
-      'A form (application/x-www-form-urlencoded). authorization_code: code, code_verifier, redirect_uri and client_id, all as in the authorization request; a code works once, for 60 s. refresh_token: refresh_token and client_id; each refresh token works once and the answer holds the next one. A code or refresh token presented a second time is invalid_grant and ends the connection it made. The access token is a JWT for /mcp only (the REST API answers 401 to it), valid OAUTH_ACCESS_TOKEN_TTL_SECONDS (at most an hour). Log-in with a password is POST /token.',
+      'A form (application/x-www-form-urlencoded). A confidential client authenticates by the method it registered: client_secret_post, client_id and client_secret in the form; client_secret_basic, Authorization: Basic base64(urlencode(client_id):urlencode(client_secret)) (RFC 6749 2.3.1). authorization_code: code, code_verifier, redirect_uri and client_id, all as in the authorization request; a code works once, for 60 s. refresh_token: refresh_token and client_id; each refresh token works once and the answer holds the next one. A code or refresh token presented a second time is invalid_grant and ends the connection it made. The access token is a JWT for /mcp only (the REST API answers 401 to it), valid OAUTH_ACCESS_TOKEN_TTL_SECONDS (at most an hour). Log-in with a password is POST /token.',
     body: {
       schema: tokenRequestSchema,
       contentTypes: ['application/x-www-form-urlencoded'],
@@ -182,6 +194,7 @@ export const oauthRoutes = {
           'The authorization code was used already; what it gave is revoked.',
         ),
       },
+      401: clientAuthFailed,
     },
   }),
   oauthRevoke: route({
@@ -192,12 +205,13 @@ export const oauthRoutes = {
     tag: 'oauth',
     summary: 'OAuth: revoke a token (RFC 7009): the app is disconnected',
     description:
-      'A form with token (a refresh token or an access token of this deployment) and client_id. Ends the connection the token belongs to, if it is the client’s. Answers 200 whether or not the token was known.',
+      'A form with token (a refresh token or an access token of this deployment) and client_id; a confidential client authenticates as at POST /oauth/token. Ends the connection the token belongs to, if it is the client’s (a confidential client’s token, only with its secret). Answers 200 whether or not the token was known.',
     body: { schema: revocationRequestSchema, contentTypes: ['application/x-www-form-urlencoded'] },
     oauthErrors: 'invalid_request',
     responses: {
       200: { description: 'Done (or nothing to do)', schema: z.object({}) },
       ...oauthEndpoint,
+      401: clientAuthFailed,
     },
   }),
   authorizationRequest: route({

@@ -9,7 +9,8 @@
 import { request } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { clientMetadataProblem, type OAuthClient } from './clients';
+import type { OAuthClient } from './clients';
+import { acceptClientMetadata, isRefusal } from './metadata';
 
 /** Why a client ID metadata document could not be used (said to the person on the error page). */
 export class ClientMetadataError extends Error {
@@ -128,7 +129,7 @@ function fetchDocument(url: string, options: ClientMetadataFetchOptions): Promis
  * Fetches and checks the client ID metadata document at `clientId`.
  * @throws ClientMetadataError saying why it cannot be used: the URL, the address it resolves to,
  * the answer (status, type, size, time), or the document (not JSON, a client_id other than the
- * URL, metadata refused as a registration would be).
+ * URL, metadata refused as a registration would be, a method other than "none").
  */
 export async function fetchClientMetadata(
   clientId: string,
@@ -150,11 +151,11 @@ export async function fetchClientMetadata(
   if (metadata.client_id !== clientId) {
     throw new ClientMetadataError('its metadata document names another client_id than its URL');
   }
-  const refused = clientMetadataProblem(metadata);
-  if (refused) throw new ClientMetadataError(`its metadata document is refused: ${refused.detail}`);
-  return {
-    clientId,
-    clientName: typeof metadata.client_name === 'string' ? metadata.client_name.trim() : undefined,
-    redirectUris: metadata.redirect_uris as string[],
-  };
+  // A registration's rules: its redirect URIs that cannot be used are left out (an authorization
+  // request naming one is refused as unregistered), and only when none can is the document.
+  const accepted = acceptClientMetadata(metadata, { secretsAllowed: false });
+  if (isRefusal(accepted)) {
+    throw new ClientMetadataError(`its metadata document is refused: ${accepted.detail}`);
+  }
+  return { clientId, clientName: accepted.clientName, redirectUris: accepted.redirectUris };
 }

@@ -1,25 +1,21 @@
 // OAuth clients: the apps that ask a person for access. Two kinds, told apart by their client_id:
-// - registered (RFC 7591, POST /oauth/register): a random id, stored as OAUTHCLIENT#<id>. A
-//   registration nobody used expires after UNUSED_CLIENT_TTL_MS; one a person allowed lives as
-//   long as a grant (OAUTH_GRANT_TTL_DAYS) from its last use. Registrations per address are
-//   limited (OAUTH_REGISTER_MAX_PER_IP an hour), as accounts are: each one is a stored item.
-// - an https URL: a client ID metadata document, fetched from there (client-metadata.ts).
-// Every client is public (no secret; token_endpoint_auth_method "none"): PKCE binds its codes.
+// - registered (RFC 7591, POST /oauth/register; registration.ts): a random id, stored as
+//   OAUTHCLIENT#<id>. A registration nobody used expires after UNUSED_CLIENT_TTL_MS; one a person
+//   allowed lives as long as a grant (OAUTH_GRANT_TTL_DAYS) from its last use. Public (method
+//   "none", bound by PKCE alone) or confidential (client_secret_post or client_secret_basic: its
+//   secret is stored as a SHA-256 only, client-auth.ts checks it), and PKCE for both.
+// - an https URL: a client ID metadata document, fetched from there (client-metadata.ts); public,
+//   and never stored as a registration.
 import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { sourceKey } from '../../accounts/users/address';
 import { conditionalWrite, storeCall } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import type { WindowCounter } from '../../aws/window-counter';
-import { TooManyRequestsError } from '../../errors';
-import { randomId } from '../../util/random-id';
-import { OAuthError } from '../errors';
-import type { RegistrationRequest, RegistrationResponse } from '../schemas';
-import { MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris';
+import { TOKEN_ENDPOINT_AUTH_METHODS, type TokenEndpointAuthMethod } from './metadata';
 
 /** A client as the authorization endpoint sees it. */
 export interface OAuthClient {
@@ -29,89 +25,29 @@ export interface OAuthClient {
   redirectUris: readonly string[];
 }
 
+/** A registered client, as stored. */
+export interface RegisteredClient extends OAuthClient {
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod;
+  /** The SHA-256 of its secret (secretHash), for a confidential client only. */
+  secretHash?: string | undefined;
+  /** When it was registered (epoch ms). */
+  createdAt: number;
+}
+
 /** Whether a client_id names a metadata document (an https URL) rather than a registration. */
 export const isMetadataDocumentUrl = (clientId: string): boolean => clientId.startsWith('https://');
 
 /** How long a registration nobody has used is kept. */
 export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60_000;
-/** The longest client_name shown to a person. */
-export const MAX_CLIENT_NAME_CHARS = 100;
-const HOUR_SECONDS = 3_600;
-/** The grant types every client gets, and the only ones there are. */
-const GRANT_TYPES = ['authorization_code', 'refresh_token'];
 
 const clientPk = (id: string) => `OAUTHCLIENT#${id}`;
 const ttl = (epochMs: number) => Math.ceil(epochMs / 1000);
 
-/**
- * Why a client's metadata cannot be accepted (the field, then what is wrong), or undefined: the
- * rules registration and client ID metadata documents share.
- */
-export function clientMetadataProblem(metadata: {
-  redirect_uris?: unknown;
-  client_name?: unknown;
-  token_endpoint_auth_method?: unknown;
-  grant_types?: unknown;
-  response_types?: unknown;
-}): { code: 'invalid_redirect_uri' | 'invalid_client_metadata'; detail: string } | undefined {
-  const uris = metadata.redirect_uris;
-  if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {
-    return {
-      code: 'invalid_redirect_uri',
-      detail: `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs`,
-    };
-  }
-  for (const uri of uris) {
-    const problem = typeof uri === 'string' ? redirectUriProblem(uri) : 'is not a string';
-    if (problem) {
-      return {
-        code: 'invalid_redirect_uri',
-        detail: `redirect_uri ${JSON.stringify(String(uri).slice(0, 200))} ${problem}`,
-      };
-    }
-  }
-  const name = metadata.client_name;
-  if (name !== undefined) {
-    // Control and format characters (right-to-left overrides, zero-width joiners) could make a
-    // name read as another on the consent screen.
-    if (typeof name !== 'string' || name.trim() === '' || /\p{C}/u.test(name)) {
-      return { code: 'invalid_client_metadata', detail: 'client_name must be printable text' };
-    }
-    if ([...name.trim()].length > MAX_CLIENT_NAME_CHARS) {
-      return {
-        code: 'invalid_client_metadata',
-        detail: `client_name must be at most ${MAX_CLIENT_NAME_CHARS} characters`,
-      };
-    }
-  }
-  const method = metadata.token_endpoint_auth_method;
-  if (method !== undefined && method !== 'none') {
-    return {
-      code: 'invalid_client_metadata',
-      detail: 'token_endpoint_auth_method must be "none": clients here are public, bound by PKCE',
-    };
-  }
-  const grants = metadata.grant_types;
-  if (
-    grants !== undefined &&
-    (!Array.isArray(grants) ||
-      !grants.includes('authorization_code') ||
-      grants.some((grant) => !GRANT_TYPES.includes(grant)))
-  ) {
-    return {
-      code: 'invalid_client_metadata',
-      detail: 'grant_types must include authorization_code and may add refresh_token, nothing else',
-    };
-  }
-  const responses = metadata.response_types;
-  if (
-    responses !== undefined &&
-    (!Array.isArray(responses) || responses.some((type) => type !== 'code'))
-  ) {
-    return { code: 'invalid_client_metadata', detail: 'response_types must be ["code"]' };
-  }
-  return undefined;
-}
+/** A stored method, "none" for the registrations made before there were others. */
+const storedMethod = (value: unknown): TokenEndpointAuthMethod =>
+  TOKEN_ENDPOINT_AUTH_METHODS.includes(value as TokenEndpointAuthMethod)
+    ? (value as TokenEndpointAuthMethod)
+    : 'none';
 
 /**
  * The registered clients of one table.
@@ -119,8 +55,8 @@ export function clientMetadataProblem(metadata: {
  */
 export function createClientStore(db: DynamoDBDocumentClient, table: string) {
   return {
-    async put(client: OAuthClient, now: number): Promise<void> {
-      const expiresAt = now + UNUSED_CLIENT_TTL_MS;
+    async put(client: RegisteredClient): Promise<void> {
+      const expiresAt = client.createdAt + UNUSED_CLIENT_TTL_MS;
       await storeCall(() =>
         db.send(
           new PutCommand({
@@ -129,7 +65,9 @@ export function createClientStore(db: DynamoDBDocumentClient, table: string) {
               pk: clientPk(client.clientId),
               clientName: client.clientName,
               redirectUris: client.redirectUris,
-              createdAt: now,
+              tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+              secretHash: client.secretHash,
+              createdAt: client.createdAt,
               clientExpiresAt: expiresAt,
               [TABLE_TTL_ATTRIBUTE]: ttl(expiresAt),
             },
@@ -139,10 +77,23 @@ export function createClientStore(db: DynamoDBDocumentClient, table: string) {
       );
     },
 
-    /** A registered client, unless unknown or expired by `now`. */
-    async get(clientId: string, now: number): Promise<OAuthClient | undefined> {
+    /**
+     * A registered client, unless unknown or expired by `now`. `consistent`: read what was just
+     * written (a registration made a moment ago by a parallel request).
+     */
+    async get(
+      clientId: string,
+      now: number,
+      consistent = false,
+    ): Promise<RegisteredClient | undefined> {
       const { Item } = await storeCall(() =>
-        db.send(new GetCommand({ TableName: table, Key: { pk: clientPk(clientId) } })),
+        db.send(
+          new GetCommand({
+            TableName: table,
+            Key: { pk: clientPk(clientId) },
+            ConsistentRead: consistent,
+          }),
+        ),
       );
       if (!Item || !(Number(Item.clientExpiresAt) > now) || !Array.isArray(Item.redirectUris)) {
         return undefined;
@@ -151,6 +102,9 @@ export function createClientStore(db: DynamoDBDocumentClient, table: string) {
         clientId,
         clientName: typeof Item.clientName === 'string' ? Item.clientName : undefined,
         redirectUris: Item.redirectUris as string[],
+        tokenEndpointAuthMethod: storedMethod(Item.tokenEndpointAuthMethod),
+        secretHash: typeof Item.secretHash === 'string' ? Item.secretHash : undefined,
+        createdAt: Number(Item.createdAt ?? 0),
       };
     },
 
@@ -179,44 +133,4 @@ export interface RegistrationDependencies {
   counter: WindowCounter;
   /** OAUTH_REGISTER_MAX_PER_IP: registrations per address per hour; 0 means no limit. */
   maxPerAddressPerHour: number;
-}
-
-/**
- * Registers a public client (RFC 7591).
- * @throws OAuthError invalid_redirect_uri or invalid_client_metadata; TooManyRequestsError when
- * the address registered too many this hour; ServiceUnavailableError when DynamoDB fails.
- */
-export async function registerClient(
-  deps: RegistrationDependencies,
-  request: RegistrationRequest,
-  input: { sourceIp: string; now: number },
-): Promise<RegistrationResponse> {
-  const problem = clientMetadataProblem(request);
-  if (problem) throw new OAuthError(problem.code, problem.detail);
-  if (deps.maxPerAddressPerHour > 0) {
-    const key = `OAUTHREGISTER#${sourceKey(input.sourceIp)}`;
-    const slot = await deps.counter.reserve(key, deps.maxPerAddressPerHour, HOUR_SECONDS);
-    if (!slot.ok) {
-      throw new TooManyRequestsError(
-        slot.retryAfterSeconds,
-        'Too many OAuth clients were registered from this address; try again later.',
-        'too-many-client-registrations',
-      );
-    }
-  }
-  const client: OAuthClient = {
-    clientId: randomId(),
-    clientName: request.client_name?.trim(),
-    redirectUris: [...request.redirect_uris],
-  };
-  await deps.clients.put(client, input.now);
-  return {
-    client_id: client.clientId,
-    client_id_issued_at: Math.floor(input.now / 1000),
-    ...(client.clientName === undefined ? {} : { client_name: client.clientName }),
-    redirect_uris: [...client.redirectUris],
-    grant_types: GRANT_TYPES,
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
 }

@@ -5,6 +5,8 @@
 // - refresh_token: each works once and is replaced by the next (rotation); one presented again
 //   ends its grant, for the same reason (OAuth 2.1 4.3.1, RFC 9700 4.14.2).
 // Access tokens live OAUTH_ACCESS_TOKEN_TTL_SECONDS (at most an hour), and only /mcp takes them.
+// A confidential client authenticates first, by its secret and registered method (client-auth.ts);
+// PKCE binds the codes of every client alike.
 import type { TokenSettings } from '../../accounts/auth/tokens';
 import { InvalidTokenError } from '../../accounts/auth/tokens';
 import { mcpResource } from '../../http/headers/origin';
@@ -18,6 +20,7 @@ import {
   secretHash,
   verifierMatches,
 } from '../authorize/secrets';
+import { authenticateClient, presentedClient } from '../clients/client-auth';
 import { type ClientStore, isMetadataDocumentUrl } from '../clients/clients';
 import { invalidGrant, OAuthError } from '../errors';
 import type { OAuthTokenResponse, TokenRequest } from '../schemas';
@@ -27,8 +30,11 @@ import type { Grant, GrantStore } from './grant-store';
 export interface TokenServiceDependencies {
   flows: Pick<FlowStore, 'getCode' | 'burnCode'>;
   grants: GrantStore;
-  /** Registrations: one in use is kept as long as its connection (each refresh extends it). */
-  clients: Pick<ClientStore, 'keepUntil'>;
+  /**
+   * Registrations: a confidential one's secret is checked, and one in use is kept as long as its
+   * connection (each refresh extends it).
+   */
+  clients: Pick<ClientStore, 'get' | 'keepUntil'>;
   /** Whether the user still exists (a deleted account's codes and grants give nothing). */
   userExists: (id: string) => Promise<boolean>;
   /** The signing key (tokenSettingsFrom). */
@@ -46,17 +52,27 @@ const required = (value: string | undefined, name: string): string => {
   return value;
 };
 
+/** Where a token or revocation request comes from, and its Authorization header (Basic). */
+export interface TokenRequestContext {
+  origin: string;
+  now: number;
+  authorization?: string | undefined;
+}
+
 /**
  * Answers a token request for `origin` (whose /mcp the tokens are for).
- * @throws OAuthError: invalid_request (a field missing or malformed), unsupported_grant_type,
+ * @throws OAuthError: invalid_client (401: a confidential client's secret wrong, missing or sent
+ * by another method), invalid_request (a field missing or malformed), unsupported_grant_type,
  * invalid_grant (a code or refresh token that is unknown, expired, used, or not this client's,
  * redirect URI's, verifier's or resource's), invalid_target; ServiceUnavailableError, ConfigError.
  */
 export async function exchangeToken(
   deps: TokenServiceDependencies,
   body: TokenRequest,
-  input: { origin: string; now: number },
+  input: TokenRequestContext,
 ): Promise<OAuthTokenResponse> {
+  const presented = presentedClient(input.authorization, body);
+  const { clientId } = await authenticateClient(deps.clients, presented, input.now);
   const resource = mcpResource(input.origin);
   if (
     body.resource !== undefined &&
@@ -65,8 +81,9 @@ export async function exchangeToken(
   ) {
     throw new OAuthError('invalid_target', `resource must be ${resource}`);
   }
-  if (body.grant_type === 'authorization_code') return redeemCode(deps, body, input);
-  if (body.grant_type === 'refresh_token') return refresh(deps, body, input);
+  const request = { ...body, client_id: clientId };
+  if (body.grant_type === 'authorization_code') return redeemCode(deps, request, input);
+  if (body.grant_type === 'refresh_token') return refresh(deps, request, input);
   throw new OAuthError(
     'unsupported_grant_type',
     'grant_type must be authorization_code or refresh_token',
@@ -204,15 +221,20 @@ async function tokensFor(
 
 /**
  * Revokes a token (RFC 7009): a refresh token or an access token of ours ends its grant, when it
- * is the client's own. Anything else (unknown, expired, another client's) is answered the same,
- * with nothing done, as RFC 7009 2.2 asks: a client learns nothing about tokens not its own.
- * @throws ServiceUnavailableError when DynamoDB fails; ConfigError without a signing key.
+ * is the client's own. Anything else (unknown, expired, another client's, a confidential client's
+ * token revoked without its secret) is answered the same, with nothing done, as RFC 7009 2.2 asks:
+ * a client learns nothing about tokens not its own. A confidential client authenticates as at the
+ * token endpoint (RFC 7009 2.1).
+ * @throws OAuthError invalid_client (a confidential client's secret wrong, missing or sent by
+ * another method), invalid_request; ServiceUnavailableError; ConfigError without a signing key.
  */
 export async function revokeToken(
-  deps: Pick<TokenServiceDependencies, 'grants' | 'tokenSettings' | 'logger'>,
-  body: { token: string; client_id?: string | undefined },
-  input: { origin: string; now: number },
+  deps: Pick<TokenServiceDependencies, 'clients' | 'grants' | 'tokenSettings' | 'logger'>,
+  body: { token: string; client_id?: string | undefined; client_secret?: string | undefined },
+  input: TokenRequestContext,
 ): Promise<void> {
+  const presented = presentedClient(input.authorization, body);
+  const requester = await authenticateClient(deps.clients, presented, input.now);
   let grantId: string | undefined;
   let clientId: string | undefined;
   if (body.token.startsWith(REFRESH_TOKEN_PREFIX)) {
@@ -228,8 +250,25 @@ export async function revokeToken(
       if (!(error instanceof InvalidTokenError)) throw error;
     }
   }
-  if (grantId === undefined || (body.client_id !== undefined && body.client_id !== clientId))
-    return;
+  if (grantId === undefined || clientId === undefined) return;
+  // Named, the client must be the token's; unnamed, the token must not be a confidential client's
+  // (whose tokens only it, with its secret, revokes).
+  const allowed =
+    requester.clientId !== undefined
+      ? requester.clientId === clientId
+      : !(await isConfidential(deps.clients, clientId, input.now));
+  if (!allowed) return;
   const ended = await deps.grants.end(grantId);
   if (ended) deps.logger.info('app disconnected by its client', { grant_id: ended.id });
+}
+
+/** Whether a client_id names a registration with a secret. */
+async function isConfidential(
+  clients: Pick<ClientStore, 'get'>,
+  clientId: string,
+  now: number,
+): Promise<boolean> {
+  if (isMetadataDocumentUrl(clientId)) return false;
+  const client = await clients.get(clientId, now);
+  return (client?.tokenEndpointAuthMethod ?? 'none') !== 'none';
 }

@@ -4,7 +4,10 @@
 // answer is checked), no redirects, a deadline and a size cap; the document must name its own
 // URL as client_id. A local https server stands for the client's site: one host refuses it as
 // the loopback address it is (the SSRF cases), another is told to allow that one address (what
-// a public site would be), to show the rest.
+// a public site would be), to show the rest. A document follows a registration's rules (the
+// redirect URIs it can use are kept), and costs no registration: claude.ai's
+// https://claude.ai/oauth/mcp-oauth-client-metadata is never stored as a client.
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   METADATA_HOST,
@@ -126,6 +129,61 @@ describe('a client ID metadata document on an allowed address', () => {
 
     expect(shown.body).toMatchObject({ client_id: clientId, client_name: 'Metadata App' });
     expect(tokens.status).toBe(200);
+  });
+
+  it('keeps the redirect URIs it can use, as a registration does: one it cannot is refused when asked for', async () => {
+    const clientId = site.url('/partly.json');
+    const cursor = 'cursor://anysphere.cursor-mcp/oauth/callback';
+    site.document(
+      '/partly.json',
+      documentFor(clientId, { redirect_uris: ['javascript:alert(1)', REDIRECT_URI, cursor] }),
+    );
+    const asking = (redirect_uri: string) =>
+      authorizeRequest(
+        lenient,
+        authorizationParams(lenient, clientId, challenge, { redirect_uri }),
+      );
+
+    const usable = await asking(REDIRECT_URI);
+    const app = await asking(cursor);
+    const refused = await asking('javascript:alert(1)');
+
+    expect(forwardedTo(usable)?.searchParams.get('authorize')).toBeTruthy();
+    expect(forwardedTo(app)?.searchParams.get('authorize')).toBeTruthy();
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('location')).toBeNull();
+    expect(refused.text).toContain('did not register');
+  });
+
+  it('costs no registration: nothing is stored as a client, and the address’s budget is untouched', async () => {
+    const budgeted = await startTestHost(
+      { OAUTH_REGISTER_MAX_PER_IP: '1' },
+      {
+        services: {
+          clientMetadata: { lookup: testLookup, ca: TEST_CA, allowAddresses: ['127.0.0.1'] },
+        },
+      },
+    );
+    try {
+      const clientId = site.url('/free.json');
+      site.document('/free.json', documentFor(clientId));
+
+      const authorized = [];
+      for (let i = 0; i < 3; i++) authorized.push(await authorizeAs(budgeted, clientId));
+      const { Items = [] } = await budgeted.db.send(
+        new ScanCommand({ TableName: budgeted.config.TABLE_NAME, ConsistentRead: true }),
+      );
+      const registration = await budgeted.request('POST', '/oauth/register', {
+        json: { redirect_uris: [REDIRECT_URI] },
+      });
+
+      for (const response of authorized) expect(requestIdOf(response)).toBeTruthy();
+      const keys = Items.map((item) => String(item.pk));
+      expect(keys.filter((key) => /^OAUTH(CLIENT|REGISTER|REGDEDUP)#/.test(key))).toEqual([]);
+      expect(registration.status).toBe(201);
+    } finally {
+      await budgeted.close();
+    }
   });
 
   it('is cached: a second authorization does not fetch it again', async () => {

@@ -55,7 +55,7 @@ describe('discovery', () => {
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['none'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
       client_id_metadata_document_supported: true,
     });
     expect(response.body.registration_endpoint).not.toBe(`${host.url}/register`);
@@ -117,9 +117,9 @@ describe('dynamic client registration', () => {
     expect(response.body).toMatchObject({ error, error_description: expect.any(String) });
   });
 
-  it('refuses a confidential client, a grant it does not do, a name that could spoof another, and a malformed body', async () => {
+  it('refuses a method it does not serve, a grant it does not do, a name that could spoof another, and a malformed body', async () => {
     const secret = await register(
-      { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'client_secret_basic' },
+      { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'private_key_jwt' },
       '127.0.0.12',
     );
     const implicit = await register(

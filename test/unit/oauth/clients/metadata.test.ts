@@ -1,0 +1,99 @@
+// A client's metadata as accepted (RFC 7591 2 and 3.2.1): the redirect URIs that can be used are
+// kept and the others left out (Cursor lists cursor://, https and localhost callbacks in one
+// registration, makeplane/plane-mcp-server #159), none usable is invalid_redirect_uri; a method
+// left out is "none" (VS Code leaves it out, microsoft/vscode #278512), client_secret_post
+// (claude.ai, anthropics/claude-ai-mcp #1043) and client_secret_basic are taken, and a metadata
+// document's client has no secret.
+import { describe, expect, it } from 'vitest';
+import {
+  type AcceptedMetadata,
+  acceptClientMetadata,
+  isRefusal,
+  type MetadataRefusal,
+} from '../../../../lib/oauth/clients/metadata';
+
+const CURSOR = [
+  'cursor://anysphere.cursor-mcp/oauth/callback',
+  'https://www.cursor.com/agents/mcp/oauth/callback',
+  'http://localhost:8787/callback',
+];
+
+const accepted = (metadata: Record<string, unknown>, secretsAllowed = true): AcceptedMetadata => {
+  const outcome = acceptClientMetadata(metadata, { secretsAllowed });
+  if (isRefusal(outcome)) throw new Error(outcome.detail);
+  return outcome;
+};
+const refused = (metadata: Record<string, unknown>, secretsAllowed = true): MetadataRefusal => {
+  const outcome = acceptClientMetadata(metadata, { secretsAllowed });
+  if (!isRefusal(outcome)) throw new Error('accepted');
+  return outcome;
+};
+
+describe('redirect URIs of a client', () => {
+  it('keeps all three of Cursor’s', () => {
+    expect(accepted({ redirect_uris: CURSOR })).toMatchObject({
+      redirectUris: CURSOR,
+      refusedRedirectUris: 0,
+    });
+  });
+
+  it('leaves out those that cannot be used, in the order given, each once', () => {
+    const outcome = accepted({
+      redirect_uris: [
+        'javascript:alert(1)',
+        'https://claude.ai/api/mcp/auth_callback',
+        ' https://claude.ai/api/mcp/auth_callback',
+        'http://evil.example/cb',
+        'https://claude.ai/api/mcp/auth_callback',
+        'http://127.0.0.1:33418/',
+      ],
+    });
+
+    expect(outcome.redirectUris).toEqual([
+      'https://claude.ai/api/mcp/auth_callback',
+      'http://127.0.0.1:33418/',
+    ]);
+    expect(outcome.refusedRedirectUris).toBe(3);
+  });
+
+  it('refuses a list with none that can be used, saying why of the first', () => {
+    expect(refused({ redirect_uris: ['javascript:alert(1)'] })).toEqual({
+      code: 'invalid_redirect_uri',
+      detail: 'redirect_uri "javascript:alert(1)" uses javascript:, which is never a redirect URI',
+    });
+    expect(refused({ redirect_uris: [' https://claude.ai/cb', 'data:,x'] }).detail).toBe(
+      'redirect_uri " https://claude.ai/cb" must not contain whitespace or control characters (and 1 more that cannot be used)',
+    );
+    expect(refused({ redirect_uris: [42] }).code).toBe('invalid_redirect_uri');
+    expect(refused({ redirect_uris: [] }).code).toBe('invalid_redirect_uri');
+    expect(refused({}).code).toBe('invalid_redirect_uri');
+    expect(refused({ redirect_uris: Array(11).fill(CURSOR[1]) }).code).toBe('invalid_redirect_uri');
+  });
+});
+
+describe('the token endpoint method of a client', () => {
+  it('is "none" when left out, as the MCP hosts that leave it out expect', () => {
+    expect(accepted({ redirect_uris: CURSOR }).tokenEndpointAuthMethod).toBe('none');
+  });
+
+  it.each(['none', 'client_secret_post', 'client_secret_basic'])(
+    'takes %s from a registration',
+    (method) => {
+      expect(
+        accepted({ redirect_uris: CURSOR, token_endpoint_auth_method: method })
+          .tokenEndpointAuthMethod,
+      ).toBe(method);
+    },
+  );
+
+  it('refuses a method there is no way to serve, and a secret for a metadata document’s client', () => {
+    expect(
+      refused({ redirect_uris: CURSOR, token_endpoint_auth_method: 'private_key_jwt' }).code,
+    ).toBe('invalid_client_metadata');
+    expect(
+      refused({ redirect_uris: CURSOR, token_endpoint_auth_method: 'client_secret_post' }, false)
+        .detail,
+    ).toMatch(/must be "none"/);
+    expect(accepted({ redirect_uris: CURSOR }, false).tokenEndpointAuthMethod).toBe('none');
+  });
+});
