@@ -16,6 +16,7 @@ import { conditionalWrite, storeCall } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import type { WindowCounter } from '../../aws/window-counter';
 import { TOKEN_ENDPOINT_AUTH_METHODS, type TokenEndpointAuthMethod } from './metadata';
+import { createRepeatLedger } from './repeats';
 
 /** A client as the authorization endpoint sees it. */
 export interface OAuthClient {
@@ -50,7 +51,7 @@ const storedMethod = (value: unknown): TokenEndpointAuthMethod =>
     : 'none';
 
 /**
- * The registered clients of one table.
+ * The registered clients of one table, and the registrations made lately (repeats.ts).
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
  */
 export function createClientStore(db: DynamoDBDocumentClient, table: string) {
@@ -123,6 +124,8 @@ export function createClientStore(db: DynamoDBDocumentClient, table: string) {
         }),
       );
     },
+
+    ...createRepeatLedger(db, table),
   };
 }
 
@@ -131,6 +134,6 @@ export type ClientStore = ReturnType<typeof createClientStore>;
 export interface RegistrationDependencies {
   clients: ClientStore;
   counter: WindowCounter;
-  /** OAUTH_REGISTER_MAX_PER_IP: registrations per address per hour; 0 means no limit. */
+  /** OAUTH_REGISTER_MAX_PER_IP: distinct registrations per address per hour; 0: no limit. */
   maxPerAddressPerHour: number;
 }

@@ -108,7 +108,8 @@ describe('GET /oauth/authorize', () => {
   });
 
   it('answers a registration that expired unused with an error page, before the table’s TTL removes it', async () => {
-    const expiring = await registerClient(host);
+    // Another name: the same registration again would be the client the other tests use.
+    const expiring = await registerClient(host, { client_name: 'Expiring agent' });
     // A day later, nobody having allowed it (DynamoDB's TTL deletes the item some time after).
     await host.db.send(
       new UpdateCommand({

@@ -146,7 +146,9 @@ describe('dynamic client registration', () => {
   it('limits registrations per address (429 with Retry-After), not the other addresses', async () => {
     const made = [];
     for (let i = 0; i < 4; i++)
-      made.push(await register({ redirect_uris: [REDIRECT_URI] }, '127.0.0.20'));
+      made.push(
+        await register({ client_name: `App ${i}`, redirect_uris: [REDIRECT_URI] }, '127.0.0.20'),
+      );
     const elsewhere = await register({ redirect_uris: [REDIRECT_URI] }, '127.0.0.21');
 
     expect(made.map((response) => response.status)).toEqual([201, 201, 201, 429]);

@@ -3,7 +3,7 @@
 // registration, makeplane/plane-mcp-server #159), none usable is invalid_redirect_uri; a method
 // left out is "none" (VS Code leaves it out, microsoft/vscode #278512), client_secret_post
 // (claude.ai, anthropics/claude-ai-mcp #1043) and client_secret_basic are taken, and a metadata
-// document's client has no secret.
+// document's client has no secret; and what makes two registrations the same one.
 import { describe, expect, it } from 'vitest';
 import {
   type AcceptedMetadata,
@@ -11,6 +11,7 @@ import {
   isRefusal,
   type MetadataRefusal,
 } from '../../../../lib/oauth/clients/metadata';
+import { repeatKey } from '../../../../lib/oauth/clients/registration';
 
 const CURSOR = [
   'cursor://anysphere.cursor-mcp/oauth/callback',
@@ -95,5 +96,37 @@ describe('the token endpoint method of a client', () => {
         .detail,
     ).toMatch(/must be "none"/);
     expect(accepted({ redirect_uris: CURSOR }, false).tokenEndpointAuthMethod).toBe('none');
+  });
+});
+
+describe('what makes two registrations the same', () => {
+  const key = (metadata: Record<string, unknown>, from = '203.0.113.7') =>
+    repeatKey(from, accepted(metadata));
+
+  it('is the metadata as accepted, from the same address', () => {
+    const base = { client_name: 'Cursor', redirect_uris: CURSOR };
+    const first = key(base);
+
+    expect(key({ ...base, redirect_uris: [...CURSOR].reverse() })).toBe(first);
+    expect(key({ ...base, token_endpoint_auth_method: 'none' })).toBe(first);
+    expect(key({ ...base, client_name: '  Cursor ' })).toBe(first);
+    expect(key({ ...base, redirect_uris: [...CURSOR, 'javascript:alert(1)'] })).toBe(first);
+    expect(key({ ...base, logo_uri: 'https://example.com/logo.png' })).toBe(first);
+    expect(key(base)).toMatch(/^OAUTHREGDEDUP#[A-Za-z0-9_-]{43}#[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('differs by address, name, redirect URIs kept and method', () => {
+    const base = { client_name: 'Cursor', redirect_uris: CURSOR };
+    const keys = [
+      key(base),
+      key(base, '203.0.113.8'),
+      key({ ...base, client_name: 'Cursor 2' }),
+      key({ ...base, client_name: undefined }),
+      key({ ...base, redirect_uris: CURSOR.slice(1) }),
+      key({ ...base, token_endpoint_auth_method: 'client_secret_post' }),
+      key({ ...base, token_endpoint_auth_method: 'client_secret_basic' }),
+    ];
+
+    expect(new Set(keys).size).toBe(keys.length);
   });
 });
