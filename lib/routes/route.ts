@@ -40,7 +40,12 @@ export type ContentType = 'application/json' | 'application/x-www-form-urlencode
 
 /** Response headers a route sets itself (the ones every response of a status carries, such as
  * X-Request-Id or a 429's Retry-After, are added by lib/openapi.ts). */
-export type RouteHeader = 'Location' | 'Content-Location' | 'Retry-After' | 'Preference-Applied';
+export type RouteHeader =
+  | 'Location'
+  | 'Content-Location'
+  | 'Retry-After'
+  | 'Preference-Applied'
+  | 'WWW-Authenticate';
 
 export interface ResponseDef {
   description: string;

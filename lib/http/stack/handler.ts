@@ -45,6 +45,8 @@ export interface RequestContext<
   params: Params;
   /** The authenticated user: a User on routes with `auth: true`, undefined on the others. */
   user: U;
+  /** An OAuth access token's scopes (/mcp); undefined: every scope (API keys, login tokens). */
+  scopes?: readonly string[] | undefined;
   requestId: string;
   event: APIGatewayProxyEventV2;
   lambda: Context;
@@ -131,6 +133,7 @@ export function createHandler(
       query: lambda.query,
       params: lambda.params,
       user: lambda.user,
+      scopes: lambda.scopes,
       requestId: requestIdOf(event),
       event,
       lambda,

@@ -12,6 +12,7 @@ import { type ClientStore, isMetadataDocumentUrl, type OAuthClient } from '../cl
 import { redirectHost, redirectUriMatches, redirectWith } from '../clients/redirect-uris';
 import { tooManyConnectedApps, UntrustedClientError, unknownAuthorizationRequest } from '../errors';
 import { MAX_CONNECTED_APPS } from '../limits';
+import { grantedScope, grantedScopes, SCOPES } from '../scopes';
 import type { GrantStore } from '../tokens/grant-store';
 import {
   AUTHORIZATION_REQUEST_TTL_MS,
@@ -174,8 +175,10 @@ export async function authorize(
     codeChallenge: challenge,
     resource: input.resource,
     requestExpiresAt: input.now + AUTHORIZATION_REQUEST_TTL_MS,
+    // What Allow will grant: the service's scopes the app asked for (all of them when it asked
+    // for none of ours), which the consent screen shows.
+    scope: grantedScope(scope),
     ...(state.value === undefined ? {} : { state: state.value }),
-    ...(scope === undefined ? {} : { scope }),
   };
   await deps.flows.putRequest(requestId, request);
   return { kind: 'consent', requestId };
@@ -195,6 +198,10 @@ export async function viewRequest(flows: Pick<FlowStore, 'getRequest'>, id: stri
     client_name: request.clientName === '' ? null : request.clientName,
     redirect_uri: request.redirectUri,
     redirect_host: redirectHost(request.redirectUri),
+    scopes: grantedScopes(request.scope).map((scope) => ({
+      scope,
+      description: SCOPES[scope],
+    })),
     expires_at: new Date(request.requestExpiresAt).toISOString(),
   };
 }
