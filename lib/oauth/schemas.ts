@@ -31,6 +31,9 @@ export const authorizationServerMetadataSchema = z
     registration_endpoint: z.string(),
     revocation_endpoint: z.string(),
     scopes_supported: z.array(z.string()),
+    authorization_response_iss_parameter_supported: z
+      .boolean()
+      .check(z.meta({ description: 'RFC 9207: every authorization response carries iss' })),
     response_types_supported: z.array(z.string()),
     grant_types_supported: z.array(z.string()),
     code_challenge_methods_supported: z.array(z.string()),

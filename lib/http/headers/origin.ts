@@ -31,7 +31,9 @@ export function requestOrigin(
     return 'https://invalid.invalid';
   }
   const scheme = isLoopbackHost(parsed.hostname) ? 'http' : 'https';
-  return `${scheme}://${parsed.host}`;
+  // As URL serialises an origin (no default port: `host:443` over https is `host`), so that the
+  // issuer named in the metadata and in authorization responses (RFC 9207) is one string.
+  return new URL(`${scheme}://${parsed.host}`).origin;
 }
 
 /** The MCP endpoint of an origin: the resource OAuth access tokens are for (RFC 8707). */

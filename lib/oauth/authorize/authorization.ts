@@ -4,6 +4,9 @@
 // Until the client and its redirect URI are known to belong together, nothing is sent there: an
 // unknown client or a redirect URI it did not register gets an error page (UntrustedClientError).
 // Every later problem (no PKCE, `plain`, another resource) goes back to the client as OAuth says.
+// Every answer that goes back (a code, access_denied, any other error) names the issuer, `iss`
+// (RFC 9207), exactly as the authorization server metadata does, so that a client talking to
+// several servers can tell which one answered (a mix-up attack).
 
 import type { Cache } from '../../summaries/store/cache';
 import { RANDOM_ID_PATTERN, randomId } from '../../util/random-id';
@@ -124,7 +127,7 @@ export async function authorize(
     );
   }
 
-  // From here on, problems go back to the client, with its state.
+  // From here on, problems go back to the client, with its state and our issuer.
   const state = one('state');
   const back = (error: string, description: string): AuthorizeOutcome => ({
     kind: 'redirect',
@@ -132,6 +135,7 @@ export async function authorize(
       error,
       error_description: description,
       state: state.repeated ? undefined : state.value,
+      iss: issuerOf(input.resource),
     }),
   });
   const repeated = PARAMETERS.find((name) => one(name).repeated);
@@ -183,6 +187,12 @@ export async function authorize(
   await deps.flows.putRequest(requestId, request);
   return { kind: 'consent', requestId };
 }
+
+/**
+ * The issuer of the requests for `resource` (this deployment's /mcp, `<origin>/mcp`): the origin,
+ * which the metadata names as `issuer` (requestOrigin gives it in the form URL's origin has).
+ */
+const issuerOf = (resource: string): string => new URL(resource).origin;
 
 /** The resource asked for is ours: the same URL, give or take one trailing slash. */
 function sameResource(asked: string, ours: string): boolean {
@@ -236,6 +246,7 @@ export async function decide(
         error: 'access_denied',
         error_description: 'The person did not allow this app.',
         state: request.state,
+        iss: issuerOf(request.resource),
       }),
     };
   }
@@ -246,7 +257,13 @@ export async function decide(
   if (!isMetadataDocumentUrl(request.clientId)) {
     await deps.clients.keepUntil(request.clientId, now + deps.grantTtlMs);
   }
-  return { redirect_to: redirectWith(request.redirectUri, { code, state }) };
+  return {
+    redirect_to: redirectWith(request.redirectUri, {
+      code,
+      state,
+      iss: issuerOf(request.resource),
+    }),
+  };
 }
 
 /**

@@ -54,6 +54,7 @@ describe('discovery', () => {
       registration_endpoint: `${host.url}/oauth/register`,
       revocation_endpoint: `${host.url}/oauth/revoke`,
       scopes_supported: ['summaries:read', 'summaries:write'],
+      authorization_response_iss_parameter_supported: true,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
