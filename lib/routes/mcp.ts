@@ -12,6 +12,7 @@ export const mcpRoutes = {
     handler: 'mcp',
     auth: true,
     mcpTokens: true,
+    allowedOrigins: 'MCP_ALLOWED_ORIGINS',
     tag: 'agents',
     summary: 'The Model Context Protocol endpoint: tubesum as tools for AI agents',
     description:
@@ -47,7 +48,7 @@ export const mcpRoutes = {
       },
       403: {
         description:
-          'A tools/call of a tool the OAuth access token’s scope does not cover: WWW-Authenticate says error="insufficient_scope", the scope to ask the person for, and the resource metadata (MCP’s step-up authorization)',
+          'insufficient-scope: a tools/call of a tool the OAuth access token’s scope does not cover; WWW-Authenticate says error="insufficient_scope", the scope to ask the person for, and the resource metadata (MCP’s step-up authorization). origin-not-allowed: a request whose Origin is neither this deployment’s own nor one of MCP_ALLOWED_ORIGINS (MCP’s rule against DNS rebinding), checked before the credential',
         headers: { 'WWW-Authenticate': 'sometimes' },
         example: new InsufficientScopeError(
           `summarize_video needs the scope summaries:write, which this app was not allowed: connect it again and allow ${ALL_SCOPES_VALUE}.`,

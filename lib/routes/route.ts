@@ -88,6 +88,12 @@ export interface RouteDef<
    */
   mcpTokens?: boolean;
   /**
+   * Checks a browser's `Origin` before anything else reads the request: a request with none, with
+   * the deployment's own origin or with one of this setting's is taken, any other refused with
+   * 403 origin-not-allowed (MCP's Streamable HTTP transport, against DNS rebinding).
+   */
+  allowedOrigins?: 'MCP_ALLOWED_ORIGINS';
+  /**
    * Needs an access token: an API key is refused with 403 login-token-required (the routes that
    * manage API keys, and DELETE /account), the problem the route documents as its 403 example.
    * Only on routes with `auth: true`.
