@@ -6,12 +6,13 @@ import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
 import { SUMMARIZE_MARGIN_MS } from '../lib/config/summaries';
 import { lambdaEntry } from '../lib/http/entry';
+import { requestOrigin } from '../lib/http/headers/origin';
 import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { createMcpEndpoint } from '../lib/mcp/endpoint';
 import { askTool, summaryTools, type ToolDef, transcriptTool } from '../lib/mcp/tools';
 import { createTranscriptService } from '../lib/mcp/transcripts';
-import { mcpAuthenticatorFrom } from '../lib/oauth/resource';
+import { mcpAuthenticatorFrom, resourceMetadataUrl } from '../lib/oauth/resource';
 import { mcpRoutes } from '../lib/routes/mcp';
 import { catalogFromConfig } from '../lib/summaries/catalog';
 import { type JobQueue, sqsQueueFrom } from '../lib/summaries/jobs/queue';
@@ -53,9 +54,12 @@ export function create(config: Config, services: McpServices = {}) {
     'mcp',
     mcpRoutes,
     {
-      mcp: async ({ body, user, event, lambda, requestId }) =>
+      mcp: async ({ body, user, scopes, event, lambda, requestId }) =>
         endpoint({
           user,
+          // An OAuth access token's scopes, which its tools/call is checked against.
+          scopes,
+          resourceMetadata: resourceMetadataUrl(requestOrigin(config, event)),
           requestId,
           headers: event.headers ?? {},
           body,

@@ -64,13 +64,19 @@ export class UnauthorizedError extends HttpError {
   override name = 'UnauthorizedError';
   constructor(
     kind: 'missing_token' | 'invalid_token' | 'invalid_credentials',
-    /** resourceMetadata: an OAuth protected resource's metadata URL, named by the challenge. */
-    options: HttpErrorOptions & { resourceMetadata?: string | undefined } = {},
+    /**
+     * resourceMetadata: an OAuth protected resource's metadata URL, and scope: the scopes a token
+     * for it should have (MCP's authorization specification), named by the challenge.
+     */
+    options: HttpErrorOptions & {
+      resourceMetadata?: string | undefined;
+      scope?: string | undefined;
+    } = {},
   ) {
     const login = kind === 'invalid_credentials';
-    const metadata = options.resourceMetadata
-      ? `, resource_metadata="${options.resourceMetadata}"`
-      : '';
+    const metadata =
+      (options.resourceMetadata ? `, resource_metadata="${options.resourceMetadata}"` : '') +
+      (options.scope ? `, scope="${options.scope}"` : '');
     super(401, login ? 'invalid-credentials' : 'invalid-token', 'Unauthorized', {
       ...options,
       detail: login
@@ -120,6 +126,29 @@ export class ForbiddenError extends HttpError {
   override name = 'ForbiddenError';
   constructor(type: string, detail: string, options: HttpErrorOptions = {}) {
     super(403, type, 'Forbidden', { ...options, detail });
+  }
+}
+
+/**
+ * 403 for a bearer token without a scope the request needs (RFC 6750 3.1): its challenge names
+ * the scopes to ask for and, as the 401's does, the resource metadata (MCP's step-up
+ * authorization: the client asks the person again for `scope`).
+ */
+export class InsufficientScopeError extends HttpError {
+  override name = 'InsufficientScopeError';
+  constructor(
+    detail: string,
+    challenge: { scope: string; resourceMetadata: string },
+    options: HttpErrorOptions = {},
+  ) {
+    super(403, 'insufficient-scope', 'Insufficient scope', {
+      ...options,
+      detail,
+      headers: {
+        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${challenge.scope}", resource_metadata="${challenge.resourceMetadata}"`,
+        ...options.headers,
+      },
+    });
   }
 }
 

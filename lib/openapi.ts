@@ -4,6 +4,7 @@
 // Its parts are in openapi/: tags, headers, problem examples, schemas, and each operation.
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts/oas31';
 import { createRouter } from './http/router';
+import { SCOPES } from './oauth/scopes';
 import { HEADERS, type HeaderName } from './openapi/headers';
 import { operation } from './openapi/operation';
 import { schemaCollector } from './openapi/schemas';
@@ -87,7 +88,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
               authorizationUrl: 'oauth/authorize',
               tokenUrl: 'oauth/token',
               refreshUrl: 'oauth/token',
-              scopes: {},
+              scopes: { ...SCOPES },
             },
           },
         },

@@ -5,7 +5,7 @@ import { bearerAuthenticatorFrom } from '../../lib/accounts/auth/wiring';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
 import { type LambdaHandler, lambdaEntry } from '../../lib/http/entry';
-import { requestOrigin } from '../../lib/http/headers/origin';
+import { isAllowedOrigin, requestOrigin } from '../../lib/http/headers/origin';
 import { json, noContent } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
@@ -29,9 +29,11 @@ export function create(config: Config): LambdaHandler {
         json(200, await viewRequest(consent.flows, params.id, Date.now())),
       answerAuthorizationRequest: async ({ user, body, params, event }) => {
         // The page sends it with the person's token, which no other site has; a browser also
-        // names the page's origin, and an answer from another one is refused all the same.
-        const from = event.headers?.origin;
-        if (from !== undefined && from !== requestOrigin(config, event)) throw crossSiteAnswer();
+        // names the page's origin, and an answer from another one is refused all the same (the
+        // rule /mcp's Origin follows, with no other origin allowed).
+        if (!isAllowedOrigin(event.headers?.origin, requestOrigin(config, event), [])) {
+          throw crossSiteAnswer();
+        }
         const answer = await decide(consent, {
           id: params.id,
           userId: user.id,

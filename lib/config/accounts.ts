@@ -1,6 +1,9 @@
 // Accounts' variables: the signing key and the operator's secrets, tokens, OAuth for /mcp, and
 // the limits on logins, registrations and bcrypt runs.
-import { int, optionalString, publicOrigin, text, url } from './values';
+import { int, optionalString, originList, publicOrigin, text, url } from './values';
+
+/** The web apps whose servers call /mcp naming their own origin (claude.ai, ChatGPT). */
+export const DEFAULT_MCP_ALLOWED_ORIGINS = 'https://claude.ai,https://chatgpt.com';
 
 export const accountSettings = {
   /** JWT signing secret (local use). Deployed stacks use JWT_SECRET_ARN instead. */
@@ -25,6 +28,11 @@ export const accountSettings = {
    * the /mcp resource its access tokens are for. Unset: the origin each request came to.
    */
   PUBLIC_URL: publicOrigin,
+  /**
+   * Origins besides the service's own whose requests /mcp takes (an `Origin` header of any other
+   * is refused with 403, against DNS rebinding); a request without Origin is always taken.
+   */
+  MCP_ALLOWED_ORIGINS: originList(DEFAULT_MCP_ALLOWED_ORIGINS),
   /** Lifetime of an OAuth access token for /mcp (at most an hour). */
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: int(60, 3_600, 3_600),
   /** An app connected with OAuth that does not refresh its tokens for this many days is disconnected. */

@@ -21,16 +21,44 @@ export const optionalString = z.optional(
   ),
 );
 
+const splitList = (value: string) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+
 /** A comma-separated list (empty when unset). */
-export const list = z.pipe(
-  z._default(z.string(), ''),
-  z.transform((value) =>
-    value
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== ''),
-  ),
-);
+export const list = z.pipe(z._default(z.string(), ''), z.transform(splitList));
+
+/** Whether a value is an origin as a browser's `Origin` header names one. */
+const isOrigin = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A comma-separated list of origins, each written as a browser sends it in `Origin`
+ * (`https://host[:port]`: lower-case, no default port, no path or trailing slash), so that it is
+ * compared string for string; `fallback` when unset, none when set empty.
+ */
+export const originList = (fallback: string) =>
+  z.pipe(
+    z.pipe(z._default(z.string(), fallback), z.transform(splitList)),
+    z.array(
+      z
+        .string()
+        .check(
+          z.refine(
+            isOrigin,
+            'must be origins as browsers send them: https://host[:port], lower-case, no path or trailing slash',
+          ),
+        ),
+    ),
+  );
 
 export const url = (fallback?: string) => {
   const schema = z.url({ protocol: /^https?$/ });

@@ -8,6 +8,10 @@
 // official client's tool list refuses (MCP wants `type: "object"` there), and it cannot list
 // summarize_video's two possible answers. Here each tool's schemas are made by lib/json-schema.ts,
 // as the OpenAPI document's are, and its arguments are checked by the REST route's own schema.
+//
+// A tools/call is checked against the caller's scopes before the SDK sees it, so that a tool the
+// token may not call is an HTTP 403 with MCP's step-up challenge, not a JSON-RPC error: the
+// status a client re-authorizes on.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
@@ -20,10 +24,16 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import type { User } from '../accounts/users/store';
-import { BadRequestError, NotAcceptableError, ValidationError } from '../errors';
+import {
+  BadRequestError,
+  InsufficientScopeError,
+  NotAcceptableError,
+  ValidationError,
+} from '../errors';
 import { baseHeaders, type Reply } from '../http/reply';
 import { fieldErrors } from '../http/stack/checks';
 import type { Logger } from '../logger';
+import { ALL_SCOPES_VALUE } from '../oauth/scopes';
 import { problemHeaders, toProblem } from '../problems';
 import { API_VERSION } from '../routes/route';
 import { type ToolContext, type ToolDef, toolJsonSchema } from './tools';
@@ -32,6 +42,10 @@ import { type ToolContext, type ToolDef, toolJsonSchema } from './tools';
 export interface McpRequest {
   /** The authenticated caller. */
   user: User;
+  /** The scopes of the caller's OAuth access token; undefined: every scope (an API key). */
+  scopes?: readonly string[] | undefined;
+  /** The URL of /mcp's protected resource metadata, which a 403 insufficient_scope names. */
+  resourceMetadata: string;
   requestId: string;
   /** The request's headers (lower-case names, as API Gateway gives them). */
   headers: Record<string, string | undefined>;
@@ -68,9 +82,10 @@ const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mc
 
 /**
  * The handler of POST /mcp over `tools`: (request) => the reply.
- * The handler throws NotAcceptableError (406) and BadRequestError (400) when the SDK refuses the
- * request itself (its Accept header, a message that is not JSON-RPC); a tool's failure is a tool
- * result with isError, never a throw.
+ * The handler throws InsufficientScopeError (403) for a tools/call of a tool whose scope the
+ * caller's token lacks, NotAcceptableError (406) and BadRequestError (400) when the SDK refuses
+ * the request itself (its Accept header, a message that is not JSON-RPC); a tool's failure is a
+ * tool result with isError, never a throw.
  */
 export function createMcpEndpoint(
   tools: readonly ToolDef[],
@@ -158,6 +173,7 @@ export function createMcpEndpoint(
   }
 
   return async (request) => {
+    assertScope(request, byName);
     const server = new Server(
       { name: 'tubesum', version: API_VERSION },
       {
@@ -213,6 +229,25 @@ export function createMcpEndpoint(
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Refuses a tools/call of a tool whose scope the caller's token lacks (MCP's "Scope Challenge
+ * Handling"). The challenge names every scope, not only the missing one, so that the token the
+ * client gets by asking the person again can do all the old one could. Any other message
+ * (initialize, tools/list, a notification, a tool that does not exist) needs no scope.
+ * @throws InsufficientScopeError
+ */
+function assertScope(request: McpRequest, tools: ReadonlyMap<string, ToolDef>): void {
+  const { body, scopes } = request;
+  if (scopes === undefined || !isObject(body) || body.method !== 'tools/call') return;
+  const name = isObject(body.params) ? body.params.name : undefined;
+  const tool = typeof name === 'string' ? tools.get(name) : undefined;
+  if (!tool || scopes.includes(tool.scope)) return;
+  throw new InsufficientScopeError(
+    `${tool.name} needs the scope ${tool.scope}, which this app was not allowed: connect it again and allow ${ALL_SCOPES_VALUE}.`,
+    { scope: ALL_SCOPES_VALUE, resourceMetadata: request.resourceMetadata },
+  );
+}
 
 /**
  * A tools/call whose `arguments` are not an object (null, a list, a string), set aside: the SDK

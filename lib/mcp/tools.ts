@@ -9,6 +9,7 @@ import type { User } from '../accounts/users/store';
 import { askBodySchema, askResponseSchema } from '../ask/schemas';
 import type { AskService } from '../ask/service';
 import { type Json, toJsonSchema } from '../json-schema';
+import type { Scope } from '../oauth/scopes';
 import * as z from '../schema';
 import { jobSchema } from '../summaries/jobs/schemas';
 import { summarizeBodySchema, summarizeResponseSchema } from '../summaries/schemas';
@@ -51,6 +52,8 @@ export interface ToolDef<
   /** The structured answer's schema, listed as outputSchema (an object, or a union of objects). */
   output: O;
   annotations: ToolAnnotations;
+  /** The OAuth scope a call needs (an API key holds every one); listing tools needs none. */
+  scope: Scope;
   /** @throws HttpError (or anything: a 500) for a tool error; the arguments are valid. */
   run(args: z.output<I>, context: ToolContext): Promise<ToolAnswer<z.output<O>>>;
 }
@@ -107,6 +110,8 @@ export function summaryTools(summaries: SummaryService, waitMs: number): ToolDef
       input: summarizeBodySchema,
       output: z.union([summarizeResponseSchema, jobSchema]),
       annotations: { readOnlyHint: false, openWorldHint: true },
+      // It starts summaries, and spends the person's quota.
+      scope: 'summaries:write',
       run: async (args, { user, requestId, deadlineAt, progress }) => {
         const wait = Math.max(0, Math.min(waitMs, deadlineAt - Date.now()));
         const submitted = await summaries.submit(user, args, {
@@ -130,6 +135,7 @@ export function summaryTools(summaries: SummaryService, waitMs: number): ToolDef
       input: getSummaryArgsSchema,
       output: jobSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
+      scope: 'summaries:read',
       run: async (args, { user }) => {
         const job = await summaries.get(user, args.id);
         const unfinished = job.status === 'queued' || job.status === 'running';
@@ -156,6 +162,7 @@ export function transcriptTool(transcripts: TranscriptService): ToolDef {
     input: getTranscriptArgsSchema,
     output: transcriptSchema,
     annotations: { readOnlyHint: true, openWorldHint: true },
+    scope: 'summaries:read',
     run: async (args, { user, deadlineAt }) => ({
       structured: await transcripts.page(user, args, { deadlineAt }),
     }),
@@ -175,6 +182,7 @@ export function askTool(questions: AskService, deadlineMs: number): ToolDef {
     input: askBodySchema,
     output: askResponseSchema,
     annotations: { readOnlyHint: true, openWorldHint: true },
+    scope: 'summaries:read',
     run: async (args, { user, deadlineAt }) => {
       const until = Math.min(deadlineAt, Date.now() + deadlineMs);
       const answer = await questions.ask(user, args, {

@@ -4,6 +4,7 @@
 import { RANDOM_ID_PATTERN } from '../util/random-id';
 import { unknownConnectedApp } from './errors';
 import type { ConnectedApp } from './schemas';
+import { grantedScope } from './scopes';
 import type { GrantStore } from './tokens/grant-store';
 
 type Grants = Pick<GrantStore, 'listedIds' | 'get' | 'unlist' | 'end' | 'removeList'>;
@@ -29,6 +30,7 @@ export async function listConnectedApps(
       id,
       client_id: grant.clientId,
       client_name: grant.clientName === '' ? null : grant.clientName,
+      scope: grantedScope(grant.scope),
       connected_at: iso(grant.createdAt),
       last_used_at: grant.lastUsedAt === undefined ? null : iso(grant.lastUsedAt),
     });

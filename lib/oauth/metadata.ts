@@ -3,6 +3,7 @@
 // with exactly the fields MCP clients read. The registration endpoint is /oauth/register:
 // /register is account registration, which a client probing the MCP spec's old default finds.
 import { mcpResource } from '../http/headers/origin';
+import { ALL_SCOPES } from './scopes';
 
 /** Where the endpoints are, below the origin. */
 export const OAUTH_PATHS = {
@@ -20,6 +21,7 @@ export function protectedResourceMetadata(origin: string) {
   return {
     resource: mcpResource(origin),
     authorization_servers: [origin],
+    scopes_supported: [...ALL_SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: 'tubesum',
   };
@@ -33,6 +35,9 @@ export function authorizationServerMetadata(origin: string) {
     token_endpoint: origin + OAUTH_PATHS.token,
     registration_endpoint: origin + OAUTH_PATHS.register,
     revocation_endpoint: origin + OAUTH_PATHS.revoke,
+    scopes_supported: [...ALL_SCOPES],
+    // RFC 9207: `iss` on every authorization response (lib/oauth/authorize/authorization.ts).
+    authorization_response_iss_parameter_supported: true,
     response_types_supported: ['code'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     code_challenge_methods_supported: ['S256'],

@@ -2,7 +2,8 @@
 // and OAuth access tokens for /mcp itself, nothing else: a login token from POST /token is for
 // the REST API (its aud), and an access token for another resource is not for this one. An
 // access token's grant is read on every request: a disconnected app is refused at once. Its 401s
-// name the resource metadata (RFC 9728 5.1), where an OAuth client finds how to get a token.
+// name the resource metadata (RFC 9728 5.1), where an OAuth client finds how to get a token, and
+// every scope (MCP's authorization specification, "Protected Resource Metadata Discovery").
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createApiKeyVerifier } from '../accounts/api-keys/service';
 import { createApiKeyStore } from '../accounts/api-keys/store';
@@ -17,8 +18,12 @@ import { createUserStore } from '../accounts/users/store';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { RESOURCE_METADATA_PATH } from './metadata';
+import { ALL_SCOPES_VALUE } from './scopes';
 import { verifyAccessToken } from './tokens/access-tokens';
 import { createGrantStore, type GrantStore } from './tokens/grant-store';
+
+/** The URL of /mcp's protected resource metadata, which its 401 and 403 challenges name. */
+export const resourceMetadataUrl = (origin: string): string => origin + RESOURCE_METADATA_PATH;
 
 /** How fresh a connected app's "last used" is: written at most once a minute, as for API keys. */
 export const GRANT_USE_RESOLUTION_MS = 60_000;
@@ -62,6 +67,7 @@ export function mcpAuthenticatorFrom(
       grants: createGrantStore(db, config.TABLE_NAME),
       logger,
     }),
-    resourceMetadata: ({ origin }) => origin + RESOURCE_METADATA_PATH,
+    resourceMetadata: ({ origin }) => resourceMetadataUrl(origin),
+    scope: ALL_SCOPES_VALUE,
   });
 }

@@ -18,6 +18,7 @@ export const protectedResourceMetadataSchema = z
       .string()
       .check(z.meta({ description: 'The MCP endpoint: what access tokens are for (their aud)' })),
     authorization_servers: z.array(z.string()),
+    scopes_supported: z.array(z.string()),
     bearer_methods_supported: z.array(z.string()),
     resource_name: z.string(),
   })
@@ -30,6 +31,10 @@ export const authorizationServerMetadataSchema = z
     token_endpoint: z.string(),
     registration_endpoint: z.string(),
     revocation_endpoint: z.string(),
+    scopes_supported: z.array(z.string()),
+    authorization_response_iss_parameter_supported: z
+      .boolean()
+      .check(z.meta({ description: 'RFC 9207: every authorization response carries iss' })),
     response_types_supported: z.array(z.string()),
     grant_types_supported: z.array(z.string()),
     code_challenge_methods_supported: z.array(z.string()),
@@ -115,7 +120,14 @@ export const authorizeQuerySchema = z.object({
   resource: z.optional(
     z.string().check(z.meta({ description: 'RFC 8707: this deployment’s /mcp (the default)' })),
   ),
-  scope: z.optional(z.string().check(z.meta({ description: 'Accepted; it limits nothing' }))),
+  scope: z.optional(
+    z.string().check(
+      z.meta({
+        description:
+          'summaries:read, summaries:write or both (space-separated); others are left out, and none of these means both',
+      }),
+    ),
+  ),
 });
 
 /** The id of a pending authorization request (what GET /oauth/authorize hands the page). */
@@ -137,6 +149,9 @@ export const authorizationRequestViewSchema = z
     redirect_host: z
       .string()
       .check(z.meta({ description: 'Where the person is sent back: the host to show them' })),
+    scopes: z
+      .array(z.object({ scope: z.string(), description: z.string() }))
+      .check(z.meta({ description: 'What Allow grants: each scope, and what it allows' })),
     expires_at: z.string().check(z.meta({ description: 'ISO 8601: answer before this' })),
   })
   .check(z.meta({ id: 'AuthorizationRequest' }));
@@ -224,6 +239,12 @@ export const connectedAppSchema = z
     id: z.string(),
     client_id: z.string(),
     client_name: z.nullable(z.string()),
+    scope: z.string().check(
+      z.meta({
+        description: 'What it may do (space-separated scopes)',
+        examples: ['summaries:read'],
+      }),
+    ),
     connected_at: z.string().check(z.meta({ description: 'ISO 8601' })),
     last_used_at: z
       .nullable(z.string())

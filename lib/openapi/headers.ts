@@ -15,7 +15,8 @@ export const HEADERS = {
     schema: { type: 'integer', minimum: 1 },
   },
   'WWW-Authenticate': {
-    description: 'The bearer challenge of RFC 6750 (error="invalid_token" for a bad token)',
+    description:
+      'The bearer challenge of RFC 6750 (error="invalid_token" for a bad token; at /mcp, error="insufficient_scope" on a 403, with the scope to ask for)',
     required: true,
     schema: { type: 'string' },
   },

@@ -140,7 +140,7 @@ export const oauthRoutes = {
     tag: 'oauth',
     summary: 'OAuth: the authorization endpoint (a person connects an app)',
     description:
-      'Opened in the person’s browser by the app. A request this deployment can trust (a known client and one of its redirect URIs, exactly) is answered with a page that takes the browser on at once to the consent screen of the page at / (?authorize=<request>), where the person signs in and allows or denies the app; any other problem of it (response_type not code, no PKCE challenge or not S256, another resource) goes back to the app’s redirect URI with error and state (303). An unknown client or a redirect URI it did not register gets an error page (400), never a redirect.',
+      'Opened in the person’s browser by the app. A request this deployment can trust (a known client and one of its redirect URIs, exactly) is answered with a page that takes the browser on at once to the consent screen of the page at / (?authorize=<request>), where the person signs in and allows or denies the app; any other problem of it (response_type not code, no PKCE challenge or not S256, another resource) goes back to the app’s redirect URI with error and state (303). An unknown client or a redirect URI it did not register gets an error page (400), never a redirect. scope: summaries:read, summaries:write or both (others are left out; none of these grants both). Every answer sent back to the app (a code, access_denied, any error) carries iss, the issuer of the metadata (RFC 9207).',
     query: authorizeQuerySchema,
     responses: {
       200: {
@@ -223,7 +223,7 @@ export const oauthRoutes = {
     tag: 'oauth',
     summary: 'The page: a connection request waiting for the person’s answer',
     description:
-      'What the consent screen shows: the app’s name and where the person will be sent back. Needs the person’s access token from POST /token.',
+      'What the consent screen shows: the app’s name, what Allow grants (each scope, and what it allows) and where the person will be sent back. Needs the person’s access token from POST /token.',
     params: { id: requestIdSchema },
     responses: {
       200: { description: 'The request', schema: authorizationRequestViewSchema },

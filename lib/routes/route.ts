@@ -40,7 +40,12 @@ export type ContentType = 'application/json' | 'application/x-www-form-urlencode
 
 /** Response headers a route sets itself (the ones every response of a status carries, such as
  * X-Request-Id or a 429's Retry-After, are added by lib/openapi.ts). */
-export type RouteHeader = 'Location' | 'Content-Location' | 'Retry-After' | 'Preference-Applied';
+export type RouteHeader =
+  | 'Location'
+  | 'Content-Location'
+  | 'Retry-After'
+  | 'Preference-Applied'
+  | 'WWW-Authenticate';
 
 export interface ResponseDef {
   description: string;
@@ -82,6 +87,12 @@ export interface RouteDef<
    * the MCP endpoint, an OAuth protected resource (lib/oauth/resource.ts).
    */
   mcpTokens?: boolean;
+  /**
+   * Checks a browser's `Origin` before anything else reads the request: a request with none, with
+   * the deployment's own origin or with one of this setting's is taken, any other refused with
+   * 403 origin-not-allowed (MCP's Streamable HTTP transport, against DNS rebinding).
+   */
+  allowedOrigins?: 'MCP_ALLOWED_ORIGINS';
   /**
    * Needs an access token: an API key is refused with 403 login-token-required (the routes that
    * manage API keys, and DELETE /account), the problem the route documents as its 403 example.

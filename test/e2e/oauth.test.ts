@@ -4,6 +4,12 @@
 // real browser (Debian's chromium, driven by playwright-core) signing in on the page and pressing
 // Allow; the agent then lists and calls tools. The same with Deny gives it nothing. Then the
 // person disconnects the app on the page, and the agent is refused from its next request.
+// The SDK asks for the scope of /mcp's 401 (both scopes), the consent screen says what each
+// allows, and every answer carries `iss` (RFC 9207). An app allowed to read only gets 403
+// insufficient_scope for summarize_video (MCP authorization 2025-11-25, "Scope Challenge
+// Handling"); what the SDK's client (1.x) then does by itself is shown: with a refresh token it
+// refreshes, which keeps the grant's scope (RFC 6749 6), and gives up; without one it sends the
+// person to allow both scopes, and its new token summarises.
 // Nothing leaves the machine: the app's redirect URI is answered inside the browser.
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -37,6 +43,7 @@ const SKIPPED = skipWithoutChromium('connecting an MCP client with OAuth');
 const FAILURE_SCREENSHOT = resolve(RESULTS_DIR, 'oauth-e2e-failure.png');
 const UI_TIMEOUT = 45_000;
 const APP_NAME = 'SDK test agent';
+const BOTH = 'summaries:read summaries:write';
 
 let youtube: FakeYouTube;
 let service: LocalProcess;
@@ -62,14 +69,17 @@ class MemoryProvider implements OAuthClientProvider {
   /** Where the SDK asked to send the person (its redirectToAuthorization). */
   authorizationUrl?: URL;
 
-  constructor(readonly expectedState: string) {}
+  constructor(
+    readonly expectedState: string,
+    readonly name = APP_NAME,
+  ) {}
 
   get redirectUrl() {
     return callback;
   }
   get clientMetadata(): OAuthClientMetadata {
     return {
-      client_name: APP_NAME,
+      client_name: this.name,
       redirect_uris: [callback],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -114,13 +124,19 @@ const step = <T>(name: string, run: () => Promise<T>) =>
 
 /**
  * The person's part: the SDK's authorization URL opened in the browser, signed in if the page
- * asks, the consent screen checked, `button` pressed; the app's redirect URI the browser reached.
+ * asks, the consent screen checked (the app, the host, the scopes it would get), `button`
+ * pressed; the app's redirect URI the browser reached.
  */
-async function personAnswers(provider: MemoryProvider, button: 'Allow' | 'Deny'): Promise<URL> {
+async function personAnswers(
+  provider: MemoryProvider,
+  button: 'Allow' | 'Deny',
+  scopes = BOTH,
+): Promise<URL> {
   const { page } = watched;
   await step('open the authorization URL', () => page.goto(String(provider.authorizationUrl)));
   const signIn = page.getByRole('form', { name: 'Sign in' });
-  const consent = page.getByRole('heading', { name: `Connect “${APP_NAME}” to your account?` });
+  const title = `Connect “${provider.name}” to your account?`;
+  const consent = page.getByRole('heading', { name: title });
   await step('sign in, or find the consent screen', async () => {
     await signIn.or(consent).first().waitFor();
     if (await signIn.isVisible()) {
@@ -131,9 +147,14 @@ async function personAnswers(provider: MemoryProvider, button: 'Allow' | 'Deny')
     await consent.waitFor();
   });
   await step('read the consent screen', async () => {
-    const screen = page.getByRole('region', { name: `Connect “${APP_NAME}” to your account?` });
+    const screen = page.getByRole('region', { name: title });
     await expect(screen.textContent()).resolves.toContain(new URL(callback).host);
     await expect(screen.textContent()).resolves.toContain(person.username);
+    // One line per scope it would get, in words, its name after.
+    const lines = screen.getByRole('list', { name: 'What it may do' }).getByRole('listitem');
+    await expect(lines.allTextContents()).resolves.toEqual(
+      scopes.split(' ').map((scope) => expect.stringMatching(new RegExp(`\\w.* ${scope}$`))),
+    );
   });
   await step(`press ${button}`, () => page.getByRole('button', { name: button }).click());
   // Loaded, not only asked for: a navigation still under way would cut off the test's next one.
@@ -188,9 +209,12 @@ describe.skipIf(SKIPPED)('an MCP client connecting with OAuth', () => {
     );
     expect(allowing.authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
     expect(allowing.authorizationUrl?.searchParams.get('resource')).toBe(`${service.url}/mcp`);
+    // The scope of /mcp's 401, as the SDK's scope selection reads it first.
+    expect(allowing.authorizationUrl?.searchParams.get('scope')).toBe(BOTH);
 
     const back = await personAnswers(allowing, 'Allow');
     expect(back.searchParams.get('state')).toBe('state-allow');
+    expect(back.searchParams.get('iss')).toBe(service.url);
     const code = back.searchParams.get('code') ?? '';
     await transportFor(allowing).finishAuth(code);
     client = new Client({ name: 'agent', version: '1' });
@@ -205,6 +229,7 @@ describe.skipIf(SKIPPED)('an MCP client connecting with OAuth', () => {
     expect(transcript.isError).toBeFalsy();
     expect(transcript.structuredContent.segments.length).toBeGreaterThan(0);
     expect(allowing.saved?.refresh_token).toMatch(/^tsr_/);
+    expect(allowing.saved?.scope).toBe(BOTH);
   });
 
   it('gets nothing when the person presses Deny', async () => {
@@ -217,6 +242,7 @@ describe.skipIf(SKIPPED)('an MCP client connecting with OAuth', () => {
 
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('state')).toBe('state-deny');
+    expect(back.searchParams.get('iss')).toBe(service.url);
     expect(back.searchParams.get('code')).toBeNull();
     expect(denying.saved).toBeUndefined();
     await expect(
@@ -231,6 +257,8 @@ describe.skipIf(SKIPPED)('an MCP client connecting with OAuth', () => {
     const apps = page.getByRole('region', { name: 'Connected apps' });
     const item = apps.getByRole('listitem').filter({ hasText: APP_NAME });
     await step('find the app, used', () => item.getByText(/last used/).waitFor());
+    // What it may do: the scope the person allowed.
+    await expect(item.textContent()).resolves.toContain('summaries:read, summaries:write');
 
     await step('press Disconnect', () => item.getByRole('button', { name: /^Disconnect/ }).click());
     await step('see it gone', () =>
@@ -257,5 +285,71 @@ describe.skipIf(SKIPPED)('an MCP client connecting with OAuth', () => {
     expect(
       [...watched.foreign].filter((request) => !request.startsWith(`GET ${callback}?`)),
     ).toEqual([]);
+  });
+});
+
+describe.skipIf(SKIPPED)('an MCP client allowed to read only', () => {
+  const SUMMARIZE = {
+    name: 'summarize_video',
+    arguments: { video_url: FAKE_VIDEO_IDS.normal, used_model: 'extractive' },
+  };
+  /** The scope of the authorization URL the SDK last sent the person to. */
+  const scopeAsked = (provider: MemoryProvider) =>
+    provider.authorizationUrl?.searchParams.get('scope');
+  const connected = async (provider: MemoryProvider) => {
+    const client = new Client({ name: 'reader', version: '1' });
+    await client.connect(transportFor(provider));
+    return client;
+  };
+
+  it('reads, is refused summarize_video with 403 insufficient_scope, and summarises once the person allows both scopes', async () => {
+    const reader = new MemoryProvider('state-read', 'SDK reader');
+    await expect(
+      new Client({ name: 'reader', version: '1' }).connect(transportFor(reader)),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    // An app that asks for reading only (the SDK would ask for the 401's scope, both).
+    reader.authorizationUrl?.searchParams.set('scope', 'summaries:read');
+    const back = await personAnswers(reader, 'Allow', 'summaries:read');
+    await transportFor(reader).finishAuth(back.searchParams.get('code') ?? '');
+    expect(reader.saved?.scope).toBe('summaries:read');
+
+    const client = await connected(reader);
+    const { tools } = await client.listTools();
+    const transcript = (await client.callTool({
+      name: 'get_transcript',
+      arguments: { video_url: FAKE_VIDEO_IDS.normal, end_seconds: 30 },
+    })) as CallToolResult;
+    expect(tools.map((tool) => tool.name)).toContain('summarize_video');
+    expect(transcript.isError).toBeFalsy();
+
+    // The SDK (1.x) answers the 403 with a refresh, which keeps the grant's scope (RFC 6749 6):
+    // the same 403 again, and it gives up (typescript-sdk issue #2255).
+    const refreshToken = reader.saved?.refresh_token;
+    await expect(client.callTool(SUMMARIZE)).rejects.toMatchObject({
+      code: 403,
+      message: expect.stringContaining('after trying upscoping'),
+    });
+    expect(reader.saved?.refresh_token).not.toBe(refreshToken);
+    expect(reader.saved?.scope).toBe('summaries:read');
+    await client.close();
+
+    // Without a refresh token, its step-up sends the person to allow the challenge's scope.
+    reader.saved = { ...(reader.saved as OAuthTokens), refresh_token: undefined };
+    reader.authorizationUrl = undefined;
+    const stepping = await connected(reader);
+    await expect(stepping.callTool(SUMMARIZE)).rejects.toBeInstanceOf(UnauthorizedError);
+    await stepping.close();
+    expect(scopeAsked(reader)).toBe(BOTH);
+    const again = await personAnswers(reader, 'Allow', BOTH);
+    expect(again.searchParams.get('iss')).toBe(service.url);
+    await transportFor(reader).finishAuth(again.searchParams.get('code') ?? '');
+    expect(reader.saved?.scope).toBe(BOTH);
+
+    const writer = await connected(reader);
+    const summary = (await writer.callTool(SUMMARIZE)) as CallToolResult;
+    await writer.close();
+
+    expect(summary.isError, JSON.stringify(summary.content)).toBeFalsy();
+    expect(watched.pageErrors, JSON.stringify(watched.pageErrors)).toEqual([]);
   });
 });

@@ -248,7 +248,7 @@ describe('the Lambda bundles', () => {
     expect(JSON.parse(result.stdout)).toEqual({
       status: 401,
       challenge:
-        'Bearer realm="tubesum", resource_metadata="https://bundle.test/.well-known/oauth-protected-resource/mcp"',
+        'Bearer realm="tubesum", resource_metadata="https://bundle.test/.well-known/oauth-protected-resource/mcp", scope="summaries:read summaries:write"',
     });
   });
 

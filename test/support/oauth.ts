@@ -126,12 +126,19 @@ export interface Connection {
   tokens: TestResponse;
 }
 
-/** A whole flow for the person with `token`: registered, authorized, allowed, exchanged. */
-export async function connectApp(host: TestHost, token: string): Promise<Connection> {
+/**
+ * A whole flow for the person with `token`: registered, authorized (with `more` parameters, such
+ * as a scope), allowed, exchanged.
+ */
+export async function connectApp(
+  host: TestHost,
+  token: string,
+  more: Record<string, string | undefined> = {},
+): Promise<Connection> {
   const clientId = await registerClient(host);
   const { verifier, challenge } = pkcePair();
   const id = requestIdOf(
-    await authorizeRequest(host, authorizationParams(host, clientId, challenge)),
+    await authorizeRequest(host, authorizationParams(host, clientId, challenge, more)),
   );
   const code = codeOf(await answer(host, id, token, 'allow'));
   const tokens = await exchangeCode(host, clientId, code, verifier, {

@@ -54,6 +54,33 @@ describe('loadConfig', () => {
     ).toEqual(['https://a.example', 'https://b.example']);
   });
 
+  it('allows claude.ai and chatgpt.com at /mcp by default, and takes a list of origins', () => {
+    expect(loadConfig({}).MCP_ALLOWED_ORIGINS).toEqual([
+      'https://claude.ai',
+      'https://chatgpt.com',
+    ]);
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: '' }).MCP_ALLOWED_ORIGINS).toEqual([]);
+    expect(
+      loadConfig({ MCP_ALLOWED_ORIGINS: 'https://a.example, http://127.0.0.1:6274' })
+        .MCP_ALLOWED_ORIGINS,
+    ).toEqual(['https://a.example', 'http://127.0.0.1:6274']);
+  });
+
+  it.each([
+    ['*'],
+    ['null'],
+    ['https://a.example/'],
+    ['https://a.example/path'],
+    ['HTTPS://A.example'],
+    ['https://a.example:443'],
+    ['ftp://a.example'],
+  ])(
+    'refuses MCP_ALLOWED_ORIGINS=%s, naming it: an origin is compared as browsers send it',
+    (value) => {
+      expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: value })).toThrow(/MCP_ALLOWED_ORIGINS/);
+    },
+  );
+
   it('treats an empty JWT_SECRET as unset', () => {
     expect(loadConfig({ JWT_SECRET: '  ' }).JWT_SECRET).toBeUndefined();
   });

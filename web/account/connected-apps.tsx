@@ -1,5 +1,5 @@
-// Connected apps: the AI apps the person allowed with OAuth (GET /connected-apps), with when each
-// was connected and last used, and Disconnect (DELETE /connected-apps/{id}), which refuses its
+// Connected apps: the AI apps the person allowed with OAuth (GET /connected-apps), with what each
+// may do (its scope), when each was connected and last used, and Disconnect (DELETE /connected-apps/{id}), which refuses its
 // tokens from the next request.
 import { useEffect, useState } from 'preact/hooks';
 import type { connectedAppListSchema } from '../../lib/oauth/schemas';
@@ -72,6 +72,9 @@ export function ConnectedApps({ token, onSignedOut }: ConnectedAppsProps) {
         {items?.map((app) => (
           <li key={app.id}>
             <strong>{app.client_name ?? 'An app that gave no name'}</strong>
+            <span class="scope">
+              may use <code>{app.scope.split(' ').join(', ')}</code>
+            </span>
             <span class="when">
               connected <time dateTime={app.connected_at}>{dateTime(app.connected_at)}</time> ·{' '}
               {app.last_used_at ? (

@@ -1,5 +1,6 @@
 // The consent screen of an app connecting with OAuth (GET /oauth/authorize sends the person here,
-// `?authorize=<request>`): which app, where the answer goes, and Allow or Deny. The answer is
+// `?authorize=<request>`): which app, what it may do (each scope Allow grants), where the answer
+// goes, and Allow or Deny. The answer is
 // sent with the page's access token (which no other site has) and the browser then goes where
 // the API says: the app's redirect URI, with a code or with access_denied.
 import { useEffect, useState } from 'preact/hooks';
@@ -83,10 +84,16 @@ export function Consent({ id, token, username, onSignedOut }: ConsentProps) {
         Connect “{name}” to your account?
       </h2>
       <p>
-        <strong>{name}</strong> asks to use tubesum as <strong>{username}</strong>: summarise
-        videos, read their transcripts, answer questions about them, and see your summaries. It does
-        not get your password, your API keys or your other apps.
+        <strong>{name}</strong> asks to use tubesum as <strong>{username}</strong>. It may:
       </p>
+      <ul class="scopes" aria-label="What it may do">
+        {request.scopes.map(({ scope, description }) => (
+          <li key={scope}>
+            {description} <code>{scope}</code>
+          </li>
+        ))}
+      </ul>
+      <p>It does not get your password, your API keys or your other apps.</p>
       <p>
         Your answer sends you to <strong class="host">{request.redirect_host}</strong>. Allow only
         an app you are connecting yourself, right now.

@@ -3,7 +3,9 @@
 // (`tsk_...`, told apart by its prefix), and its user must still exist. Which access tokens a
 // route takes is its authenticator's choice: the REST API's take login tokens (JWTs from
 // POST /token); /mcp's take OAuth access tokens for /mcp instead (lib/oauth/resource.ts), and its
-// 401s name the resource metadata an OAuth client starts from (RFC 9728 5.1).
+// 401s name the resource metadata an OAuth client starts from (RFC 9728 5.1) and the scopes to
+// ask for (MCP's authorization specification). An access token's scopes go with its principal;
+// the route checks them (/mcp's tools: lib/mcp/endpoint.ts, with its 403 insufficient_scope).
 
 import { UnauthorizedError } from '../../errors';
 import { looksLikeApiKey } from '../api-keys/secret';
@@ -18,6 +20,8 @@ export interface Principal {
   apiKeyId?: string;
   /** The OAuth grant (connected app) whose access token the request brought. */
   grantId?: string;
+  /** What an OAuth access token may do (its scopes); undefined: anything (API keys, login tokens). */
+  scopes?: readonly string[];
 }
 
 /** Where a request went: what an audience-bound token is checked against. */
@@ -32,11 +36,11 @@ export type Authenticator = (
   target?: RequestTarget,
 ) => Promise<Principal>;
 
-/** An access token's user (and grant), or InvalidTokenError. */
+/** An access token's user (and grant and scopes), or InvalidTokenError. */
 export type AccessTokenVerifier = (
   token: string,
   target: RequestTarget,
-) => Promise<{ userId: string; grantId?: string }>;
+) => Promise<{ userId: string; grantId?: string; scopes?: readonly string[] }>;
 
 export interface BearerDependencies {
   /** The settings tokens are verified with (tokenSettingsFrom). */
@@ -49,6 +53,8 @@ export interface BearerDependencies {
   verifyAccessToken?: AccessTokenVerifier;
   /** The URL of the protected resource metadata a 401 names (/mcp's), if any. */
   resourceMetadata?: (target: RequestTarget) => string;
+  /** The scopes a 401 names (/mcp's: all of them), if any. */
+  scope?: string;
 }
 
 /**
@@ -61,7 +67,10 @@ export function createBearerAuthenticator(deps: BearerDependencies): Authenticat
     deps.verifyAccessToken ??
     (async (token) => ({ userId: await verifyToken(await deps.tokenSettings(), token) }));
   return async (authorization, target = { origin: '' }) => {
-    const challenge = deps.resourceMetadata && { resourceMetadata: deps.resourceMetadata(target) };
+    const challenge = deps.resourceMetadata && {
+      resourceMetadata: deps.resourceMetadata(target),
+      scope: deps.scope,
+    };
     const invalid = () => new UnauthorizedError('invalid_token', challenge);
     if (authorization === undefined || authorization.trim() === '') {
       throw new UnauthorizedError('missing_token', challenge);
@@ -76,7 +85,7 @@ export function createBearerAuthenticator(deps: BearerDependencies): Authenticat
       if (!holder || !user) throw invalid();
       return { user, apiKeyId: holder.keyId };
     }
-    let verified: { userId: string; grantId?: string };
+    let verified: Awaited<ReturnType<AccessTokenVerifier>>;
     try {
       verified = await verifyAccessToken(credential, target);
     } catch (error) {
@@ -85,6 +94,10 @@ export function createBearerAuthenticator(deps: BearerDependencies): Authenticat
     }
     const user = await deps.findUser(verified.userId);
     if (!user) throw invalid();
-    return verified.grantId === undefined ? { user } : { user, grantId: verified.grantId };
+    return {
+      user,
+      ...(verified.grantId === undefined ? {} : { grantId: verified.grantId }),
+      ...(verified.scopes === undefined ? {} : { scopes: verified.scopes }),
+    };
   };
 }

@@ -4,12 +4,16 @@
 // need is API Gateway's exact behaviour, not a generic middleware's.)
 
 export const CORS_ALLOW_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'] as const;
-// mcp-protocol-version: an MCP client in a browser sends it on every request after initialize.
+// An MCP client in a browser sends mcp-protocol-version on every request after initialize, and,
+// from the protocol's 2026-07-28 revision, mcp-method on each and mcp-name on a tools/call
+// (Streamable HTTP, "Standard Headers").
 export const CORS_ALLOW_HEADERS = [
   'authorization',
   'content-type',
   'prefer',
   'mcp-protocol-version',
+  'mcp-method',
+  'mcp-name',
 ] as const;
 export const CORS_EXPOSE_HEADERS = [
   'retry-after',

@@ -3,6 +3,7 @@
 // the request reached (its own or a custom domain; a client cannot choose it); the local host
 // gives the request's Host. Only a loopback host is served over http: anywhere else the origin
 // is https, as OAuth 2.1 asks (a machine reached by its LAN name needs a TLS proxy and PUBLIC_URL).
+// The same own origin is what a browser's Origin is checked against (isAllowedOrigin).
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Config } from '../../config';
 
@@ -31,7 +32,24 @@ export function requestOrigin(
     return 'https://invalid.invalid';
   }
   const scheme = isLoopbackHost(parsed.hostname) ? 'http' : 'https';
-  return `${scheme}://${parsed.host}`;
+  // As URL serialises an origin (no default port: `host:443` over https is `host`), so that the
+  // issuer named in the metadata and in authorization responses (RFC 9207) is one string.
+  return new URL(`${scheme}://${parsed.host}`).origin;
+}
+
+/**
+ * The one rule for a browser's `Origin` where a route checks it: none (not a browser, which
+ * always names the origin of a POST), the deployment's own origin (requestOrigin), or one of
+ * `allowed`. `null` (a sandboxed frame, a file, a redirect from elsewhere) is none of these.
+ * Locally, DNS rebinding cannot pass for the own origin: the attacker's page is at
+ * http://<their name>:<port>, whose Host makes the own origin https://<their name>:<port>.
+ */
+export function isAllowedOrigin(
+  origin: string | undefined,
+  own: string,
+  allowed: readonly string[],
+): boolean {
+  return origin === undefined || origin === own || allowed.includes(origin);
 }
 
 /** The MCP endpoint of an origin: the resource OAuth access tokens are for (RFC 8707). */

@@ -34,6 +34,7 @@ export function authentication(
       request.context.user = principal.user;
       request.context.apiKeyId = principal.apiKeyId;
       request.context.grantId = principal.grantId;
+      request.context.scopes = principal.scopes;
       if (principal.apiKeyId !== undefined && route.loginOnly) throw apiKeyRefusal(route);
     },
   };

@@ -1,10 +1,12 @@
 // The checks a request passes before its action runs, each a middleware of the route's stack
-// (lib/http/stack/handler.ts): the body's size (413), its media type (415) and shape (400), and the
-// route's schemas of path parameters (404), query (422) and body (422).
+// (lib/http/stack/handler.ts): the body's size (413), the browser's Origin where the route checks
+// it (403), its media type (415) and shape (400), and the route's schemas of path parameters
+// (404), query (422) and body (422).
 import type { Config } from '../../config';
 import {
   BadRequestError,
   type FieldError,
+  ForbiddenError,
   NotFoundError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
@@ -12,6 +14,7 @@ import {
 } from '../../errors';
 import type { RouteDef } from '../../routes/route';
 import type { core } from '../../schema';
+import { isAllowedOrigin, requestOrigin } from '../headers/origin';
 import type { Middleware } from './middleware';
 
 /** zod issues as field errors a person can act on. */
@@ -20,6 +23,29 @@ export function fieldErrors(error: core.$ZodError): FieldError[] {
     field: issue.path.join('.') || 'body',
     message: /received undefined/.test(issue.message) ? 'is required' : issue.message,
   }));
+}
+
+/** 403 for a request from a web page of an origin the route does not take. */
+export const originNotAllowed = () =>
+  new ForbiddenError(
+    'origin-not-allowed',
+    'This endpoint takes requests from web pages of its own origin and of the origins its operator allows (MCP_ALLOWED_ORIGINS), not from this one.',
+  );
+
+/**
+ * 403 before authentication for a request whose Origin is neither the deployment's own nor one
+ * of the setting the route names (isAllowedOrigin): MCP's Streamable HTTP transport asks it of
+ * servers, against DNS rebinding.
+ */
+export function allowedOrigin(setting: 'MCP_ALLOWED_ORIGINS', config: Config): Middleware {
+  return {
+    before: ({ event }) => {
+      const own = requestOrigin(config, event);
+      if (!isAllowedOrigin(event.headers?.origin, own, config[setting])) {
+        throw originNotAllowed();
+      }
+    },
+  };
 }
 
 /** 413 before anything is parsed, whether or not the client sent Content-Length. */

@@ -1,6 +1,7 @@
 // The HTTP layer every route shares, as one middy stack:
-//   problem+json and access log -> our errors -> body limit -> bearer auth -> path parameters
-//   -> query -> media type -> middy's body parsers -> zod validation -> action.
+//   problem+json and access log -> our errors -> body limit -> Origin (where the route checks it)
+//   -> bearer auth -> path parameters -> query -> media type -> middy's body parsers -> zod
+//   validation -> action.
 // Errors leave as RFC 9457 problems made by the problem codec (lib/problems.ts: status, `expose`
 // below 500, a ConfigError's 503; error-layer.ts); the access log logs every 5xx with its cause.
 // Every reply, whatever made it, leaves through lib/http/exit.ts (entry.ts). CORS is not here:
@@ -20,6 +21,7 @@ import { requestIdOf } from '../exit';
 import type { Reply } from '../reply';
 import { authentication } from './authentication';
 import {
+  allowedOrigin,
   bodyLimit,
   mediaType,
   objectBody,
@@ -45,6 +47,8 @@ export interface RequestContext<
   params: Params;
   /** The authenticated user: a User on routes with `auth: true`, undefined on the others. */
   user: U;
+  /** An OAuth access token's scopes (/mcp); undefined: every scope (API keys, login tokens). */
+  scopes?: readonly string[] | undefined;
   requestId: string;
   event: APIGatewayProxyEventV2;
   lambda: Context;
@@ -109,6 +113,8 @@ export function createHandler(
   stack.use(problemsAndAccessLog(route));
   stack.use(ourErrors());
   stack.use(bodyLimit(config));
+  // A page of another site is refused before its credential is even looked at.
+  if (route.allowedOrigins) stack.use(allowedOrigin(route.allowedOrigins, config));
   // Authentication comes before parsing: strangers learn nothing about the body's rules, nor
   // which ids are well-formed.
   if (options) stack.use(authentication(options.authenticate, route, config));
@@ -131,6 +137,7 @@ export function createHandler(
       query: lambda.query,
       params: lambda.params,
       user: lambda.user,
+      scopes: lambda.scopes,
       requestId: requestIdOf(event),
       event,
       lambda,

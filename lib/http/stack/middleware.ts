@@ -13,6 +13,8 @@ export type RouteContext = Context & {
   user?: User;
   apiKeyId?: string;
   grantId?: string | undefined;
+  /** An OAuth access token's scopes; undefined: every scope (an API key, a login token). */
+  scopes?: readonly string[] | undefined;
   query?: unknown;
   params?: unknown;
 };

@@ -4,6 +4,9 @@
 // Until the client and its redirect URI are known to belong together, nothing is sent there: an
 // unknown client or a redirect URI it did not register gets an error page (UntrustedClientError).
 // Every later problem (no PKCE, `plain`, another resource) goes back to the client as OAuth says.
+// Every answer that goes back (a code, access_denied, any other error) names the issuer, `iss`
+// (RFC 9207), exactly as the authorization server metadata does, so that a client talking to
+// several servers can tell which one answered (a mix-up attack).
 
 import type { Cache } from '../../summaries/store/cache';
 import { RANDOM_ID_PATTERN, randomId } from '../../util/random-id';
@@ -12,6 +15,7 @@ import { type ClientStore, isMetadataDocumentUrl, type OAuthClient } from '../cl
 import { redirectHost, redirectUriMatches, redirectWith } from '../clients/redirect-uris';
 import { tooManyConnectedApps, UntrustedClientError, unknownAuthorizationRequest } from '../errors';
 import { MAX_CONNECTED_APPS } from '../limits';
+import { grantedScope, grantedScopes, SCOPES } from '../scopes';
 import type { GrantStore } from '../tokens/grant-store';
 import {
   AUTHORIZATION_REQUEST_TTL_MS,
@@ -123,7 +127,7 @@ export async function authorize(
     );
   }
 
-  // From here on, problems go back to the client, with its state.
+  // From here on, problems go back to the client, with its state and our issuer.
   const state = one('state');
   const back = (error: string, description: string): AuthorizeOutcome => ({
     kind: 'redirect',
@@ -131,6 +135,7 @@ export async function authorize(
       error,
       error_description: description,
       state: state.repeated ? undefined : state.value,
+      iss: issuerOf(input.resource),
     }),
   });
   const repeated = PARAMETERS.find((name) => one(name).repeated);
@@ -174,12 +179,20 @@ export async function authorize(
     codeChallenge: challenge,
     resource: input.resource,
     requestExpiresAt: input.now + AUTHORIZATION_REQUEST_TTL_MS,
+    // What Allow will grant: the service's scopes the app asked for (all of them when it asked
+    // for none of ours), which the consent screen shows.
+    scope: grantedScope(scope),
     ...(state.value === undefined ? {} : { state: state.value }),
-    ...(scope === undefined ? {} : { scope }),
   };
   await deps.flows.putRequest(requestId, request);
   return { kind: 'consent', requestId };
 }
+
+/**
+ * The issuer of the requests for `resource` (this deployment's /mcp, `<origin>/mcp`): the origin,
+ * which the metadata names as `issuer` (requestOrigin gives it in the form URL's origin has).
+ */
+const issuerOf = (resource: string): string => new URL(resource).origin;
 
 /** The resource asked for is ours: the same URL, give or take one trailing slash. */
 function sameResource(asked: string, ours: string): boolean {
@@ -195,6 +208,10 @@ export async function viewRequest(flows: Pick<FlowStore, 'getRequest'>, id: stri
     client_name: request.clientName === '' ? null : request.clientName,
     redirect_uri: request.redirectUri,
     redirect_host: redirectHost(request.redirectUri),
+    scopes: grantedScopes(request.scope).map((scope) => ({
+      scope,
+      description: SCOPES[scope],
+    })),
     expires_at: new Date(request.requestExpiresAt).toISOString(),
   };
 }
@@ -229,6 +246,7 @@ export async function decide(
         error: 'access_denied',
         error_description: 'The person did not allow this app.',
         state: request.state,
+        iss: issuerOf(request.resource),
       }),
     };
   }
@@ -239,7 +257,13 @@ export async function decide(
   if (!isMetadataDocumentUrl(request.clientId)) {
     await deps.clients.keepUntil(request.clientId, now + deps.grantTtlMs);
   }
-  return { redirect_to: redirectWith(request.redirectUri, { code, state }) };
+  return {
+    redirect_to: redirectWith(request.redirectUri, {
+      code,
+      state,
+      iss: issuerOf(request.resource),
+    }),
+  };
 }
 
 /**

@@ -36,7 +36,10 @@ export interface AuthorizationRequest {
   codeChallenge: string;
   /** The resource the tokens will be for: this deployment's /mcp. */
   resource: string;
-  /** The scope the client asked for, if any (echoed in the token answer; it limits nothing). */
+  /**
+   * The scope Allow grants (lib/oauth/scopes.ts): the service's scopes the client asked for, or
+   * all. Absent in a request stored before scopes (read through grantedScopes: all of them).
+   */
   scope?: string;
   /** Epoch milliseconds. */
   requestExpiresAt: number;

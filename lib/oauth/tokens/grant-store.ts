@@ -1,7 +1,7 @@
 // Grants (an app a person connected with OAuth) in DynamoDB, and their refresh tokens:
-//   OAUTHGRANT#<grant id>        the grant: whose, which client, when made, last refreshed and
-//                                used; read on every /mcp request an access token of it makes,
-//                                so that a disconnected app is refused at once
+//   OAUTHGRANT#<grant id>        the grant: whose, which client, its scope, when made, last
+//                                refreshed and used; read on every /mcp request an access token
+//                                of it makes, so that a disconnected app is refused at once
 //   OAUTHGRANTS#<user id>        the person's grants: a map of id -> { client, name, made },
 //                                what Connected apps lists and account deletion ends
 //   OAUTHREFRESH#<sha256>        a refresh token: its grant and client, and once it was used,
@@ -26,6 +26,11 @@ export interface Grant {
   clientName: string;
   /** The /mcp URL its tokens are for (RFC 8707): the deployment's origin the person allowed it at. */
   resource: string;
+  /**
+   * What the person allowed it (space-separated scopes, lib/oauth/scopes.ts), which each of its
+   * access tokens carries. Absent on a grant made before scopes: every scope, as then.
+   */
+  scope?: string;
   createdAt: number;
   /** When an access token of it last reached /mcp (to the minute), or it last refreshed. */
   lastUsedAt?: number;
@@ -57,6 +62,7 @@ function grantOf(item: Record<string, unknown> | undefined): Grant | undefined {
     createdAt: Number(item.createdAt),
     grantExpiresAt: Number(item.grantExpiresAt),
   };
+  if (typeof item.scope === 'string') grant.scope = item.scope;
   if (typeof item.lastUsedAt === 'number') grant.lastUsedAt = item.lastUsedAt;
   return grant;
 }

@@ -6,7 +6,9 @@
 //   ends its grant, for the same reason (OAuth 2.1 4.3.1, RFC 9700 4.14.2).
 // Access tokens live OAUTH_ACCESS_TOKEN_TTL_SECONDS (at most an hour), and only /mcp takes them.
 // A confidential client authenticates first, by its secret and registered method (client-auth.ts);
-// PKCE binds the codes of every client alike.
+// PKCE binds the codes of every client alike. Tokens carry their grant's scope, which the person
+// allowed; a refresh keeps it (a `scope` asked at the token endpoint is ignored: RFC 6749 6 lets
+// a refresh only narrow it), and every answer names it (RFC 6749 5.1).
 import type { TokenSettings } from '../../accounts/auth/tokens';
 import { InvalidTokenError } from '../../accounts/auth/tokens';
 import { mcpResource } from '../../http/headers/origin';
@@ -24,6 +26,7 @@ import { authenticateClient, presentedClient } from '../clients/client-auth';
 import { type ClientStore, isMetadataDocumentUrl } from '../clients/clients';
 import { invalidGrant, OAuthError } from '../errors';
 import type { OAuthTokenResponse, TokenRequest } from '../schemas';
+import { grantedScope } from '../scopes';
 import { issueAccessToken, verifyAccessToken } from './access-tokens';
 import type { Grant, GrantStore } from './grant-store';
 
@@ -142,6 +145,7 @@ async function redeemCode(
     clientId: record.clientId,
     clientName: record.clientName,
     resource: record.resource,
+    scope: grantedScope(record.scope),
     createdAt: now,
     grantExpiresAt: now + deps.grantTtlMs,
   };
@@ -150,7 +154,7 @@ async function redeemCode(
   // Used or expired between the read and the write (a parallel exchange of the same code).
   if (!made) throw invalidGrant('The authorization code was used already.');
   deps.logger.info('app connected', { grant_id: grant.id, user_id: grant.userId });
-  return tokensFor(deps, origin, grant, refreshToken, record.scope);
+  return tokensFor(deps, origin, grant, refreshToken);
 }
 
 async function refresh(
@@ -198,7 +202,7 @@ async function refresh(
   if (!isMetadataDocumentUrl(grant.clientId)) {
     await deps.clients.keepUntil(grant.clientId, now + deps.grantTtlMs);
   }
-  return tokensFor(deps, origin, grant, next, body.scope);
+  return tokensFor(deps, origin, grant, next);
 }
 
 async function tokensFor(
@@ -206,7 +210,6 @@ async function tokensFor(
   origin: string,
   grant: Grant,
   refreshToken: string,
-  scope: string | undefined,
 ): Promise<OAuthTokenResponse> {
   const settings = await deps.tokenSettings();
   const access = await issueAccessToken(settings, origin, deps.accessTokenTtlSeconds, grant);
@@ -215,7 +218,7 @@ async function tokensFor(
     token_type: 'Bearer',
     expires_in: access.expiresIn,
     refresh_token: refreshToken,
-    ...(scope === undefined ? {} : { scope }),
+    scope: grantedScope(grant.scope),
   };
 }
 

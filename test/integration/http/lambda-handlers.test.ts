@@ -51,7 +51,7 @@ it.each([
 it('answers MCP’s GET with the 405 of the route table (Allow: POST), and POST without a token with the bearer challenge', () => {
   expect(replies.get('mcp-get')?.headers.Allow).toBe('POST');
   expect(replies.get('mcp')?.headers['WWW-Authenticate']).toBe(
-    'Bearer realm="tubesum", resource_metadata="https://lambda.test/.well-known/oauth-protected-resource/mcp"',
+    'Bearer realm="tubesum", resource_metadata="https://lambda.test/.well-known/oauth-protected-resource/mcp", scope="summaries:read summaries:write"',
   );
 });
 

@@ -620,7 +620,7 @@ describe('the endpoint', () => {
 
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe(
-      `Bearer realm="tubesum", resource_metadata="${env.host.url}/.well-known/oauth-protected-resource/mcp"`,
+      `Bearer realm="tubesum", resource_metadata="${env.host.url}/.well-known/oauth-protected-resource/mcp", scope="summaries:read summaries:write"`,
     );
     expect(response.body.type).toBe('urn:tubesum:problem:invalid-token');
     await expect(connect(undefined)).rejects.toMatchObject({ code: 401 });

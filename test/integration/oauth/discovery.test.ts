@@ -17,7 +17,7 @@ const register = (json: unknown, from?: string) =>
   host.request('POST', '/oauth/register', { json, ...(from ? { from } : {}) });
 
 describe('discovery', () => {
-  it('answers /mcp without credentials with 401 naming the resource metadata, keeping the realm', async () => {
+  it('answers /mcp without credentials with 401 naming the resource metadata and every scope, keeping the realm', async () => {
     const response = await host.request('POST', '/mcp', {
       json: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
       headers: { accept: 'application/json, text/event-stream' },
@@ -25,7 +25,7 @@ describe('discovery', () => {
 
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe(
-      `Bearer realm="tubesum", resource_metadata="${host.url}/.well-known/oauth-protected-resource/mcp"`,
+      `Bearer realm="tubesum", resource_metadata="${host.url}/.well-known/oauth-protected-resource/mcp", scope="summaries:read summaries:write"`,
     );
   });
 
@@ -38,6 +38,7 @@ describe('discovery', () => {
       expect(response.body).toMatchObject({
         resource: `${host.url}/mcp`,
         authorization_servers: [host.url],
+        scopes_supported: ['summaries:read', 'summaries:write'],
       });
     }
   });
@@ -52,6 +53,8 @@ describe('discovery', () => {
       token_endpoint: `${host.url}/oauth/token`,
       registration_endpoint: `${host.url}/oauth/register`,
       revocation_endpoint: `${host.url}/oauth/revoke`,
+      scopes_supported: ['summaries:read', 'summaries:write'],
+      authorization_response_iss_parameter_supported: true,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],

@@ -62,7 +62,7 @@ describe('the OpenAPI document', () => {
     ]);
   });
 
-  it('documents 403 login-token-required exactly on the routes that refuse API keys', () => {
+  it('documents 403 login-token-required exactly on the routes that refuse API keys, and insufficient-scope at /mcp', () => {
     for (const route of routeList) {
       const item = paths[route.path] as Record<string, { responses: Record<string, Json> }>;
       const forbidden = item[route.method.toLowerCase()]?.responses['403'];
@@ -71,6 +71,11 @@ describe('the OpenAPI document', () => {
         expect(route.auth, where).toBe(true);
         expect(forbidden?.content['application/problem+json'].example.type, where).toBe(
           'urn:tubesum:problem:login-token-required',
+        );
+      } else if (route.mcpTokens) {
+        // A tool the OAuth access token's scope does not cover (MCP's step-up challenge).
+        expect(forbidden?.content['application/problem+json'].example.type, where).toBe(
+          'urn:tubesum:problem:insufficient-scope',
         );
       } else {
         expect(forbidden, where).toBeUndefined();

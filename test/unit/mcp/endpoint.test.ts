@@ -34,6 +34,7 @@ describe('POST /mcp and the credential', () => {
     const reply = await endpoint({
       user: { id: 'user-1' } as User,
       requestId: 'request-1',
+      resourceMetadata: 'https://tubesum.test/.well-known/oauth-protected-resource/mcp',
       headers: {
         authorization: `Bearer ${CREDENTIAL}`,
         cookie: `session=${CREDENTIAL}`,
