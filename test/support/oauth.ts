@@ -134,8 +134,10 @@ export async function connectApp(
   host: TestHost,
   token: string,
   more: Record<string, string | undefined> = {},
+  clientName?: string,
 ): Promise<Connection> {
-  const clientId = await registerClient(host);
+  // The same registration again is the same client (a repeat costs nothing): another name, another.
+  const clientId = await registerClient(host, clientName ? { client_name: clientName } : {});
   const { verifier, challenge } = pkcePair();
   const id = requestIdOf(
     await authorizeRequest(host, authorizationParams(host, clientId, challenge, more)),

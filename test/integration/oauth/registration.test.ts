@@ -193,7 +193,10 @@ describe('an app scheme at the authorization endpoint', () => {
       redirect_uri: CURSOR_APP,
       redirect_host: 'cursor: (an app on this device)',
     });
-    expect(allowed.body.redirect_to).toBe(`${CURSOR_APP}?code=${code}&state=st+ate%261`);
+    // RFC 9207: the issuer comes back with the code.
+    expect(allowed.body.redirect_to).toBe(
+      `${CURSOR_APP}?code=${code}&state=st+ate%261&iss=${encodeURIComponent(host.url)}`,
+    );
     expect(tokens.status).toBe(200);
   });
 

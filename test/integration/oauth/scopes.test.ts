@@ -105,8 +105,8 @@ describe('a grant’s scope', () => {
 
   it('is what Connected apps says each app may do', async () => {
     const person = await host.registerAndLogin();
-    const reader = await connectApp(host, person.token, { scope: 'summaries:read' });
-    const full = await connectApp(host, person.token);
+    const reader = await connectApp(host, person.token, { scope: 'summaries:read' }, 'Reader');
+    const full = await connectApp(host, person.token, {}, 'Writer');
 
     const listed = await host.request('GET', '/connected-apps', { token: person.token });
 
