@@ -10,6 +10,7 @@ import { CREDENTIAL_PARAMETERS } from './constructs/credentials-secret';
 export const CONTEXT = {
   stackName: 'stackName',
   corsOrigins: 'corsOrigins',
+  mcpAllowedOrigins: 'mcpAllowedOrigins',
   throttleRateLimit: 'throttleRateLimit',
   throttleBurstLimit: 'throttleBurstLimit',
   logRetentionDays: 'logRetentionDays',
@@ -79,6 +80,8 @@ const DEFAULT_WORKER_CONCURRENCY = 4;
 export interface StackSettings {
   /** Origins API Gateway answers CORS for; empty means no CORS configuration at all. */
   corsOrigins: string[];
+  /** Browser origins /mcp takes besides its own (MCP_ALLOWED_ORIGINS); unset: the code default. */
+  mcpAllowedOrigins?: string[];
   /** Stage-wide steady rate (requests per second) and burst. */
   throttleRateLimit: number;
   throttleBurstLimit: number;
@@ -160,6 +163,19 @@ export function readSettings(node: Node): StackSettings {
     if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
       throw new SettingsError(
         `context ${CONTEXT.corsOrigins}: "${origin}" is not an origin like https://app.example.com (no path, no trailing slash)`,
+      );
+    }
+  }
+
+  const mcpAllowed =
+    node.tryGetContext(CONTEXT.mcpAllowedOrigins) === undefined
+      ? undefined
+      : list(node, CONTEXT.mcpAllowedOrigins);
+  for (const origin of mcpAllowed ?? []) {
+    // Origins only: `*` would let any site's page call /mcp (the rule is against DNS rebinding).
+    if (!/^https?:\/\/[^/\s*]+$/.test(origin)) {
+      throw new SettingsError(
+        `context ${CONTEXT.mcpAllowedOrigins}: "${origin}" is not an origin like https://claude.ai (no path, no trailing slash, no *)`,
       );
     }
   }
@@ -247,6 +263,7 @@ export function readSettings(node: Node): StackSettings {
 
   return {
     corsOrigins,
+    ...(mcpAllowed === undefined ? {} : { mcpAllowedOrigins: mcpAllowed }),
     throttleRateLimit,
     throttleBurstLimit,
     logRetention: days as RetentionDays,

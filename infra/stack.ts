@@ -169,6 +169,10 @@ export class TubesumStack extends Stack {
       ...(profile.catalog ? settings.catalog : {}),
       ...(profile.youtube ? settings.youtube : {}),
       ...(profile.youtube ? settings.transcription : {}),
+      // Only /mcp checks a request's Origin against more than its own.
+      ...(handler === 'mcp' && settings.mcpAllowedOrigins
+        ? { MCP_ALLOWED_ORIGINS: settings.mcpAllowedOrigins.join(',') }
+        : {}),
     };
     const access: FunctionAccess = {};
     if (tableActions.size > 0) access.table = { table: this.table, actions: [...tableActions] };

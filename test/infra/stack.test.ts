@@ -188,6 +188,7 @@ describe('functions', () => {
     expect(() => synth({ alarmEmail: 'ops-at-example.com' })).toThrow(/alarmEmail/);
     expect(() => synth({ logRetentionDays: 42 })).toThrow(/logRetentionDays/);
     expect(() => synth({ corsOrigins: 'https://app.example.com/' })).toThrow(/corsOrigins/);
+    expect(() => synth({ mcpAllowedOrigins: '*' })).toThrow(/mcpAllowedOrigins/);
     expect(() => synth({ workerConcurrency: 1 })).toThrow(/workerConcurrency/);
   });
 });
@@ -390,6 +391,18 @@ describe('API', () => {
         AllowCredentials: false,
       },
     });
+  });
+
+  it('gives /mcp alone the browser origins it takes besides its own, when set', () => {
+    const set = synth({ mcpAllowedOrigins: 'https://claude.ai, https://app.example.com' });
+    const none = synth({ mcpAllowedOrigins: '' });
+
+    expect(environment(set, 'mcp').MCP_ALLOWED_ORIGINS).toBe(
+      'https://claude.ai,https://app.example.com',
+    );
+    expect(environment(none, 'mcp').MCP_ALLOWED_ORIGINS).toBe('');
+    expect(environment(base, 'mcp').MCP_ALLOWED_ORIGINS).toBeUndefined();
+    expect(environment(set, 'summarize').MCP_ALLOWED_ORIGINS).toBeUndefined();
   });
 
   it('outputs the API URL and the docs URL', () => {
