@@ -199,7 +199,12 @@ export const oauthTokenResponseSchema = z
     refresh_token: z
       .string()
       .check(z.meta({ description: 'Works once: the answer to it holds the next one' })),
-    scope: z.optional(z.string()),
+    scope: z.string().check(
+      z.meta({
+        description: 'What the tokens may do (RFC 6749 5.1): the scopes the person allowed',
+        examples: ['summaries:read summaries:write'],
+      }),
+    ),
   })
   .check(z.meta({ id: 'OAuthTokenResponse' }));
 
