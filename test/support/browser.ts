@@ -98,7 +98,15 @@ export async function watchedPage(
     watched.foreign.add(`${route.request().method()} ${url}`);
     return route.abort('blockedbyclient');
   });
-  const { page } = watched;
+  watchPage(watched, watched.page, origin);
+  return watched;
+}
+
+/**
+ * Records what `page` (another tab of the watched context) requests and what goes wrong in it,
+ * into `watched`, as for its first page.
+ */
+export function watchPage(watched: Watched, page: Page, origin: string): void {
   page.on('request', (request) => {
     watched.requests.push(`${request.method()} ${request.url()}`);
     if (!isLocal(request.url(), origin))
@@ -111,7 +119,6 @@ export async function watchedPage(
     if (message.type() === 'error') watched.consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => watched.pageErrors.push(`pageerror: ${error.message}`));
-  return watched;
 }
 
 /**

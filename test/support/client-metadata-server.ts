@@ -47,11 +47,17 @@ export interface MetadataServer {
   close(): Promise<void>;
 }
 
-export async function startMetadataServer(): Promise<MetadataServer> {
+/**
+ * Starts the server on 127.0.0.1, any free port, with the certificate for METADATA_HOST (or
+ * another certificate and key: `tls`).
+ */
+export async function startMetadataServer(
+  tls: { cert: string; key: string } = { cert: TEST_CA, key: TEST_KEY },
+): Promise<MetadataServer> {
   const handlers = new Map<string, Handler>();
   const requests: string[] = [];
   let connections = 0;
-  const server: Server = createServer({ key: TEST_KEY, cert: TEST_CA }, (request, response) => {
+  const server: Server = createServer(tls, (request, response) => {
     const path = request.url ?? '/';
     requests.push(path);
     const handler = handlers.get(path);

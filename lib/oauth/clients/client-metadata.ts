@@ -28,6 +28,12 @@ export interface ClientMetadataFetchOptions {
   ca?: string;
   /** Resolves host names (tests: a name for their local server); the system's by default. */
   lookup?: LookupFunction;
+  /**
+   * Tests only: the port to connect to instead of the URL's. A host's real client_id URL names no
+   * port (https://claude.ai/oauth/mcp-oauth-client-metadata), and a test's local TLS server
+   * cannot listen on 443 without privileges. Never set outside tests.
+   */
+  testPort?: number;
 }
 
 /** The deadline and size cap of a client ID metadata document fetch. */
@@ -77,6 +83,7 @@ function fetchDocument(url: string, options: ClientMetadataFetchOptions): Promis
         headers: { accept: 'application/json' },
         signal: deadline,
         ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
+        ...(options.testPort === undefined ? {} : { port: options.testPort }),
       },
       (response) => {
         const status = response.statusCode ?? 0;

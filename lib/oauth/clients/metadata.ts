@@ -2,7 +2,10 @@
 // and for a client ID metadata document: the redirect URIs it can use (the others are left out:
 // RFC 7591 3.2.1 lets a server replace what it was asked for, and a host such as Cursor lists a
 // URI we refuse beside two we take), a printable name, how it authenticates at the token
-// endpoint, and the grant and response types there are.
+// endpoint, and the grant and response types there are. What a client lists beyond what is
+// served is left out the same way when it can do without it: claude.ai's metadata document
+// lists the jwt-bearer grant (anthropics/claude-ai-mcp #487), ChatGPT's prefers private_key_jwt
+// and lists none among its methods (Altinity/altinity-mcp #118, tableau/tableau-mcp #814).
 
 import { MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris';
 
@@ -24,6 +27,8 @@ export interface ClientMetadataInput {
   redirect_uris?: unknown;
   client_name?: unknown;
   token_endpoint_auth_method?: unknown;
+  /** The methods it can use, when it can use more than one (a metadata document's). */
+  token_endpoint_auth_methods_supported?: unknown;
   grant_types?: unknown;
   response_types?: unknown;
 }
@@ -71,22 +76,26 @@ function usableRedirectUris(uris: unknown): { kept: string[]; refused: number } 
 
 /**
  * The method a client asked for. Left out, it is "none": RFC 7591 2 makes client_secret_basic the
- * default, but the MCP hosts that leave it out (VS Code, microsoft/vscode #278512) are public
- * clients that never send a secret, and read the method from the answer, which always states it.
+ * default, but a client that asks for no secret has none to send, and reads the method from the
+ * answer, which always states it. One not served here is "none" when the client lists "none"
+ * among the methods it can use (OpenID Connect Registration 1.0, "RP Metadata Choices"): ChatGPT's
+ * metadata document asks for private_key_jwt and lists none, and then uses none with PKCE.
  */
 function authMethodOf(
-  method: unknown,
+  metadata: ClientMetadataInput,
   secretsAllowed: boolean,
 ): TokenEndpointAuthMethod | MetadataRefusal {
+  const method = metadata.token_endpoint_auth_method;
   if (method === undefined) return 'none';
-  if (!secretsAllowed && method !== 'none') {
+  const served: readonly unknown[] = secretsAllowed ? TOKEN_ENDPOINT_AUTH_METHODS : ['none'];
+  if (served.includes(method)) return method as TokenEndpointAuthMethod;
+  const choices = metadata.token_endpoint_auth_methods_supported;
+  if (Array.isArray(choices) && choices.includes('none')) return 'none';
+  if (!secretsAllowed) {
     return {
       code: 'invalid_client_metadata',
       detail: 'token_endpoint_auth_method must be "none": such a client has no secret here',
     };
-  }
-  if (TOKEN_ENDPOINT_AUTH_METHODS.includes(method as TokenEndpointAuthMethod)) {
-    return method as TokenEndpointAuthMethod;
   }
   return {
     code: 'invalid_client_metadata',
@@ -110,13 +119,10 @@ function nameProblem(name: unknown): string | undefined {
 
 /** Why the grant or response types cannot be served, or undefined. */
 function typesProblem(grants: unknown, responses: unknown): string | undefined {
-  if (
-    grants !== undefined &&
-    (!Array.isArray(grants) ||
-      !grants.includes('authorization_code') ||
-      grants.some((grant) => !GRANT_TYPES.includes(grant)))
-  ) {
-    return 'grant_types must include authorization_code and may add refresh_token, nothing else';
+  // Grant types beyond these two are left out (every client gets GRANT_TYPES): a client that
+  // cannot do without the code grant is the only one refused.
+  if (grants !== undefined && (!Array.isArray(grants) || !grants.includes('authorization_code'))) {
+    return 'grant_types must include authorization_code (grant types not served here are left out)';
   }
   if (
     responses !== undefined &&
@@ -139,7 +145,7 @@ export function acceptClientMetadata(
   if ('code' in uris) return uris;
   const name = nameProblem(metadata.client_name);
   if (name) return { code: 'invalid_client_metadata', detail: name };
-  const method = authMethodOf(metadata.token_endpoint_auth_method, options.secretsAllowed);
+  const method = authMethodOf(metadata, options.secretsAllowed);
   if (typeof method !== 'string') return method;
   const types = typesProblem(metadata.grant_types, metadata.response_types);
   if (types) return { code: 'invalid_client_metadata', detail: types };

@@ -155,6 +155,50 @@ describe('a client ID metadata document on an allowed address', () => {
     expect(refused.text).toContain('did not register');
   });
 
+  it('takes claude.ai’s document as it is published: a grant type it lists that is not served here (jwt-bearer) is left out', async () => {
+    // https://claude.ai/oauth/mcp-oauth-client-metadata, field for field but its URL
+    // (sebadob/rauthy #1644, anthropics/claude-ai-mcp #487: RFC 7591 3.2.1 lets the server
+    // narrow what a client asks for).
+    const clientId = site.url('/claude.json');
+    site.document('/claude.json', {
+      ...documentFor(clientId, { client_name: 'Claude', client_uri: 'https://claude.ai' }),
+      grant_types: [
+        'authorization_code',
+        'refresh_token',
+        'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      ],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+
+    const id = requestIdOf(await authorizeAs(lenient, clientId));
+    const shown = await lenient.request('GET', `/oauth/requests/${id}`, { token });
+
+    expect(shown.body).toMatchObject({ client_id: clientId, client_name: 'Claude' });
+  });
+
+  it('takes ChatGPT’s document, which prefers private_key_jwt and lists none among its methods: a public client here', async () => {
+    // https://chatgpt.com/oauth/<id>/client.json (Altinity/altinity-mcp #118, tableau/tableau-mcp
+    // #814): this server offers none, so ChatGPT uses none and PKCE (OpenID Connect Registration's
+    // "RP Metadata Choices").
+    const clientId = site.url('/chatgpt.json');
+    site.document('/chatgpt.json', {
+      ...documentFor(clientId, { client_name: 'ChatGPT', client_uri: 'https://chatgpt.com/' }),
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'private_key_jwt',
+      token_endpoint_auth_methods_supported: ['none', 'private_key_jwt'],
+      token_endpoint_auth_signing_alg: 'RS256',
+      jwks_uri: 'https://chatgpt.com/oauth/jwks.json',
+    });
+
+    const id = requestIdOf(await authorizeAs(lenient, clientId));
+    const code = codeOf(await answer(lenient, id, token, 'allow'));
+    const tokens = await exchangeCode(lenient, clientId, code, verifier);
+
+    expect(tokens.status).toBe(200);
+  });
+
   it('costs no registration: nothing is stored as a client, and the address’s budget is untouched', async () => {
     const budgeted = await startTestHost(
       { OAUTH_REGISTER_MAX_PER_IP: '1' },
@@ -214,6 +258,15 @@ describe('a client ID metadata document on an allowed address', () => {
     [
       'asks for a client secret',
       (url: string) => documentFor(url, { token_endpoint_auth_method: 'client_secret_post' }),
+      /refused/,
+    ],
+    [
+      'can only authenticate with a key (private_key_jwt, none not among its methods)',
+      (url: string) =>
+        documentFor(url, {
+          token_endpoint_auth_method: 'private_key_jwt',
+          token_endpoint_auth_methods_supported: ['private_key_jwt'],
+        }),
       /refused/,
     ],
   ])('is refused when it %s', async (_, make, reason) => {

@@ -6,7 +6,7 @@
 // - Cursor registers cursor://, https and localhost callbacks in one request
 //   (makeplane/plane-mcp-server #159): all three are kept, and a URI that cannot be used
 //   (javascript:, whitespace around it) is left out, the registration refused only when none can;
-// - VS Code leaves token_endpoint_auth_method out (microsoft/vscode #278512): a public client;
+// - a registration that leaves token_endpoint_auth_method out is a public client;
 // - a registration repeated from the same address within the hour costs nothing (RFC 7591 3.2.1
 //   leaves the answer to the server): a public one gets the same client, also when the repeats
 //   arrive together; OAUTH_REGISTER_MAX_PER_IP counts distinct clients.

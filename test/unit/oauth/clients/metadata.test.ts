@@ -1,9 +1,11 @@
 // A client's metadata as accepted (RFC 7591 2 and 3.2.1): the redirect URIs that can be used are
 // kept and the others left out (Cursor lists cursor://, https and localhost callbacks in one
 // registration, makeplane/plane-mcp-server #159), none usable is invalid_redirect_uri; a method
-// left out is "none" (VS Code leaves it out, microsoft/vscode #278512), client_secret_post
-// (claude.ai, anthropics/claude-ai-mcp #1043) and client_secret_basic are taken, and a metadata
-// document's client has no secret; and what makes two registrations the same one.
+// left out is "none", client_secret_post (claude.ai, anthropics/claude-ai-mcp #1043) and
+// client_secret_basic are taken, and a metadata document's client has no secret (ChatGPT's, which
+// prefers private_key_jwt and lists none, is a public client: Altinity/altinity-mcp #118); grant
+// types not served are left out (claude.ai's jwt-bearer, anthropics/claude-ai-mcp #487); and what
+// makes two registrations the same one.
 import { describe, expect, it } from 'vitest';
 import {
   type AcceptedMetadata,
@@ -96,6 +98,44 @@ describe('the token endpoint method of a client', () => {
         .detail,
     ).toMatch(/must be "none"/);
     expect(accepted({ redirect_uris: CURSOR }, false).tokenEndpointAuthMethod).toBe('none');
+  });
+
+  it('is "none" for a method not served when the client lists none among those it can use', () => {
+    const chatgpt = {
+      redirect_uris: ['https://chatgpt.com/connector/oauth/abc123'],
+      token_endpoint_auth_method: 'private_key_jwt',
+      token_endpoint_auth_methods_supported: ['none', 'private_key_jwt'],
+    };
+
+    expect(accepted(chatgpt, false).tokenEndpointAuthMethod).toBe('none');
+    expect(
+      refused({ ...chatgpt, token_endpoint_auth_methods_supported: ['private_key_jwt'] }, false)
+        .code,
+    ).toBe('invalid_client_metadata');
+    expect(refused({ ...chatgpt, token_endpoint_auth_methods_supported: 'none' }, false).code).toBe(
+      'invalid_client_metadata',
+    );
+  });
+});
+
+describe('the grant types of a client', () => {
+  it('leaves out those not served here, and refuses a client without the code grant', () => {
+    const grants = (grant_types: unknown) => ({ redirect_uris: CURSOR, grant_types });
+
+    expect(
+      accepted(
+        grants([
+          'authorization_code',
+          'refresh_token',
+          'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        ]),
+        false,
+      ).redirectUris,
+    ).toEqual(CURSOR);
+    expect(accepted(grants(['authorization_code'])).redirectUris).toEqual(CURSOR);
+    expect(refused(grants(['implicit'])).detail).toMatch(/must include authorization_code/);
+    expect(refused(grants(['refresh_token'])).code).toBe('invalid_client_metadata');
+    expect(refused(grants('authorization_code')).code).toBe('invalid_client_metadata');
   });
 });
 
