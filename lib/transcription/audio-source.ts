@@ -15,7 +15,7 @@ import {
 import type { CaptionlessVideo, YouTubeClient } from '../youtube/client';
 import { youTubeBadResponse } from '../youtube/errors';
 import type { AudioFile } from './backend';
-import { transcriptionTooLarge } from './errors';
+import { checkUploadSize, transcriptionTooLarge } from './errors';
 
 /** The audio chosen for a transcription, and what is known of it before its media bytes. */
 export interface LocatedAudio {
@@ -39,9 +39,9 @@ export interface Fetch {
   signal: AbortSignal;
   /**
    * The most a whole audio may be when it has no index to cut it by (an upload backend's limit,
-   * in MB): larger, it is refused before it is downloaded.
+   * in bytes): larger, it is refused before it is downloaded.
    */
-  wholeLimitMb?: number;
+  wholeLimitBytes?: number;
 }
 
 /** The audio of a video's offers. */
@@ -105,7 +105,10 @@ export function createAudioSource(deps: AudioSourceDeps) {
     for (const offer of found.offers) {
       try {
         const indexed = await indexOf(offer, fetch);
-        if (!indexed) refuseWhole(offer, fetch);
+        // The download would be for nothing when the player says it is too large for one upload.
+        if (!indexed && fetch.wholeLimitBytes !== undefined) {
+          checkUploadSize(offer.bytes, fetch.wholeLimitBytes);
+        }
         const located: LocatedAudio = indexed
           ? { offer, indexed }
           : { offer, whole: fileOf(offer, fetch, await bytesOf(offer, fetch)) };
@@ -163,16 +166,6 @@ export function createAudioSource(deps: AudioSourceDeps) {
   }
 
   return { locate, range, whole };
-}
-
-/**
- * @throws 422 transcription-too-large when the player says the audio is larger than a whole
- *   upload may be (the download would be for nothing).
- */
-function refuseWhole(offer: AudioOffer, fetch: Fetch): void {
-  const limit = fetch.wholeLimitMb;
-  if (limit === undefined || offer.bytes === undefined || offer.bytes <= limit * 1_048_576) return;
-  throw transcriptionTooLarge(offer.bytes, { mb: limit, variable: 'TRANSCRIPTION_MAX_UPLOAD_MB' });
 }
 
 function fileOf(offer: AudioOffer, fetch: Fetch, bytes: Uint8Array, durationMs?: number) {

@@ -75,6 +75,18 @@ export function transcriptionTooLarge(
   );
 }
 
+/**
+ * @throws 422 transcription-too-large when `bytes` (when known) are more than one upload takes
+ *   (`limitBytes`, TRANSCRIPTION_MAX_UPLOAD_MB).
+ */
+export function checkUploadSize(bytes: number | undefined, limitBytes: number): void {
+  if (bytes === undefined || bytes <= limitBytes) return;
+  throw transcriptionTooLarge(bytes, {
+    mb: Math.round(limitBytes / 1_048_576),
+    variable: 'TRANSCRIPTION_MAX_UPLOAD_MB',
+  });
+}
+
 /** 429: the user's transcription minutes of today are spent (TRANSCRIPTION_DAILY_MINUTES). */
 export function transcriptionBudgetExceeded(
   minutes: number,

@@ -1,10 +1,12 @@
 // One transcription under a claim of its video (transcriber.ts holds the claim): the audio
 // located and its real length checked and charged, then transcribed by the backend, an upload
 // backend's in parts (in-parts.ts) or whole when the format has no index, a job backend's whole.
+import type { MediaIndex } from '../youtube/audio/segments';
 import type { CaptionlessVideo } from '../youtube/client';
 import type { createAudioSource, Fetch, LocatedAudio } from './audio-source';
 import type { JobBackend, TranscriptionBackend, UploadBackend, UploadCall } from './backend';
 import {
+  checkUploadSize,
   TranscriptionPendingError,
   transcriptionError,
   transcriptionTooLarge,
@@ -14,7 +16,7 @@ import { joinHeard, type PlacedHeard, placeHeard } from './heard';
 import { transcribeInParts } from './in-parts';
 import { PartTooLargeError, planParts } from './parts';
 import type { MinutesCharge } from './store';
-import type { TranscriberDeps, TranscriptionRequest } from './transcriber';
+import type { TranscriberDeps, TranscriptionLimits, TranscriptionRequest } from './transcriber';
 
 /** Kept before the run's deadline: time to give the claim back and hand the run over. */
 export const HAND_OVER_MARGIN_MS = 5_000;
@@ -40,19 +42,6 @@ export function createTranscription(
 ) {
   const { backend, store, limits, logger } = deps;
 
-  /** The audio's real length (its index's; else the player's) and its minutes, checked. */
-  function lengthOf(found: CaptionlessVideo, located: LocatedAudio) {
-    const index = located.indexed?.index;
-    const durationMs = index?.durationMs ?? (found.metadata.duration_seconds ?? 0) * 1000;
-    const minutes = Math.max(1, Math.ceil(durationMs / 60_000));
-    if (minutes > limits.maxMinutes) throw videoTooLongToTranscribe(minutes, limits.maxMinutes);
-    const bytes = index?.segments.at(-1)?.bytes.end ?? located.whole?.bytes.byteLength;
-    if (bytes !== undefined && bytes > limits.maxMb * 1_048_576) {
-      throw transcriptionTooLarge(bytes, { mb: limits.maxMb, variable: 'TRANSCRIPTION_MAX_MB' });
-    }
-    return { durationMs, minutes, known: index !== undefined };
-  }
-
   /**
    * The audio's length checked and charged (once per transcription: a later run finds the
    * charge on the claim), the job told it is transcribing.
@@ -64,7 +53,7 @@ export function createTranscription(
   ) {
     const { found, request } = run;
     const length = located
-      ? lengthOf(found, located)
+      ? lengthOf(found, located, limits)
       : { durationMs: (found.metadata.duration_seconds ?? 0) * 1000, minutes: 0, known: false };
     if (!state.charge && request.payer) {
       state.charge = await store.charge(request.payer, length.minutes);
@@ -135,17 +124,7 @@ export function createTranscription(
       state.reached = true;
       return placeHeard(await backend.transcribeFile(file, call), file.durationMs, 0);
     }
-    const maxBytes = Math.min(limits.partMb * 1_048_576, backend.uploadLimitBytes);
-    let parts: ReturnType<typeof planParts>;
-    try {
-      parts = planParts(located.indexed.index, { maxBytes, maxMs: limits.partMinutes * 60_000 });
-    } catch (error) {
-      if (!(error instanceof PartTooLargeError)) throw error;
-      throw transcriptionTooLarge(error.bytes, {
-        mb: Math.floor(maxBytes / 1_048_576),
-        variable: 'TRANSCRIPTION_MAX_UPLOAD_MB',
-      });
-    }
+    const parts = partsOf(located.indexed.index, limits, backend);
     let before: number | undefined;
     const heard = await transcribeInParts(
       { backend, source, checkpoints: deps.checkpoints, concurrency: limits.concurrency, logger },
@@ -179,7 +158,7 @@ export function createTranscription(
     const fetch = {
       videoId: request.videoId,
       signal: handOver.signal,
-      wholeLimitMb: Math.floor(backend.uploadLimitBytes / 1_048_576),
+      wholeLimitBytes: backend.uploadLimitBytes,
     };
     try {
       const located = await source.locate(found, fetch);
@@ -199,6 +178,41 @@ export function createTranscription(
       handOver.clear();
     }
   };
+}
+
+/**
+ * The audio's real length (its index's; else the player's) and its minutes.
+ * @throws 422 video-too-long-to-transcribe past TRANSCRIPTION_MAX_MINUTES, 422
+ *   transcription-too-large past TRANSCRIPTION_MAX_MB.
+ */
+function lengthOf(found: CaptionlessVideo, located: LocatedAudio, limits: TranscriptionLimits) {
+  const index = located.indexed?.index;
+  const durationMs = index?.durationMs ?? (found.metadata.duration_seconds ?? 0) * 1000;
+  const minutes = Math.max(1, Math.ceil(durationMs / 60_000));
+  if (minutes > limits.maxMinutes) throw videoTooLongToTranscribe(minutes, limits.maxMinutes);
+  const bytes = index?.segments.at(-1)?.bytes.end ?? located.whole?.bytes.byteLength;
+  if (bytes !== undefined && bytes > limits.maxMb * 1_048_576) {
+    throw transcriptionTooLarge(bytes, { mb: limits.maxMb, variable: 'TRANSCRIPTION_MAX_MB' });
+  }
+  return { durationMs, minutes, known: index !== undefined };
+}
+
+/**
+ * The parts an upload backend takes the audio in (TRANSCRIPTION_PART_MB, capped at its upload
+ * limit, and TRANSCRIPTION_PART_MINUTES).
+ * @throws 422 transcription-too-large when one segment alone is larger than a part may be.
+ */
+function partsOf(index: MediaIndex, limits: TranscriptionLimits, backend: UploadBackend) {
+  const maxBytes = Math.min(limits.partMb * 1_048_576, backend.uploadLimitBytes);
+  try {
+    return planParts(index, { maxBytes, maxMs: limits.partMinutes * 60_000 });
+  } catch (error) {
+    if (!(error instanceof PartTooLargeError)) throw error;
+    throw transcriptionTooLarge(error.bytes, {
+      mb: Math.floor(maxBytes / 1_048_576),
+      variable: 'TRANSCRIPTION_MAX_UPLOAD_MB',
+    });
+  }
 }
 
 /**
@@ -226,9 +240,5 @@ function handOverOf(request: TranscriptionRequest, state: RunState) {
 
 /** @throws 422 transcription-too-large when an upload backend cannot take `bytes` at once. */
 export function tooLargeToUpload(backend: TranscriptionBackend, bytes: number | undefined): void {
-  if (backend.kind !== 'upload' || bytes === undefined || bytes <= backend.uploadLimitBytes) return;
-  throw transcriptionTooLarge(bytes, {
-    mb: Math.round(backend.uploadLimitBytes / 1_048_576),
-    variable: 'TRANSCRIPTION_MAX_UPLOAD_MB',
-  });
+  if (backend.kind === 'upload') checkUploadSize(bytes, backend.uploadLimitBytes);
 }

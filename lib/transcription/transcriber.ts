@@ -83,29 +83,12 @@ export type Transcriber = (
  */
 export function createTranscriber(deps: TranscriberDeps): Transcriber {
   const { store, logger } = deps;
-  const maxBytes = deps.limits.maxMb * 1_048_576;
-  const source = createAudioSource({ youtube: deps.youtube, maxBytes, logger });
+  const source = createAudioSource({
+    youtube: deps.youtube,
+    maxBytes: deps.limits.maxMb * 1_048_576,
+    logger,
+  });
   const transcribe = createTranscription(deps, source);
-
-  /** The 422s every request gets before anything is downloaded, claimed or charged. */
-  function checkLimits(found: CaptionlessVideo): void {
-    if (found.offers.length === 0) throw audioUnavailable(found.problem, found.cipheredOnly);
-    const seconds = found.metadata.duration_seconds;
-    const minutes = seconds ? Math.ceil(seconds / 60) : null;
-    if (minutes === null || minutes > deps.limits.maxMinutes) {
-      throw videoTooLongToTranscribe(minutes, deps.limits.maxMinutes);
-    }
-    const sizes = found.offers.flatMap((offer) => (offer.bytes === undefined ? [] : [offer.bytes]));
-    const smallest = sizes.length > 0 ? Math.min(...sizes) : undefined;
-    if (smallest !== undefined && smallest > maxBytes) {
-      throw transcriptionTooLarge(smallest, {
-        mb: deps.limits.maxMb,
-        variable: 'TRANSCRIPTION_MAX_MB',
-      });
-    }
-    // Without an index the audio goes in one upload: it must fit the backend's.
-    if (found.offers.every((offer) => !offer.indexRange)) tooLargeToUpload(deps.backend, smallest);
-  }
 
   /** Transcribes under a claim of the video; the claim is given back however it ends. */
   async function underClaim(
@@ -178,7 +161,7 @@ export function createTranscriber(deps: TranscriberDeps): Transcriber {
   }
 
   return async (found, request) => {
-    checkLimits(found);
+    checkLimits(found, deps.limits, deps.backend);
     const { videoId, signal } = request;
     const owner = randomUUID();
     const key = transcribedKey(videoId);
@@ -205,6 +188,30 @@ export function createTranscriber(deps: TranscriberDeps): Transcriber {
       if (!(await sleep(waitMs, signal))) throw signal.reason;
     }
   };
+}
+
+/**
+ * The 422s every request gets before anything is downloaded, claimed or charged: no audio it may
+ * have, longer than TRANSCRIPTION_MAX_MINUTES or larger than TRANSCRIPTION_MAX_MB by the player,
+ * or too large for one upload when it cannot be cut (no index).
+ */
+function checkLimits(
+  found: CaptionlessVideo,
+  limits: TranscriptionLimits,
+  backend: TranscriptionBackend,
+): void {
+  if (found.offers.length === 0) throw audioUnavailable(found.problem, found.cipheredOnly);
+  const seconds = found.metadata.duration_seconds;
+  const minutes = seconds ? Math.ceil(seconds / 60) : null;
+  if (minutes === null || minutes > limits.maxMinutes) {
+    throw videoTooLongToTranscribe(minutes, limits.maxMinutes);
+  }
+  const sizes = found.offers.flatMap((offer) => (offer.bytes === undefined ? [] : [offer.bytes]));
+  const smallest = sizes.length > 0 ? Math.min(...sizes) : undefined;
+  if (smallest !== undefined && smallest > limits.maxMb * 1_048_576) {
+    throw transcriptionTooLarge(smallest, { mb: limits.maxMb, variable: 'TRANSCRIPTION_MAX_MB' });
+  }
+  if (found.offers.every((offer) => !offer.indexRange)) tooLargeToUpload(backend, smallest);
 }
 
 /**
