@@ -9,9 +9,7 @@
 // summarize_video's two possible answers. Here each tool's schemas are made by lib/json-schema.ts,
 // as the OpenAPI document's are, and its arguments are checked by the REST route's own schema.
 //
-// A tools/call is checked against the caller's scopes before the SDK sees it, so that a tool the
-// token may not call is an HTTP 403 with MCP's step-up challenge, not a JSON-RPC error: the
-// status a client re-authorizes on.
+// A tools/call is checked against the caller's scopes before the SDK sees it (scope-check.ts).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
@@ -24,18 +22,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import type { User } from '../accounts/users/store';
-import {
-  BadRequestError,
-  InsufficientScopeError,
-  NotAcceptableError,
-  ValidationError,
-} from '../errors';
+import { BadRequestError, NotAcceptableError, ValidationError } from '../errors';
 import { baseHeaders, type Reply } from '../http/reply';
 import { fieldErrors } from '../http/stack/checks';
 import type { Logger } from '../logger';
-import { ALL_SCOPES_VALUE } from '../oauth/scopes';
 import { problemHeaders, toProblem } from '../problems';
 import { API_VERSION } from '../routes/route';
+import { assertScope, isObject } from './scope-check';
 import { type ToolContext, type ToolDef, toolJsonSchema } from './tools';
 
 /** One POST /mcp, as the route's handler hands it over. */
@@ -225,28 +218,6 @@ export function createMcpEndpoint(
       await server.close();
     }
   };
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * Refuses a tools/call of a tool whose scope the caller's token lacks (MCP's "Scope Challenge
- * Handling"). The challenge names every scope, not only the missing one, so that the token the
- * client gets by asking the person again can do all the old one could. Any other message
- * (initialize, tools/list, a notification, a tool that does not exist) needs no scope.
- * @throws InsufficientScopeError
- */
-function assertScope(request: McpRequest, tools: ReadonlyMap<string, ToolDef>): void {
-  const { body, scopes } = request;
-  if (scopes === undefined || !isObject(body) || body.method !== 'tools/call') return;
-  const name = isObject(body.params) ? body.params.name : undefined;
-  const tool = typeof name === 'string' ? tools.get(name) : undefined;
-  if (!tool || scopes.includes(tool.scope)) return;
-  throw new InsufficientScopeError(
-    `${tool.name} needs the scope ${tool.scope}, which this app was not allowed: connect it again and allow ${ALL_SCOPES_VALUE}.`,
-    { scope: ALL_SCOPES_VALUE, resourceMetadata: request.resourceMetadata },
-  );
 }
 
 /**

@@ -77,6 +77,33 @@ const callByHand = (credential: string, name: string, args: Record<string, unkno
   });
 
 describe('a token with summaries:read only', () => {
+  it('cannot slip summarize_video past the scope check inside a JSON-RPC batch: refused, nothing started', async () => {
+    // The SDK's transport still takes a batch (an array of messages); the scope check reads one
+    // message. The route takes a JSON object only, so a batch never reaches either.
+    const app = await connectApp(env.host, env.token, { scope: 'summaries:read' });
+    const before = await env.host.request('GET', '/summaries', { token: env.token });
+    const message = (id: number, name: string, args: Record<string, unknown>) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
+
+    const refused = await env.host.request('POST', '/mcp', {
+      token: app.access,
+      headers: { accept: 'application/json, text/event-stream' },
+      json: [
+        message(1, 'get_transcript', { video_url: VIDEO, end_seconds: 30 }),
+        message(2, 'summarize_video', SUMMARIZE),
+      ],
+    });
+    const after = await env.host.request('GET', '/summaries', { token: env.token });
+
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.type).toBe('urn:tubesum:problem:malformed-request');
+    expect(after.body.items).toEqual(before.body.items);
+  });
+
   it('lists every tool and reads a transcript', async () => {
     const app = await connectApp(env.host, env.token, { scope: 'summaries:read' });
     const client = await connect(app.access);
