@@ -53,6 +53,14 @@ const FUNCTIONS: Record<FunctionName, FunctionFile> = {
     file: 'functions/summaries/summaries.ts',
     load: () => import('../functions/summaries/summaries'),
   },
+  collections: {
+    file: 'functions/collections/collections.ts',
+    load: () => import('../functions/collections/collections'),
+  },
+  'collection-ask': {
+    file: 'functions/collections/ask.ts',
+    load: () => import('../functions/collections/ask'),
+  },
   worker: {
     file: 'functions/summaries/worker.ts',
     load: () => import('../functions/summaries/worker'),

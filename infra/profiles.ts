@@ -143,6 +143,46 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     // A job by id (get, cancel, remove); the caller's history is a Query on the jobs index.
     table: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
   },
+  collections: {
+    description:
+      'POST /collections, GET /collections, GET/DELETE /collections/{id}: playlists and channels summarized as one',
+    // Reads a playlist or channel from YouTube (a few pages of JSON), looks up its videos'
+    // summary records and writes one item: waiting, not computing.
+    memorySize: 512,
+    // A 200-video playlist is two to five browse pages of YOUTUBE_TIMEOUT_MS at most each, then
+    // up to 200 record lookups 16 at a time: 28 s, below API Gateway's 30 s.
+    timeout: Duration.seconds(28),
+    // The collection item (put, get, conditional updates, delete); records (get) to count new
+    // summaries; the quota's counter (update, get); jobs (get) of its running videos; the
+    // caller's collections: a Query on the jobs index.
+    table: [
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:Query',
+    ],
+    catalog: true,
+    youtube: true,
+    credentials: true,
+    // The collection's first advance, and a poll that finds a video settled: one message each.
+    queuesJobs: true,
+  },
+  'collection-ask': {
+    description:
+      "POST /collections/{id}/ask: a question across a collection's videos, with citations of their moments",
+    // As /ask: indexes the passages of many transcripts (BM25) while the client waits.
+    memorySize: 1024,
+    timeout: Duration.millis(MAX_ASK_DEADLINE_MS + ASK_MARGIN_MS),
+    // The collection and its jobs (get), the transcript cache and the answer cache (get, put),
+    // the daily quota (a counter's update, given back on our failures).
+    table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    catalog: true,
+    youtube: true,
+    bedrock: true,
+    credentials: true,
+    environment: { ASK_DEADLINE_MS: String(MAX_ASK_DEADLINE_MS) },
+  },
   'api-keys': {
     description: "POST /api-keys, GET /api-keys, DELETE /api-keys/{id}: the caller's API keys",
     // A few small reads and writes and a SHA-256: waiting, not computing.
@@ -253,7 +293,7 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
   },
   worker: {
     description:
-      'Makes the summaries of the job queue (YouTube, Bedrock, the offline model, transcriptions)',
+      'Makes the summaries of the job queue (YouTube, Bedrock, the offline model, transcriptions) and advances collections',
     // Mostly waiting on YouTube and the models, but the offline summarizer splits sentences and
     // ranks them on the CPU, and its language model (3.5 MB) loads on a cold start: 1 GB (~0.6
     // vCPU) keeps both short without paying for a vCPU that idles while a model answers.
@@ -265,11 +305,14 @@ export const PROFILES: Readonly<Record<FunctionName, FunctionProfile>> = {
     // Records (lease, checkpoints, outcome), jobs (settle), the transcript cache and the quota
     // (units given back on failures), transcription claims and minutes: reads, puts and
     // conditional updates of single items. The audio bucket and Transcribe come with
-    // -c transcription=amazon-transcribe (infra/constructs/audio-bucket.ts).
+    // -c transcription=amazon-transcribe (infra/constructs/audio-bucket.ts). Collections: their
+    // item (get, conditional updates) and their videos' jobs, started as /summarize starts them.
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     catalog: true,
     youtube: true,
     bedrock: true,
     credentials: true,
+    // A collection's videos are sent to the queue, and its driver woken when one is settled.
+    queuesJobs: true,
   },
 };

@@ -13,12 +13,15 @@ import { appendLogKeys, logger, resetLogKeys } from '../../lib/logger';
 import {
   type FailedMessage,
   MAX_RECEIVES,
+  queueMessageSchema,
   type Redeliver,
   redeliverLater,
   sqsRedeliver,
-  workMessageSchema,
+  wakesCollection,
 } from '../../lib/summaries/jobs/delivery';
+import type { JobQueue } from '../../lib/summaries/jobs/queue';
 import { summaryWorkerFrom } from '../../lib/summaries/jobs/worker-wiring';
+import { once } from '../../lib/util/once';
 
 export type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
@@ -33,12 +36,29 @@ export interface WorkerServices {
    * the queue it came from. The local host's queue waits the same backoff itself.
    */
   redeliver?: Redeliver;
+  /** Where a collection's videos are sent, and its driver woken; by default SQS (JOB_QUEUE_URL). */
+  queue?: JobQueue;
 }
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config, services: WorkerServices = {}): WorkerHandler {
   const db = createDocumentClient(config);
-  const worker = summaryWorkerFrom(config, db, logger, services.shutdown);
+  // The SQS client loads with the first collection's message, not on every cold start.
+  const sqs = once(async () =>
+    (await import('../../lib/summaries/jobs/queue')).sqsQueueFrom(config),
+  );
+  const queue: JobQueue = services.queue ?? {
+    send: async (message) => (await sqs()).send(message),
+  };
+  const worker = summaryWorkerFrom(config, db, logger, services.shutdown, async (job) => {
+    if (job.collection === undefined) return;
+    await queue
+      .send({ collection: job.collection, request_id: job.requestId })
+      .catch((error: unknown) => logger.warn('could not wake a collection', { error }));
+  });
+  const driver = once(async () =>
+    (await import('../../lib/collections/wiring')).collectionDriverFrom(config, db, queue, logger),
+  );
   const redeliver = services.redeliver ?? sqsRedeliver(config);
   return async (event, context) => {
     const failed: SQSRecord[] = [];
@@ -48,13 +68,29 @@ export function create(config: Config, services: WorkerServices = {}): WorkerHan
       // request's, lib/http/entry.ts).
       resetLogKeys();
       appendLogKeys({ message_id: record.messageId });
-      const parsed = workMessageSchema.safeParse(safeJson(record.body));
+      const parsed = queueMessageSchema.safeParse(safeJson(record.body));
       if (!parsed.success) {
         // A message nothing can make: dropping it is all there is to do.
         logger.error('queue message dropped: not a summary job', { message_id: record.messageId });
         continue;
       }
       appendLogKeys({ request_id: parsed.data.request_id });
+      const message = parsed.data;
+      if (wakesCollection(message)) {
+        appendLogKeys({ collection_id: message.collection });
+        try {
+          await (await driver()).advance(message.collection, {
+            force: services.force?.(record.messageId) ?? false,
+            lastDelivery: receivesOf(record) >= MAX_RECEIVES,
+          });
+        } catch (error) {
+          logger.error('collection advance failed; the message will be delivered again', {
+            error,
+          });
+          failed.push(record);
+        }
+        continue;
+      }
       const budgetMs = Math.min(
         config.JOB_DEADLINE_MS,
         context.getRemainingTimeInMillis() - WORKER_MARGIN_MS,
@@ -62,7 +98,7 @@ export function create(config: Config, services: WorkerServices = {}): WorkerHan
       try {
         const budget = Math.max(1_000, budgetMs);
         const outcome = await worker.run(
-          parsed.data,
+          message,
           {
             signal: AbortSignal.timeout(budget),
             endsAt: Date.now() + budget,

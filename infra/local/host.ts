@@ -146,6 +146,7 @@ export async function startLocalHost(
           force: (messageId) => jobs.forced(messageId),
           // No SQS to tell: the local queue waits the same backoff itself.
           redeliver: async () => undefined,
+          queue: jobs,
         }),
       ),
     );

@@ -10,8 +10,9 @@ import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import {
   MAX_RECEIVES,
+  type QueueMessage,
   redeliverySeconds,
-  type WorkMessage,
+  wakesCollection,
 } from '../../lib/summaries/jobs/delivery';
 import type { JobQueue } from '../../lib/summaries/jobs/queue';
 import { modelOfKey } from '../../lib/summaries/store/records';
@@ -25,7 +26,10 @@ export type QueueWorker = (event: SQSEvent, context: Context) => Promise<SQSBatc
  * offline model makes in a moment never queues behind slow model jobs (a laptop's local model
  * may take many minutes a job).
  */
-export function laneOf(message: WorkMessage): 'offline' | 'models' {
+export function laneOf(message: QueueMessage): 'offline' | 'models' | 'collections' {
+  // A collection's advance starts its videos' jobs and waits for none: it never holds up a
+  // summary, and no summary holds it up.
+  if (wakesCollection(message)) return 'collections';
   return modelOfKey(message.key) === 'extractive' ? 'offline' : 'models';
 }
 
@@ -50,7 +54,7 @@ export interface LocalQueue extends JobQueue {
    * Sends a run to resume after a crash, after `delayMs` (when the lease of a worker that may
    * still run elsewhere expires); `force`: no other worker can be alive, take its lease.
    */
-  resume(message: WorkMessage, options: { force: boolean; delayMs: number }): void;
+  resume(message: QueueMessage, options: { force: boolean; delayMs: number }): void;
   /** Whether a message is a forced resumption (the worker handler asks). */
   forced(messageId: string): boolean;
   /** Stops delivering, and waits for the runs under way (their shutdown is the host's). */
@@ -59,7 +63,7 @@ export interface LocalQueue extends JobQueue {
 
 interface Entry {
   id: string;
-  message: WorkMessage;
+  message: QueueMessage;
   receives: number;
   sentAt: number;
 }
@@ -101,11 +105,11 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
     } catch (error) {
       options.log(`error: the worker crashed on a job: ${String(error)}`);
     }
-    wake(entry.message.key);
+    if (!wakesCollection(entry.message)) wake(entry.message.key);
     if (!failed || closed) return;
     if (entry.receives >= MAX_RECEIVES) {
       options.log(
-        `error: giving up a summary job after ${entry.receives} attempts (request ${entry.message.request_id})`,
+        `error: giving up a ${wakesCollection(entry.message) ? 'collection' : 'summary job'} after ${entry.receives} attempts (request ${entry.message.request_id})`,
       );
       return;
     }
@@ -137,7 +141,7 @@ export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
     pump();
   }
 
-  const entryOf = (message: WorkMessage): Entry => ({
+  const entryOf = (message: QueueMessage): Entry => ({
     id: randomUUID(),
     message,
     receives: 0,

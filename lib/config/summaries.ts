@@ -62,6 +62,8 @@ export const summarySettings = {
   JOB_LEASE_SECONDS: int(2, 900, 30),
   /** Jobs the local host works on at once (deployed: the stack's workerConcurrency). */
   JOB_CONCURRENCY: int(1, 64, 2),
+  /** Videos of one collection (a playlist, a channel) summarized at once. */
+  COLLECTION_CONCURRENCY: int(1, 16, 2),
   /** The SQS queue POST /summarize sends jobs to (set by the CDK stack; the local host runs its own). */
   JOB_QUEUE_URL: url(),
   /** SQS endpoint override (tests point it at a local stub). */

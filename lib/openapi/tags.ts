@@ -8,6 +8,11 @@ export const TAGS: Record<RouteDef['tag'], { name: string; description: string }
     description: 'Registration, log-in (bearer tokens), API keys and deleting an account',
   },
   summaries: { name: 'Summaries', description: 'Summaries of YouTube videos' },
+  collections: {
+    name: 'Collections',
+    description:
+      'Playlists and channels summarized as one: each video, an overview with themes, and questions across the videos',
+  },
   questions: {
     name: 'Questions',
     description: 'Questions about YouTube videos, answered with citations of their moments',

@@ -6,6 +6,7 @@
 import { accountRoutes } from './accounts';
 import { apiKeyRoutes } from './api-keys';
 import { askRoutes } from './ask';
+import { collectionRoutes } from './collections';
 import { docsRoutes } from './docs';
 import { mcpRoutes } from './mcp';
 import { oauthRoutes } from './oauth';
@@ -16,6 +17,7 @@ import { summaryRoutes } from './summaries';
 export const routes = {
   ...accountRoutes,
   ...summaryRoutes,
+  ...collectionRoutes,
   ...askRoutes,
   ...apiKeyRoutes,
   ...mcpRoutes,

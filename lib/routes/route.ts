@@ -20,6 +20,8 @@ export type HandlerName =
   | 'account'
   | 'summarize'
   | 'summaries'
+  | 'collections'
+  | 'collection-ask'
   | 'api-keys'
   | 'ask'
   | 'mcp'
@@ -101,7 +103,12 @@ export interface RouteDef<
   loginOnly?: boolean;
   summary: string;
   description: string;
-  tag: 'service' | 'accounts' | 'summaries' | 'questions' | 'agents' | 'oauth' | 'docs' | 'page';
+  tag:
+    | 'service'
+    | 'accounts'
+    | 'summaries'
+    | 'collections'
+    | 'questions' | 'agents' | 'oauth' | 'docs' | 'page';
   body?: { schema: B; contentTypes: readonly ContentType[] };
   /**
    * Schemas of path parameters (plain strings when absent), checked before the action runs: a

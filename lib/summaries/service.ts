@@ -30,9 +30,13 @@ import {
 export { type JobView, pollAfterSeconds } from './jobs/job-view';
 
 /** What POST /summarize answers: the summary when it was ready within the wait, else the job. */
-export type Submitted =
+export type Submitted = (
   | { ready: true; response: SummarizeResponse; job: JobView }
-  | { ready: false; job: JobView };
+  | { ready: false; job: JobView }
+) & {
+  /** Whether this request started a new run, and so took (or used) a unit of the quota. */
+  charged: boolean;
+};
 
 export interface SummaryServiceDeps {
   catalog: Catalog;
@@ -53,14 +57,26 @@ export interface SummaryService {
    * and whatever the run ended with when it ended within the wait (404, 422, 502-504).
    */
   submit(
-    user: User,
+    user: Pick<User, 'id'>,
     request: SummarizeRequest,
     options: {
       waitMs: number;
       requestId: string;
       onProgress?: ((progress: JobProgress) => void) | undefined;
+      /**
+       * The unit a new run takes was taken already, on this UTC day (a collection takes its new
+       * summaries' units at once): the run is charged to it, and nothing more is taken.
+       */
+      prepaid?: { day: string } | undefined;
+      /** The collection the job is a video of: told when the job is settled. */
+      collection?: string | undefined;
     },
   ): Promise<Submitted>;
+  /**
+   * The user's job as it now stands (settled when its run ended).
+   * @throws JobNotFoundError when there is no such job of theirs.
+   */
+  job(user: Pick<User, 'id'>, id: string): Promise<Job>;
   /** The user's job. @throws JobNotFoundError when there is no such job of theirs. */
   get(user: User, id: string): Promise<JobView>;
   /** A page of the user's jobs, newest first. @throws ValidationError for a bad cursor. */
@@ -105,7 +121,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
   }
 
   /** The user's job, or the same 404 whether it does not exist or is someone else's. */
-  async function ownJob(user: User, id: string): Promise<Job> {
+  async function ownJob(user: Pick<User, 'id'>, id: string): Promise<Job> {
     const job = await jobs.get(id);
     if (!job || job.userId !== user.id) throw new JobNotFoundError();
     return job;
@@ -135,7 +151,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
   }
 
   return {
-    async submit(user, request, { waitMs, requestId, onProgress }) {
+    async submit(user, request, { waitMs, requestId, onProgress, prepaid, collection }) {
       // All are checked before any I/O: a bad URL, model or length costs no request anywhere,
       // no job and no quota unit.
       const videoId = parseVideoId(request.video_url);
@@ -169,6 +185,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
         status: 'pending',
         shared: true,
         requestId,
+        ...(collection === undefined ? {} : { collection }),
         createdAt: now,
         updatedAt: now,
       };
@@ -191,7 +208,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
           };
           await jobs.create(done);
           logger.info('summary served from cache', fields);
-          return { ready: true, response, job: viewOf(done, undefined) };
+          return { ready: true, response, job: viewOf(done, undefined), charged: false };
         }
         // A verdict on the video found a moment ago is every identical request's answer.
         if (use === 'failed' && record?.problem) throw storedError(record.problem);
@@ -202,7 +219,9 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
         }
         if (use === 'free') {
           // A new run: its job's user pays for it, in the same write that starts it.
-          const charge = deps.quota.reservation(user.id);
+          const charge = prepaid
+            ? { day: prepaid.day, exceeded: () => deps.quota.reservation(user.id).exceeded() }
+            : deps.quota.reservation(user.id);
           const claimed = await records.claim(key, {
             work,
             jobId: job.id,
@@ -228,15 +247,20 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
         record = await records.get(key);
       }
 
+      const charged = !job.shared;
       const last = await waitFor(key, waitMs, onProgress);
       // Settled here, or already by the worker with the very same outcome: no need to read it.
       const settled = last && (await settleJob(jobs, job, last));
       const current: Job = settled ? settled.job : (await refresh(job, last)).job;
       if (current.status === 'done' && current.result) {
-        return { ready: true, response: current.result, job: viewOf(current, last) };
+        return { ready: true, response: current.result, job: viewOf(current, last), charged };
       }
       if (current.status === 'failed' && current.problem) throw storedError(current.problem);
-      return { ready: false, job: viewOf(current, last) };
+      return { ready: false, job: viewOf(current, last), charged };
+    },
+
+    async job(user, id) {
+      return (await refresh(await ownJob(user, id))).job;
     },
 
     async get(user, id) {

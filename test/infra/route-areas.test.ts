@@ -25,6 +25,8 @@ const AREA_OF: Record<FunctionName, string | undefined> = {
   account: 'accounts',
   summarize: 'summaries',
   summaries: 'summaries',
+  collections: 'collections',
+  'collection-ask': 'collections',
   ask: 'ask',
   'api-keys': 'api-keys',
   mcp: 'mcp',

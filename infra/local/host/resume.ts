@@ -1,4 +1,5 @@
-// Summary jobs a crash left unfinished, found in the store and put back on the local queue.
+// Summary jobs and collections a crash left unfinished, found in the store and put back on the
+// local queue.
 import type { Config } from '../../../lib/config';
 import type { LocalQueue } from '../queue';
 
@@ -15,18 +16,32 @@ export async function resumeUnfinished(
   log: (line: string) => void,
 ): Promise<void> {
   try {
-    const [{ createDocumentClient }, { createRecordStore }] = await Promise.all([
-      import('../../../lib/aws/dynamodb'),
-      import('../../../lib/summaries/store/records'),
-    ]);
+    const [{ createDocumentClient }, { createRecordStore }, { createCollectionStore }] =
+      await Promise.all([
+        import('../../../lib/aws/dynamodb'),
+        import('../../../lib/summaries/store/records'),
+        import('../../../lib/collections/store'),
+      ]);
     const db = createDocumentClient(config);
     const records = createRecordStore(db, config.TABLE_NAME, {
       leaseMs: config.JOB_LEASE_SECONDS * 1000,
     });
-    const unfinished = await records.unfinished().finally(() => db.destroy());
+    const [unfinished, collections] = await Promise.all([
+      records.unfinished(),
+      createCollectionStore(db, config.TABLE_NAME).unfinished(),
+    ]).finally(() => db.destroy());
+    if (collections.length > 0) log(`resuming ${collections.length} unfinished collection(s)`);
+    const now = Date.now();
+    for (const { id, requestId, lease } of collections) {
+      // As a run's: taken over at once with our own database, else once the lease lapses.
+      const held = lease.owner !== undefined && (lease.until ?? 0) > now;
+      queue.resume(
+        { collection: id, request_id: requestId },
+        { force: exclusive, delayMs: held && !exclusive ? (lease.until ?? now) - now + 100 : 0 },
+      );
+    }
     if (unfinished.length === 0) return;
     log(`resuming ${unfinished.length} unfinished summary job(s)`);
-    const now = Date.now();
     for (const record of unfinished) {
       const held = record.owner !== undefined && (record.leaseUntil ?? 0) > now;
       queue.resume(

@@ -22,6 +22,24 @@ export const workMessageSchema = z.object({
 });
 export type WorkMessage = z.output<typeof workMessageSchema>;
 
+/**
+ * The body of a message that wakes a collection's driver (lib/collections/driver.ts): when it
+ * is made, when one of its videos' jobs is settled, and when a poll finds one settled.
+ */
+export const collectionMessageSchema = z.object({
+  collection: z.string().check(z.minLength(1), z.maxLength(64)),
+  request_id: z.string().check(z.maxLength(200)),
+});
+export type CollectionMessage = z.output<typeof collectionMessageSchema>;
+
+/** Every message of the job queue. */
+export const queueMessageSchema = z.union([workMessageSchema, collectionMessageSchema]);
+export type QueueMessage = WorkMessage | CollectionMessage;
+
+/** Whether a message wakes a collection (else it makes a summary). */
+export const wakesCollection = (message: QueueMessage): message is CollectionMessage =>
+  'collection' in message;
+
 // A message the worker hands back for a passing reason (the table unreachable, an unexpected
 // error) comes back after a backoff that doubles with each delivery: 30 s (35 s with the default
 // 30 s lease, below), 1, 2, 4 and 8 minutes. A table that blinked is tried again within a

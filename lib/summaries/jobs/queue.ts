@@ -5,15 +5,15 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../aws/sqs';
 import { type Config, ConfigError } from '../../config';
-import type { WorkMessage } from './delivery';
+import type { QueueMessage } from './delivery';
 import { QueueUnavailableError } from './errors';
 
 export interface JobQueue {
   /**
-   * Hands a run to the workers.
+   * Hands a run (or a collection's advance) to the workers.
    * @throws QueueUnavailableError when the queue refuses it.
    */
-  send(message: WorkMessage): Promise<void>;
+  send(message: QueueMessage): Promise<void>;
   /**
    * Resolves when a run of `key` ends in this process, or never: waiters poll the record
    * anyway, this only wakes them sooner (the local host's in-process queue has it, SQS not).

@@ -15,7 +15,7 @@ const VERDICT_REUSE_SECONDS = 60;
 
 /** The ends of runs, over the worker's collaborators. */
 export function createRunEndings(
-  deps: Pick<SummaryWorkerDeps, 'records' | 'jobs' | 'quota' | 'logger'>,
+  deps: Pick<SummaryWorkerDeps, 'records' | 'jobs' | 'quota' | 'logger' | 'onSettled'>,
 ) {
   const { records, logger } = deps;
 
@@ -26,7 +26,10 @@ export function createRunEndings(
       record.jobs.map(async (id) => {
         try {
           const job = await deps.jobs.get(id);
-          if (job) await settleJob(deps.jobs, job, record);
+          if (!job) return;
+          await settleJob(deps.jobs, job, record);
+          // Whoever wrote the outcome, the collection the job is a video of hears of it.
+          if (job.collection !== undefined) await deps.onSettled?.(job);
         } catch (error) {
           logger.warn('could not settle a job; it reads its outcome later', {
             job_id: id,

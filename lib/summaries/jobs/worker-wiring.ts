@@ -16,10 +16,11 @@ import { modelClientsFrom } from '../model-clients';
 import { createCache } from '../store/cache';
 import type { Summarizer } from '../types';
 import { storesFrom } from '../wiring';
-import { createSummaryWorker, type SummaryWorker } from './worker';
+import { createSummaryWorker, type SummaryWorker, type SummaryWorkerDeps } from './worker';
 
 /**
- * The summary worker of `config`; `shutdown` (the local host's) stops its runs.
+ * The summary worker of `config`; `shutdown` (the local host's) stops its runs; `onSettled` hears
+ * of each settled job of a collection.
  * @throws ConfigError for an invalid model catalog.
  */
 export function summaryWorkerFrom(
@@ -27,6 +28,7 @@ export function summaryWorkerFrom(
   db: DynamoDBDocumentClient,
   logger: Logger,
   shutdown?: AbortSignal,
+  onSettled?: SummaryWorkerDeps['onSettled'],
 ): SummaryWorker {
   const clients = modelClientsFrom(config, logger);
   // The offline summarizer holds a language model (3.5 MB): loaded on its first run only.
@@ -73,5 +75,6 @@ export function summaryWorkerFrom(
     renewEveryMs: Math.max(500, (config.JOB_LEASE_SECONDS * 1000) / 3),
     logger,
     ...(shutdown ? { shutdown } : {}),
+    ...(onSettled ? { onSettled } : {}),
   });
 }

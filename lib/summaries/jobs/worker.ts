@@ -14,7 +14,7 @@ import type { Video } from '../../youtube/types';
 import { type Catalog, type CatalogEntry, resolveModel } from '../catalog';
 import { responseOf } from '../response';
 import type { Cache } from '../store/cache';
-import type { JobStore } from '../store/jobs';
+import type { Job, JobStore } from '../store/jobs';
 import type { Quota } from '../store/quota';
 import { LeaseLostError, type RecordStore } from '../store/records';
 import type { JobHooks, Summarizer } from '../types';
@@ -43,6 +43,8 @@ export interface SummaryWorkerDeps {
   renewEveryMs: number;
   /** Stops every run at once (the local host shutting down): they give their lease back. */
   shutdown?: AbortSignal;
+  /** Told of each settled job of a collection (its driver is woken). */
+  onSettled?: (job: Job) => Promise<void>;
 }
 
 /**

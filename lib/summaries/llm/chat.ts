@@ -13,7 +13,7 @@ export interface ChatRequest {
   user: string;
   maxTokens: number;
   /** Which step of a summary this is (or an answer to a question), for the logs. */
-  step: Step['kind'] | 'ask';
+  step: Step['kind'] | 'ask' | 'overview';
 }
 
 export interface ChatAnswer {

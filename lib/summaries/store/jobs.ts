@@ -61,6 +61,8 @@ export interface Job {
   problem?: StoredProblem;
   /** The video's title as its run last knew it, kept when the job failed or was cancelled. */
   title?: string;
+  /** The collection this job is a video of (its driver is told when the job is settled). */
+  collection?: string;
 }
 
 /** What settles a pending job (with the video's title when the run got that far). */
@@ -96,6 +98,7 @@ interface Item {
   shape?: string;
   problem?: StoredProblem;
   title?: string;
+  collection?: string;
 }
 
 /**
@@ -117,6 +120,7 @@ function fromItem(item: Item): Job {
   if (item.progress !== undefined) job.progress = item.progress;
   if (item.problem !== undefined) job.problem = item.problem;
   if (item.title !== undefined) job.title = item.title;
+  if (item.collection !== undefined) job.collection = item.collection;
   if (item.result !== undefined) {
     const result =
       item.shape === shapeVersion() ? unpack<SummarizeResponse>(item.result) : undefined;
@@ -176,6 +180,7 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
         ...(job.progress ? { progress: job.progress } : {}),
         ...(job.result ? { result: pack(job.result), shape: shapeVersion() } : {}),
         ...(job.problem ? { problem: job.problem } : {}),
+        ...(job.collection ? { collection: job.collection } : {}),
       };
       await storeCall(() =>
         db.send(

@@ -5,7 +5,12 @@
 // cache takes one before it asks YouTube. A failure of ours or of a dependency gives it back to
 // the day it was taken from.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { storeCall, storeError } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { type HttpError, TooManyRequestsError } from '../../errors';
@@ -35,6 +40,12 @@ export interface Quota {
    * @throws TooManyRequestsError (429, Retry-After until UTC midnight) when none is left.
    */
   reserve(userId: string): Promise<{ day: string }>;
+  /**
+   * Takes `units` of today's quota at once, or none (a collection's new summaries, before any
+   * starts). @throws TooManyRequestsError (429 quota-exceeded) saying how many are needed and
+   * how many are left, when fewer are.
+   */
+  reserveMany(userId: string, units: number): Promise<{ day: string }>;
   /** Gives back a unit taken on `day` (UTC, YYYY-MM-DD); nothing when its counter is gone. */
   release(userId: string, day: string): Promise<void>;
   /**
@@ -119,6 +130,42 @@ export function createQuota(db: DynamoDBDocumentClient, table: string, limit: nu
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) throw exceeded();
         throw storeError(error);
+      }
+      return { day };
+    },
+    async reserveMany(userId, units) {
+      const { day, secondsLeft, midnight } = today(new Date());
+      if (limit === 0 || units === 0) return { day };
+      const shortOf = (left: number) =>
+        new TooManyRequestsError(
+          secondsLeft,
+          `This needs ${units} new summaries and you have ${left} of ${limit} left today (UTC): ask for fewer videos, or try again after midnight UTC. Videos summarized before cost nothing.`,
+          'quota-exceeded',
+        );
+      if (units > limit) throw shortOf(limit);
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: key(userId, day),
+            UpdateExpression: 'ADD #used :units SET #ttl = :ttl',
+            ConditionExpression: 'attribute_not_exists(#used) OR #used <= :most',
+            ExpressionAttributeNames: { '#used': 'used', '#ttl': TABLE_TTL_ATTRIBUTE },
+            ExpressionAttributeValues: {
+              ':units': units,
+              ':most': limit - units,
+              ':ttl': Math.floor(midnight / 1000) + 86_400,
+            },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
+        const { Item } = await storeCall(() =>
+          db.send(
+            new GetCommand({ TableName: table, Key: key(userId, day), ConsistentRead: true }),
+          ),
+        );
+        throw shortOf(Math.max(0, limit - Number(Item?.used ?? 0)));
       }
       return { day };
     },

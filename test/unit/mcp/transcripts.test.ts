@@ -47,6 +47,7 @@ function setUp(options: { cached?: Video; fetch?: () => Promise<Video>; quotaLef
       if (options.quotaLeft === false) throw new TooManyRequestsError(60, 'no units left');
       return { day: '2026-11-23' };
     }),
+    reserveMany: vi.fn(async () => ({ day: '2026-11-23' })),
     release: vi.fn(async () => undefined),
     forget: vi.fn(async () => undefined),
   } satisfies Quota;

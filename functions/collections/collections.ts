@@ -1,0 +1,66 @@
+// POST /collections, GET /collections, GET and DELETE /collections/{id}: a playlist or a channel
+// summarized as one, and the caller's collections.
+import { bearerAuthenticatorFrom } from '../../lib/accounts/auth/wiring';
+import { createDocumentClient } from '../../lib/aws/dynamodb';
+import { collectionSourceFrom } from '../../lib/collections/source';
+import { collectionPollSeconds } from '../../lib/collections/view';
+import { collectionServiceFrom } from '../../lib/collections/wiring';
+import type { Config } from '../../lib/config';
+import { lambdaEntry } from '../../lib/http/entry';
+import { json, noContent } from '../../lib/http/reply';
+import { serve } from '../../lib/http/serve';
+import { logger } from '../../lib/logger';
+import { collectionRoutes } from '../../lib/routes/collections';
+import { type JobQueue, sqsQueueFrom } from '../../lib/summaries/jobs/queue';
+
+/** What the local host hands the function instead of what it would build from the Config. */
+export interface CollectionsServices {
+  /** The local host's in-process queue; deployed, the SQS queue at JOB_QUEUE_URL. */
+  queue?: JobQueue;
+}
+
+/** The function's handler, built from a Config (the local host and tests pass their own). */
+export function create(config: Config, services: CollectionsServices = {}) {
+  const db = createDocumentClient(config);
+  const authenticate = bearerAuthenticatorFrom(config, db);
+  const queue = services.queue ?? sqsQueueFrom(config);
+  const collections = collectionServiceFrom(
+    config,
+    db,
+    queue,
+    collectionSourceFrom(config),
+    logger,
+  );
+  const at = (id: string) => collectionRoutes.getCollection.path.replace('{id}', id);
+  return serve(
+    'collections',
+    collectionRoutes,
+    {
+      createCollection: async ({ body, user, requestId }) => {
+        const made = await collections.create(user, body, requestId);
+        return json(202, made, {
+          Location: at(made.id),
+          'Retry-After': String(collectionPollSeconds(made)),
+        });
+      },
+      listCollections: async ({ user, query }) => json(200, await collections.list(user, query)),
+      getCollection: async ({ user, params }) => {
+        const found = await collections.get(user, params.id);
+        const unfinished = found.status === 'queued' || found.status === 'running';
+        return json(
+          200,
+          found,
+          unfinished ? { 'Retry-After': String(collectionPollSeconds(found)) } : {},
+        );
+      },
+      cancelCollection: async ({ user, params }) => {
+        const outcome = await collections.cancel(user, params.id);
+        return outcome === 'removed' ? noContent() : json(200, outcome);
+      },
+    },
+    config,
+    { authenticate },
+  );
+}
+
+export const handler = lambdaEntry(create);

@@ -1,0 +1,293 @@
+// The collections service: POST /collections and the caller's collections (GET, list, DELETE).
+// A request is checked whole before any I/O (the URL's form, the model, the length), then the
+// playlist or channel is read, the videos whose summaries are new are counted and their quota
+// units taken at once (a 429 before anything starts when too few are left), and the collection
+// is stored and handed to the driver (driver.ts) through the job queue. Its videos' summaries are
+// ordinary summary jobs, which the driver starts a few at a time.
+import type { User } from '../accounts/users/store';
+import { HttpError } from '../errors';
+import type { Logger } from '../logger';
+import { storeProblem } from '../problems';
+import { type Catalog, resolveModel } from '../summaries/catalog';
+import { QueueUnavailableError } from '../summaries/jobs/errors';
+import type { JobQueue } from '../summaries/jobs/queue';
+import { plannerFor, SummaryLengthError } from '../summaries/llm/plan';
+import type { SummaryService } from '../summaries/service';
+import type { Quota } from '../summaries/store/quota';
+import { type RecordStore, reusable, summaryKey, type Work } from '../summaries/store/records';
+import { CollectionBusyError, CollectionEmptyError, CollectionNotFoundError } from './errors';
+import type { CollectionRequest as Body, CollectionView } from './schemas';
+import {
+  type Collection,
+  type CollectionRequest,
+  type CollectionStore,
+  newCollectionId,
+  type StoredVideo,
+} from './store';
+import { collectionView, isSettled } from './view';
+
+/** What a playlist or channel lists: lib/youtube/collections' CollectionListing. */
+export interface Listing {
+  kind: Collection['kind'];
+  id: string;
+  title: string;
+  author: string;
+  url: string;
+  entries: {
+    videoId: string;
+    title: string;
+    skipped?: { reason: NonNullable<StoredVideo['reason']>; detail: string };
+  }[];
+  via: 'browse' | 'rss';
+  more: boolean;
+}
+
+export interface CollectionServiceDeps {
+  catalog: Catalog;
+  defaultModel: string;
+  collections: CollectionStore;
+  records: Pick<RecordStore, 'get'>;
+  quota: Pick<Quota, 'reserveMany' | 'release'>;
+  /** The summary jobs of its videos (read as the driver left them, settled when ended). */
+  summaries: Pick<SummaryService, 'job'>;
+  queue: JobQueue;
+  /**
+   * Checks a collection URL's form without I/O, and returns what reads it.
+   * @throws ValidationError / UnprocessableError (422) for a URL that is no playlist or channel.
+   */
+  source: (url: string) => (options: { limit: number; signal?: AbortSignal }) => Promise<Listing>;
+  logger: Logger;
+}
+
+export interface CollectionService {
+  /**
+   * Reads the playlist or channel, takes the new summaries' quota units and starts the collection.
+   * @throws HttpError: 422 (URL, model, length, nothing to summarize), 404 (playlist or channel
+   *   unavailable), 429 (quota: how many it needs, how many are left), 502-504 (YouTube), 503.
+   */
+  create(user: Pick<User, 'id'>, body: Body, requestId: string): Promise<CollectionView>;
+  /** The user's collection. @throws CollectionNotFoundError */
+  get(user: Pick<User, 'id'>, id: string): Promise<CollectionView>;
+  list(
+    user: Pick<User, 'id'>,
+    page: { limit: number; cursor?: string | undefined },
+  ): Promise<{ items: CollectionView[]; next_cursor: string | null }>;
+  /**
+   * Cancels an unfinished collection (its videos not started are cancelled, their units given
+   * back) or removes a finished one ('removed'). @throws CollectionNotFoundError
+   */
+  cancel(user: Pick<User, 'id'>, id: string): Promise<CollectionView | 'removed'>;
+  /** The user's collection as stored. @throws CollectionNotFoundError */
+  own(user: Pick<User, 'id'>, id: string): Promise<Collection>;
+}
+
+/** Summary records looked up at once when counting a collection's new summaries. */
+const LOOKUPS_AT_ONCE = 16;
+
+/** How often a write that lost to another is tried again. */
+const MAX_WRITES = 10;
+
+/** The collections service over its collaborators (all injectable for tests). */
+export function createCollectionService(deps: CollectionServiceDeps): CollectionService {
+  const { collections, logger } = deps;
+
+  async function own(user: Pick<User, 'id'>, id: string): Promise<Collection> {
+    const found = await collections.get(id);
+    if (!found || found.userId !== user.id) throw new CollectionNotFoundError();
+    return found;
+  }
+
+  /** How many of `works` have no summary made or under way: the new ones, each a unit. */
+  async function newOnes(works: readonly Work[]): Promise<boolean[]> {
+    const fresh: boolean[] = new Array(works.length).fill(true);
+    for (let start = 0; start < works.length; start += LOOKUPS_AT_ONCE) {
+      await Promise.all(
+        works.slice(start, start + LOOKUPS_AT_ONCE).map(async (work, i) => {
+          const use = reusable(await deps.records.get(summaryKey(work)));
+          fresh[start + i] = use !== 'done' && use !== 'working';
+        }),
+      );
+    }
+    return fresh;
+  }
+
+  /** Where its running videos stand now, read from their jobs (nothing written). */
+  async function live(user: Pick<User, 'id'>, collection: Collection): Promise<Collection> {
+    const videos = await Promise.all(
+      collection.videos.map(async (video): Promise<StoredVideo> => {
+        if (video.status !== 'running' || video.jobId === undefined) return video;
+        try {
+          const job = await deps.summaries.job(user, video.jobId);
+          if (job.status === 'pending') return video;
+          return {
+            ...video,
+            status: job.status,
+            ...(job.problem ? { problem: job.problem } : {}),
+          };
+        } catch (error) {
+          if (error instanceof HttpError && error.status === 404) return video;
+          throw error;
+        }
+      }),
+    );
+    const moved = videos.some((video, i) => video.status !== collection.videos[i]?.status);
+    // A video settled that the driver has not seen (its word may have been lost): tell it.
+    if (moved && collection.status === 'running') await advance(collection, false);
+    return { ...collection, videos };
+  }
+
+  async function advance(collection: Collection, strict: boolean): Promise<void> {
+    try {
+      await deps.queue.send({ collection: collection.id, request_id: collection.requestId });
+    } catch (error) {
+      if (strict) throw error instanceof HttpError ? error : new QueueUnavailableError(error);
+      logger.warn('could not wake a collection', { collection_id: collection.id, error });
+    }
+  }
+
+  return {
+    own,
+
+    async create(user, body, requestId) {
+      // Checked before any I/O: a bad URL, model or length costs no request anywhere.
+      const read = deps.source(body.url);
+      const model = resolveModel(deps.catalog, body.used_model ?? deps.defaultModel);
+      if (model.kind !== 'extractive') {
+        const longest = plannerFor(model).longestSummary();
+        if (body.summary_length > longest) {
+          throw new SummaryLengthError(model.name, body.summary_length, longest);
+        }
+      }
+      const request: CollectionRequest = {
+        summaryLength: body.summary_length,
+        model: model.name,
+        limit: body.limit,
+        ...(body.summary_language === undefined ? {} : { summaryLanguage: body.summary_language }),
+      };
+      const listing = await read({ limit: body.limit });
+      const playable = listing.entries.filter((entry) => entry.skipped === undefined);
+      if (playable.length === 0) throw new CollectionEmptyError(listing.entries.length);
+      const works = playable.map(
+        (entry): Work => ({
+          videoId: entry.videoId,
+          model: model.name,
+          length: body.summary_length,
+          ...(body.summary_language === undefined
+            ? {}
+            : { summaryLanguage: body.summary_language }),
+        }),
+      );
+      const fresh = await newOnes(works);
+      const units = fresh.filter(Boolean).length;
+      const { day } = await deps.quota.reserveMany(user.id, units);
+      let next = 0;
+      const videos = listing.entries.map((entry): StoredVideo => {
+        if (entry.skipped) {
+          return {
+            videoId: entry.videoId,
+            title: entry.title,
+            status: 'skipped',
+            reason: entry.skipped.reason,
+          };
+        }
+        const prepaid = fresh[next++] === true;
+        return {
+          videoId: entry.videoId,
+          title: entry.title,
+          status: 'queued',
+          ...(prepaid ? { prepaid } : {}),
+        };
+      });
+      const now = Date.now();
+      const collection: Collection = {
+        id: newCollectionId(),
+        userId: user.id,
+        kind: listing.kind,
+        sourceId: listing.id,
+        title: listing.title,
+        author: listing.author,
+        url: listing.url,
+        more: listing.more,
+        via: listing.via,
+        request,
+        status: 'queued',
+        videos,
+        ...(units > 0 ? { prepaidDay: day } : {}),
+        requestId,
+        createdAt: now,
+        updatedAt: now,
+        version: 0,
+      };
+      const giveBack = () => releaseUnits(collection, units);
+      try {
+        await collections.create(collection);
+      } catch (error) {
+        await giveBack();
+        throw error;
+      }
+      try {
+        await advance(collection, true);
+      } catch (error) {
+        await giveBack();
+        collection.status = 'failed';
+        collection.problem = storeProblem(error);
+        collection.videos = collection.videos.map((video) =>
+          isSettled(video) ? video : { ...video, status: 'cancelled', prepaid: false },
+        );
+        await collections.save(collection).catch(() => undefined);
+        throw error;
+      }
+      logger.info('collection queued', {
+        collection_id: collection.id,
+        kind: listing.kind,
+        source_id: listing.id,
+        videos: videos.length,
+        new_summaries: units,
+        via: listing.via,
+      });
+      return collectionView(collection);
+    },
+
+    async get(user, id) {
+      return collectionView(await live(user, await own(user, id)));
+    },
+
+    async list(user, page) {
+      const { collections: found, next } = await collections.list(user.id, page);
+      return { items: found.map(collectionView), next_cursor: next };
+    },
+
+    async cancel(user, id) {
+      for (let attempt = 0; attempt < MAX_WRITES; attempt++) {
+        const collection = await own(user, id);
+        if (collection.status !== 'queued' && collection.status !== 'running') {
+          await collections.remove(id);
+          logger.info('collection removed', { collection_id: id });
+          return 'removed';
+        }
+        const waiting = collection.videos.filter((video) => video.status === 'queued');
+        collection.status = 'cancelled';
+        collection.videos = collection.videos.map((video) =>
+          video.status === 'queued' ? { ...video, status: 'cancelled', prepaid: false } : video,
+        );
+        if (await collections.save(collection)) {
+          await releaseUnits(collection, waiting.filter((video) => video.prepaid).length);
+          logger.info('collection cancelled', { collection_id: id, not_started: waiting.length });
+          return collectionView(await live(user, collection));
+        }
+      }
+      throw new CollectionBusyError();
+    },
+  };
+
+  /** Gives back `units` prepaid units of a collection's day. */
+  async function releaseUnits(collection: Collection, units: number): Promise<void> {
+    const day = collection.prepaidDay;
+    if (day === undefined) return;
+    for (let i = 0; i < units; i++) {
+      await deps.quota.release(collection.userId, day).catch((error: unknown) => {
+        logger.warn('could not give back a quota unit', { error: String(error) });
+      });
+    }
+  }
+}

@@ -1,0 +1,384 @@
+// Collections as stored: one item per collection, `COLLECTION#<id>`, in its user's list (the
+// jobs-by-user index, under `COLLECTIONS#<user id>`, newest first). What changes as it goes on
+// (its videos, overview, problem) is one gzip-compressed value: 200 videos with their problems
+// stay far below DynamoDB's item limit. Two writers meet here: the driver, which advances a
+// collection under a lease (one advance at a time; one that finds the lease taken pokes it, and
+// the holder looks again before letting go), and DELETE, which cancels; every write is
+// conditional on the version it read.
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { conditionalWrite, storeCall } from '../aws/dynamodb';
+import { JOBS_INDEX } from '../aws/table';
+import type { StoredProblem } from '../problems';
+import { pack, unpack } from '../summaries/store/codec';
+import { decodeCursor, encodeCursor } from '../summaries/store/job-cursor';
+import { randomId } from '../util/random-id';
+import {
+  COLLECTION_ID_PATTERN,
+  type CollectionKind,
+  type CollectionStatus,
+  type CollectionVideoStatus,
+  type Overview,
+  type SkipReason,
+} from './schemas';
+
+/** What a collection was asked for, as read (the model resolved). */
+export interface CollectionRequest {
+  summaryLength: number;
+  model: string;
+  summaryLanguage?: string;
+  limit: number;
+}
+
+/** One video of a collection, as stored. */
+export interface StoredVideo {
+  videoId: string;
+  title: string;
+  status: CollectionVideoStatus;
+  /** Its summary job, once started. */
+  jobId?: string;
+  reason?: SkipReason;
+  problem?: StoredProblem;
+  /** A unit of the quota was taken for it when the collection was made (a new summary then). */
+  prepaid?: boolean;
+}
+
+export interface Collection {
+  id: string;
+  userId: string;
+  kind: CollectionKind;
+  /** The playlist id, or the channel's UC… id. */
+  sourceId: string;
+  title: string;
+  author: string;
+  url: string;
+  more: boolean;
+  via: 'browse' | 'rss';
+  request: CollectionRequest;
+  status: CollectionStatus;
+  videos: StoredVideo[];
+  overview?: Overview;
+  problem?: StoredProblem;
+  /** The UTC day the prepaid units were taken from. */
+  prepaidDay?: string;
+  requestId: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Bumped by every write: each is conditional on the one it read. */
+  version: number;
+}
+
+/** What changes as a collection goes on: one packed value. */
+type Body = Pick<Collection, 'videos' | 'overview' | 'problem'>;
+
+interface Item {
+  pk: string;
+  userId: string;
+  kind: CollectionKind;
+  sourceId: string;
+  title: string;
+  author: string;
+  url: string;
+  more: boolean;
+  via: 'browse' | 'rss';
+  request: CollectionRequest;
+  status: CollectionStatus;
+  body: Uint8Array;
+  prepaidDay?: string;
+  requestId: string;
+  createdAt: number;
+  updatedAt: number;
+  version: number;
+  leaseOwner?: string;
+  leaseUntil?: number;
+  pokes?: number;
+}
+
+const PREFIX = 'COLLECTION#';
+const pkOf = (id: string) => `${PREFIX}${id}`;
+const ownerKey = (userId: string) => `COLLECTIONS#${userId}`;
+const sortKey = (c: Pick<Collection, 'id' | 'createdAt'>) =>
+  `${new Date(c.createdAt).toISOString()}#${c.id}`;
+
+/** A new collection id: 128 random bits, URL-safe. */
+export const newCollectionId = randomId;
+
+function fromItem(item: Item): Collection & { lease: Lease } {
+  const body = unpack<Body>(item.body) ?? { videos: [] };
+  const collection: Collection & { lease: Lease } = {
+    id: item.pk.slice(PREFIX.length),
+    userId: item.userId,
+    kind: item.kind,
+    sourceId: item.sourceId,
+    title: item.title,
+    author: item.author,
+    url: item.url,
+    more: item.more,
+    via: item.via,
+    request: item.request,
+    status: item.status,
+    videos: body.videos,
+    requestId: item.requestId,
+    createdAt: Number(item.createdAt),
+    updatedAt: Number(item.updatedAt),
+    version: Number(item.version),
+    lease: {
+      owner: item.leaseOwner,
+      until: item.leaseUntil === undefined ? undefined : Number(item.leaseUntil),
+      pokes: Number(item.pokes ?? 0),
+    },
+  };
+  if (body.overview !== undefined) collection.overview = body.overview;
+  if (body.problem !== undefined) collection.problem = body.problem;
+  if (item.prepaidDay !== undefined) collection.prepaidDay = item.prepaidDay;
+  return collection;
+}
+
+/** Who advances a collection, until when, and how often others asked meanwhile. */
+export interface Lease {
+  owner?: string | undefined;
+  until?: number | undefined;
+  pokes: number;
+}
+
+/**
+ * The collections of one table.
+ * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
+ */
+export function createCollectionStore(db: DynamoDBDocumentClient, table: string) {
+  const key = (id: string) => ({ pk: pkOf(id) });
+
+  return {
+    async create(collection: Collection): Promise<void> {
+      const { videos, overview, problem, id, ...rest } = collection;
+      const item: Item = {
+        ...rest,
+        pk: pkOf(id),
+        body: pack({ videos, overview, problem } satisfies Body),
+      };
+      await storeCall(() =>
+        db.send(
+          new PutCommand({
+            TableName: table,
+            Item: {
+              ...item,
+              [JOBS_INDEX.partitionKey]: ownerKey(collection.userId),
+              [JOBS_INDEX.sortKey]: sortKey(collection),
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      );
+    },
+
+    /** The collection with this id, whoever owns it (callers check), with its lease. */
+    async get(id: string): Promise<(Collection & { lease: Lease }) | undefined> {
+      if (!COLLECTION_ID_PATTERN.test(id)) return undefined;
+      const { Item } = await storeCall(() =>
+        db.send(new GetCommand({ TableName: table, Key: key(id), ConsistentRead: true })),
+      );
+      return Item ? fromItem(Item as Item) : undefined;
+    },
+
+    /**
+     * Writes what changed of a collection read at `collection.version` (its status and body),
+     * under `owner`'s lease when given; false when another write came first (read it again).
+     */
+    async save(collection: Collection, owner?: string): Promise<boolean> {
+      const { videos, overview, problem } = collection;
+      const now = Date.now();
+      const written = await conditionalWrite(
+        db,
+        new UpdateCommand({
+          TableName: table,
+          Key: key(collection.id),
+          UpdateExpression:
+            'SET #status = :status, #body = :body, #updatedAt = :now, #version = :next',
+          ConditionExpression: `#version = :version${owner ? ' AND #leaseOwner = :owner' : ''}`,
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#body': 'body',
+            '#updatedAt': 'updatedAt',
+            '#version': 'version',
+            ...(owner ? { '#leaseOwner': 'leaseOwner' } : {}),
+          },
+          ExpressionAttributeValues: {
+            ':status': collection.status,
+            ':body': pack({ videos, overview, problem } satisfies Body),
+            ':now': now,
+            ':version': collection.version,
+            ':next': collection.version + 1,
+            ...(owner ? { ':owner': owner } : {}),
+          },
+        }),
+      );
+      if (written) {
+        collection.version += 1;
+        collection.updatedAt = now;
+      }
+      return written;
+    },
+
+    /**
+     * Takes the lease of a collection for `ms` (even from a live holder when `force`: a resumed
+     * crash, when no other process can hold it); false when another holds it, which is then poked
+     * so that it looks again before letting go.
+     */
+    async acquire(id: string, owner: string, ms: number, force = false): Promise<boolean> {
+      const now = Date.now();
+      const taken = await conditionalWrite(
+        db,
+        new UpdateCommand({
+          TableName: table,
+          Key: key(id),
+          UpdateExpression: 'SET #leaseOwner = :owner, #leaseUntil = :until',
+          ConditionExpression: force
+            ? 'attribute_exists(pk)'
+            : 'attribute_exists(pk) AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :now)',
+          ExpressionAttributeNames: { '#leaseOwner': 'leaseOwner', '#leaseUntil': 'leaseUntil' },
+          ExpressionAttributeValues: {
+            ':owner': owner,
+            ':until': now + ms,
+            ...(force ? {} : { ':now': now }),
+          },
+        }),
+      );
+      if (!taken) {
+        await conditionalWrite(
+          db,
+          new UpdateCommand({
+            TableName: table,
+            Key: key(id),
+            UpdateExpression: 'ADD #pokes :one',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#pokes': 'pokes' },
+            ExpressionAttributeValues: { ':one': 1 },
+          }),
+        );
+      }
+      return taken;
+    },
+
+    /** Keeps `owner`'s lease `ms` longer; false when it is no longer theirs. */
+    async renew(id: string, owner: string, ms: number): Promise<boolean> {
+      return conditionalWrite(
+        db,
+        new UpdateCommand({
+          TableName: table,
+          Key: key(id),
+          UpdateExpression: 'SET #leaseUntil = :until',
+          ConditionExpression: '#leaseOwner = :owner',
+          ExpressionAttributeNames: { '#leaseOwner': 'leaseOwner', '#leaseUntil': 'leaseUntil' },
+          ExpressionAttributeValues: { ':owner': owner, ':until': Date.now() + ms },
+        }),
+      );
+    },
+
+    /**
+     * Lets go of `owner`'s lease, unless it was poked since `pokes` were counted: false then (or
+     * when the lease is no longer theirs), and the caller looks again. Without `pokes`, lets go
+     * whatever pokes came (an advance that failed: the message comes again).
+     */
+    async release(id: string, owner: string, pokes?: number): Promise<boolean> {
+      const poked =
+        pokes === undefined ? '' : ' AND (attribute_not_exists(#pokes) OR #pokes = :pokes)';
+      return conditionalWrite(
+        db,
+        new UpdateCommand({
+          TableName: table,
+          Key: key(id),
+          UpdateExpression: 'REMOVE #leaseOwner, #leaseUntil',
+          ConditionExpression: `#leaseOwner = :owner${poked}`,
+          ExpressionAttributeNames: {
+            '#leaseOwner': 'leaseOwner',
+            '#leaseUntil': 'leaseUntil',
+            ...(pokes === undefined ? {} : { '#pokes': 'pokes' }),
+          },
+          ExpressionAttributeValues: {
+            ':owner': owner,
+            ...(pokes === undefined ? {} : { ':pokes': pokes }),
+          },
+        }),
+      );
+    },
+
+    /** Removes a collection from its user's list (its videos' jobs stay theirs). */
+    async remove(id: string): Promise<void> {
+      await storeCall(() => db.send(new DeleteCommand({ TableName: table, Key: key(id) })));
+    },
+
+    /**
+     * A page of a user's collections, newest first, and the cursor of the next page.
+     * @throws ValidationError for a cursor this store did not give.
+     */
+    async list(
+      userId: string,
+      page: { limit: number; cursor?: string | undefined },
+    ): Promise<{ collections: Collection[]; next: string | null }> {
+      const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+      const output = await storeCall(() =>
+        db.send(
+          new QueryCommand({
+            TableName: table,
+            IndexName: JOBS_INDEX.name,
+            KeyConditionExpression: '#owner = :owner',
+            ExpressionAttributeNames: { '#owner': JOBS_INDEX.partitionKey },
+            ExpressionAttributeValues: { ':owner': ownerKey(userId) },
+            ScanIndexForward: false,
+            Limit: page.limit,
+            ...(after
+              ? {
+                  ExclusiveStartKey: {
+                    pk: pkOf(after.id),
+                    [JOBS_INDEX.partitionKey]: ownerKey(userId),
+                    [JOBS_INDEX.sortKey]: after.sort,
+                  },
+                }
+              : {}),
+          }),
+        ),
+      );
+      const collections = (output.Items ?? []).map((item) => fromItem(item as Item));
+      const last = output.LastEvaluatedKey?.[JOBS_INDEX.sortKey];
+      return { collections, next: typeof last === 'string' ? encodeCursor(last) : null };
+    },
+
+    /**
+     * Every unfinished collection of the table: the local host resumes them after a crash (a
+     * Scan: deployed, SQS delivers an interrupted advance again instead).
+     */
+    async unfinished(): Promise<(Collection & { lease: Lease })[]> {
+      const found: (Collection & { lease: Lease })[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const output = await storeCall(() =>
+          db.send(
+            new ScanCommand({
+              TableName: table,
+              FilterExpression: 'begins_with(pk, :prefix) AND #status IN (:queued, :running)',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: {
+                ':prefix': PREFIX,
+                ':queued': 'queued',
+                ':running': 'running',
+              },
+              ...(start ? { ExclusiveStartKey: start } : {}),
+            }),
+          ),
+        );
+        for (const item of output.Items ?? []) found.push(fromItem(item as Item));
+        start = output.LastEvaluatedKey;
+      } while (start);
+      return found;
+    },
+  };
+}
+
+export type CollectionStore = ReturnType<typeof createCollectionStore>;
