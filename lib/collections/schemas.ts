@@ -40,15 +40,13 @@ export type CollectionVideoStatus = (typeof COLLECTION_VIDEO_STATUSES)[number];
 export const SKIP_REASONS = ['private', 'deleted', 'members-only', 'unavailable'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-export const collectionIdSchema = z
-  .string()
-  .check(
-    z.maxLength(64),
-    z.meta({
-      description: 'The collection id (from Location)',
-      examples: ['Y29sbGVjdGlvbi1pZC1l'],
-    }),
-  );
+export const collectionIdSchema = z.string().check(
+  z.maxLength(64),
+  z.meta({
+    description: 'The collection id (from Location)',
+    examples: ['Y29sbGVjdGlvbi1pZC1l'],
+  }),
+);
 
 export const collectionBodySchema = z
   .object({
@@ -152,13 +150,11 @@ export const overviewSchema = z
       .string()
       .check(z.meta({ description: 'The whole collection in about summary_length words' })),
     word_count: count(),
-    themes: z
-      .array(themeSchema)
-      .check(
-        z.meta({
-          description: 'What the videos share: 3 to 8 themes (fewer for a few short videos)',
-        }),
-      ),
+    themes: z.array(themeSchema).check(
+      z.meta({
+        description: 'What the videos share: 3 to 8 themes (fewer for a few short videos)',
+      }),
+    ),
     model: z.string().check(z.meta({ description: 'The model that made it' })),
     videos: count().check(z.meta({ description: 'Summaries it was made from' })),
     input_tokens: z.nullable(count()),

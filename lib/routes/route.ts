@@ -108,7 +108,11 @@ export interface RouteDef<
     | 'accounts'
     | 'summaries'
     | 'collections'
-    | 'questions' | 'agents' | 'oauth' | 'docs' | 'page';
+    | 'questions'
+    | 'agents'
+    | 'oauth'
+    | 'docs'
+    | 'page';
   body?: { schema: B; contentTypes: readonly ContentType[] };
   /**
    * Schemas of path parameters (plain strings when absent), checked before the action runs: a
