@@ -139,6 +139,10 @@ export function echoChapters(request: EchoRequest): string[] {
  * / CHAPTERS form when key points or chapters are asked for.
  */
 export function echoAnswer(request: EchoRequest): string {
+  if (/^You write an overview of a collection/.test(request.system)) return echoOverview(request);
+  if (/^You answer questions about a collection/.test(request.system)) {
+    return echoCollectionAsk(request);
+  }
   if (isAsk(request)) return echoAsk(request);
   const summary = echoSummary(request);
   const points = /at most \d+ key points/.test(request.system);
@@ -150,4 +154,47 @@ export function echoAnswer(request: EchoRequest): string {
     ...(points ? ['KEY POINTS:', ...echoKeyPoints(request)] : []),
     ...(chapters.length > 0 ? ['CHAPTERS:', ...chapters] : []),
   ].join('\n');
+}
+
+/**
+ * A collection's overview (lib/collections/overview/model.ts asks for it): SUMMARY with the first
+ * N words of the videos' summaries, then a theme per two numbered key points, titled by the first
+ * three words of the first one and citing both by their [K<n>] marks, as the prompt asks.
+ */
+export function echoOverview(request: EchoRequest): string {
+  const target = /about (\d+) words/.exec(request.system);
+  const summaries = [...request.userText.matchAll(/^Summary: (.*)$/gm)].map((m) => m[1] ?? '');
+  const summary = words(summaries.join(' '))
+    .slice(0, target ? Number(target[1]) : 50)
+    .join(' ');
+  const points = [...request.userText.matchAll(/^\[K(\d+)\] (.*)$/gm)];
+  const lines = ['SUMMARY:', summary];
+  for (let i = 0; i + 1 < points.length && lines.length < 2 + 3 * 2; i += 2) {
+    const [first, second] = [points[i], points[i + 1]];
+    lines.push(
+      `THEME: ${words(first?.[2] ?? '')
+        .slice(0, 3)
+        .join(' ')}`,
+      `${first?.[2] ?? ''} [K${first?.[1]}] ${second?.[2] ?? ''} [K${second?.[1]}]`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * An answer across a collection's videos: for each of the first two `[V<n> m:ss]` marks of the
+ * data, the ten words after it followed by that mark, as a sentence.
+ */
+export function echoCollectionAsk(request: EchoRequest): string {
+  const sentences: string[] = [];
+  for (const match of request.userText.matchAll(
+    /(\[V\d+ (?:\d{1,2}:)?\d{1,3}:\d{2}\])([^[\n]*)/g,
+  )) {
+    const text = words(match[2] ?? '')
+      .slice(0, 10)
+      .join(' ');
+    if (text !== '') sentences.push(`${text} ${match[1]}.`);
+    if (sentences.length >= 2) break;
+  }
+  return sentences.join(' ');
 }

@@ -104,7 +104,8 @@ const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(
  * Themes from the terms the key points share: each theme is a term in as many videos as
  * possible, titled by the word most often written for it (and the term that most often goes with
  * it), summarised by its key points' own sentences and citing them. Key points cited by a theme
- * are not cited again. Fewer than THEMES.min only when there are too few key points.
+ * are not cited again unless that leaves fewer than THEMES.min themes; fewer only when there
+ * are too few key points.
  */
 export function offlineThemes(videos: readonly SummarizedVideo[]): Theme[] {
   const points = numberedPoints(videos);
@@ -120,13 +121,20 @@ export function offlineThemes(videos: readonly SummarizedVideo[]): Theme[] {
     .sort(([a, x], [b, y]) => reach(y) - reach(x) || y.length - x.length || a.localeCompare(b));
   const cited = new Set<number>();
   const themes: Theme[] = [];
-  for (const [term, list] of candidates) {
-    if (themes.length >= THEMES.max) break;
-    const fresh = list.filter((point) => !cited.has(point.n));
-    if (fresh.length < 2) continue;
-    const chosen = spreadAcrossVideos(fresh).slice(0, CITATIONS_PER_THEME);
-    for (const point of chosen) cited.add(point.n);
-    themes.push(themeOf(term, chosen, termsByPoint, points));
+  const used = new Set<string>();
+  // First themes of key points no theme cites yet; then, while fewer than THEMES.min, themes
+  // that may cite a key point again (a few videos with few key points).
+  for (const overlap of [false, true]) {
+    for (const [term, list] of candidates) {
+      if (themes.length >= (overlap ? THEMES.min : THEMES.max)) break;
+      if (used.has(term)) continue;
+      const fresh = overlap ? list : list.filter((point) => !cited.has(point.n));
+      if (fresh.length < 2) continue;
+      const chosen = spreadAcrossVideos(fresh).slice(0, CITATIONS_PER_THEME);
+      for (const point of chosen) cited.add(point.n);
+      used.add(term);
+      themes.push(themeOf(term, chosen, termsByPoint, points));
+    }
   }
   // Too few shared terms (a few short videos): the videos' first uncited key points, each alone.
   for (const point of points) {
