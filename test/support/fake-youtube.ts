@@ -38,6 +38,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BlockReason } from '../../lib/youtube/errors';
 import type { ClientName } from '../../lib/youtube/innertube/clients';
+import { createFakeBrowse, type FakeBrowse } from './fake-browse';
 import { type AudioEdit, type MediaRequest, rewriteAudio, serveMedia } from './fake-media';
 
 const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -578,6 +579,8 @@ export interface FakeYouTube {
    * a description that lists chapters, a 3-hour talk); `undefined` restores the recording's.
    */
   setVideoDetails(details: VideoDetails | undefined): void;
+  /** Playlists and channels: browse, resolve_url and the feeds (fake-browse.ts). */
+  readonly browse: FakeBrowse;
   close(): Promise<void>;
 }
 
@@ -744,6 +747,7 @@ export async function startFakeYouTube(
   const log: FakeRequest[] = [];
   const media: MediaRequest[] = [];
   const visitors: string[] = [];
+  const browse = createFakeBrowse();
   /** Player requests so far per scenario, video and client (for `sequence` answers). */
   const asked = new Map<string, number>();
   const newVisitor = () => {
@@ -877,6 +881,7 @@ export async function startFakeYouTube(
     if (request.method === 'GET' && url.pathname === '/youtube/v3/videos') {
       return dataApi(request, url, response);
     }
+    if (browse.serve(request, url, body, response)) return;
     send(response, 404, 'text/plain', 'not found');
   }
 
@@ -910,6 +915,7 @@ export async function startFakeYouTube(
     visitors,
     log,
     media,
+    browse,
     useScenario(scenario) {
       forced = scenario;
     },
@@ -927,6 +933,7 @@ export async function startFakeYouTube(
       media.length = 0;
       visitors.length = 0;
       asked.clear();
+      browse.reset();
     },
     async close() {
       await Promise.all([stop(server), stop(canary)]);
