@@ -125,9 +125,12 @@ export const collectionVideoSchema = z
   })
   .check(z.meta({ id: 'CollectionVideo' }));
 
+// Citation's fields, and its video: a schema of its own (an extended Citation would carry the
+// id Citation into the document twice).
 export const collectionCitationSchema = z
-  .extend(citationSchema, {
+  .object({
     video_id: z.string().check(z.meta({ description: 'The video the moment is in' })),
+    ...citationSchema.shape,
   })
   .check(z.meta({ id: 'CollectionCitation' }));
 

@@ -11,6 +11,7 @@ import { type FakeYouTube, startFakeYouTube } from '../../support/fake-youtube';
 import { newUser } from '../../support/host';
 import { type LocalProcess, startLocalProcess } from '../../support/local-process';
 import { type OpenAiStub, startOpenAiStub } from '../../support/openai-stub';
+import { loadSharedTranscript, toCaptionXml } from '../../support/transcripts';
 
 const MODEL = 'llama3.2';
 const CALL_MS = 700;
@@ -23,6 +24,7 @@ let environment: Record<string, string>;
 beforeAll(async () => {
   youtube = await startFakeYouTube();
   youtube.useScenario('normal');
+  youtube.setEnglishTrack(toCaptionXml(loadSharedTranscript().segments));
   openai = await startOpenAiStub();
   openai.script(MODEL, [{ delayMs: CALL_MS }]);
   environment = {
@@ -156,7 +158,7 @@ it('finishes a collection after a SIGKILL in its middle, no finished video made 
     second.url,
     'POST',
     `/collections/${made.body.id}/ask`,
-    { question: 'What does a convolution kernel do to an image?' },
+    { question: 'How do kernel convolutions find edges, like the Sobel operator?' },
     token,
   );
   expect(asked.status).toBe(200);
