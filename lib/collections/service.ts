@@ -15,6 +15,7 @@ import { plannerFor, SummaryLengthError } from '../summaries/llm/plan';
 import type { SummaryService } from '../summaries/service';
 import type { Quota } from '../summaries/store/quota';
 import { type RecordStore, reusable, summaryKey, type Work } from '../summaries/store/records';
+import { withoutHidden } from '../util/text';
 import { CollectionBusyError, CollectionEmptyError, CollectionNotFoundError } from './errors';
 import type { CollectionRequest as Body, CollectionView } from './schemas';
 import {
@@ -80,6 +81,13 @@ export interface CollectionService {
   /** The user's collection as stored. @throws CollectionNotFoundError */
   own(user: Pick<User, 'id'>, id: string): Promise<Collection>;
 }
+
+/**
+ * A name YouTube gives (a title, a channel): third parties' text, shown on the page and in
+ * Markdown. Without hidden characters, and as long as YouTube lets a name be, with room to spare.
+ */
+const NAME_CHARS = 300;
+const cleanName = (name: string) => withoutHidden(name).trim().slice(0, NAME_CHARS);
 
 /** Summary records looked up at once when counting a collection's new summaries. */
 const LOOKUPS_AT_ONCE = 16;
@@ -185,7 +193,7 @@ export function createCollectionService(deps: CollectionServiceDeps): Collection
         if (entry.skipped) {
           return {
             videoId: entry.videoId,
-            title: entry.title,
+            title: cleanName(entry.title),
             status: 'skipped',
             reason: entry.skipped.reason,
           };
@@ -193,7 +201,7 @@ export function createCollectionService(deps: CollectionServiceDeps): Collection
         const prepaid = fresh[next++] === true;
         return {
           videoId: entry.videoId,
-          title: entry.title,
+          title: cleanName(entry.title),
           status: 'queued',
           ...(prepaid ? { prepaid } : {}),
         };
@@ -204,8 +212,8 @@ export function createCollectionService(deps: CollectionServiceDeps): Collection
         userId: user.id,
         kind: listing.kind,
         sourceId: listing.id,
-        title: listing.title,
-        author: listing.author,
+        title: cleanName(listing.title),
+        author: cleanName(listing.author),
         url: listing.url,
         more: listing.more,
         via: listing.via,

@@ -193,6 +193,26 @@ describe('summarizing a collection', () => {
     expect(third.status).toBe(202);
   }, 150_000);
 
+  it('gives back the unit taken for a video another collection was already making', async () => {
+    const { token } = await env.host.registerAndLogin();
+    const course = { url: playlist(FAKE_PLAYLISTS.course), summary_length: 83 };
+
+    // Both count every video as new (nothing is made yet) and take 14 units each...
+    const [one, two] = await Promise.all([create(course, token), create(course, token)]);
+    await settled(one.body.id, token);
+    await settled(two.body.id, token);
+    // ...but each video was made once: the second's units came back, 116 of 130 are left.
+    const rest = 130 - one.body.videos.length;
+    const fits = await create(
+      { url: playlist(FAKE_PLAYLISTS.top150), limit: rest, summary_length: 84 },
+      token,
+    );
+    await env.host.request('DELETE', `/collections/${fits.body.id}`, { token });
+
+    expect([one.status, two.status]).toEqual([202, 202]);
+    expect(fits.status).toBe(202);
+  }, 150_000);
+
   it('refuses with 429 before any work a collection that needs more units than are left', async () => {
     const { token } = await env.host.registerAndLogin();
 

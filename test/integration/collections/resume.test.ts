@@ -20,6 +20,8 @@ let youtube: FakeYouTube;
 let openai: OpenAiStub;
 const hosts: LocalProcess[] = [];
 let environment: Record<string, string>;
+/** The most videos seen running at once. */
+const mostRunning = 0;
 
 beforeAll(async () => {
   youtube = await startFakeYouTube();
