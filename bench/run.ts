@@ -1,4 +1,4 @@
-// `npm run bench`: every benchmark of issues 6, 17 (jobs), 26 and 34 (transcription) and 27 (chapters), printed as a table with its target
+// `npm run bench`: every benchmark of issues 6, 17 (jobs), 26 and 34 (transcription), 27 (chapters) and 36 (collections), printed as a table with its target
 // and written to bench/results.json. A missed target is reported, never a failure of the command.
 // Run on an otherwise idle machine for figures worth comparing; these machines are shared.
 // `npm run bench` loads bench/bench.env (no logs, and what the local host needs).
@@ -7,6 +7,7 @@ import os from 'node:os';
 import { startDynamoDbLocal } from '../infra/local/dynamodb';
 import { bundleBenchmarks } from './bundles';
 import { chapterBenchmarks } from './chapters';
+import { collectionBenchmarks } from './collections';
 import { handlerBenchmarks } from './handlers';
 import { jobBenchmarks } from './jobs';
 import { localStartBenchmarks } from './local-start';
@@ -30,6 +31,7 @@ const GROUPS = {
 const DYNAMO_GROUPS = {
   handlers: handlerBenchmarks,
   jobs: jobBenchmarks,
+  collections: collectionBenchmarks,
   transcription: transcriptionBenchmarks,
 } as const;
 // `npm run bench -- transcription jobs` runs only those groups (a row's figure in minutes, not

@@ -108,13 +108,16 @@ export function swaggerUiDistDir(): string {
  * Packages a function loads at run time from beside its bundle (lib/shipped.ts): the worker's
  * (the offline model, and undici for the YouTube proxy), /ask's (undici: it reads videos too,
  * but answers offline by retrieval, without the language model), and /mcp's (undici, for
- * get_transcript and ask_video). scripts/bundle.ts checks that every bundle using
- * lib/shipped.ts is listed here.
+ * get_transcript and ask_video), and the collections functions' (undici: /collections reads
+ * playlists and channels, questions across a collection read its videos, both through the
+ * proxy). scripts/bundle.ts checks that every bundle using lib/shipped.ts is listed here.
  */
 export const SHIPPED_BY_HANDLER: Partial<Record<FunctionName, readonly string[]>> = {
   [WORKER]: SHIPPED_PACKAGES,
   ask: ['undici'],
   mcp: ['undici'],
+  collections: ['undici'],
+  'collection-ask': ['undici'],
 };
 
 /** The shipped packages of a function, with their folders relative to the project root. */

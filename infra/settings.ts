@@ -17,6 +17,7 @@ export const CONTEXT = {
   logLevel: 'logLevel',
   summarizeReservedConcurrency: 'summarizeReservedConcurrency',
   workerConcurrency: 'workerConcurrency',
+  collectionConcurrency: 'collectionConcurrency',
   youtubeClients: 'youtubeClients',
   youtubeProxyRetries: 'youtubeProxyRetries',
   allowedModels: 'allowedModels',
@@ -76,6 +77,8 @@ const MAX_WORKER_CONCURRENCY = 1_000;
 // Four summaries at once: a team's burst is worked off in minutes, while at most four runs
 // call Bedrock (each with up to BEDROCK_CONCURRENCY parts in flight) at any moment.
 const DEFAULT_WORKER_CONCURRENCY = 4;
+// COLLECTION_CONCURRENCY's range (lib/config/summaries.ts); unset, the code's default (2).
+const MAX_COLLECTION_CONCURRENCY = 16;
 
 export interface StackSettings {
   /** Origins API Gateway answers CORS for; empty means no CORS configuration at all. */
@@ -94,6 +97,8 @@ export interface StackSettings {
   summarizeReservedConcurrency?: number;
   /** Workers the job queue invokes at once: the Bedrock cost guard and the backlog's pace. */
   workerConcurrency: number;
+  /** Videos of one collection summarized at once (the worker's COLLECTION_CONCURRENCY). */
+  collectionConcurrency?: number;
   /** The catalog and quota, for /summarize and the worker (unset = code default). */
   catalog: Variables<typeof CATALOG_CONTEXT>;
   /** The YouTube settings, for the worker (unset = code default). */
@@ -222,6 +227,13 @@ export function readSettings(node: Node): StackSettings {
     integer(node, CONTEXT.workerConcurrency, MIN_WORKER_CONCURRENCY, MAX_WORKER_CONCURRENCY) ??
     DEFAULT_WORKER_CONCURRENCY;
 
+  const collectionConcurrency = integer(
+    node,
+    CONTEXT.collectionConcurrency,
+    1,
+    MAX_COLLECTION_CONCURRENCY,
+  );
+
   const alarmEmail = text(node, CONTEXT.alarmEmail);
   if (alarmEmail !== undefined && !z.email().safeParse(alarmEmail).success) {
     throw new SettingsError(
@@ -270,6 +282,7 @@ export function readSettings(node: Node): StackSettings {
     logLevel,
     ...(summarizeReservedConcurrency === undefined ? {} : { summarizeReservedConcurrency }),
     workerConcurrency,
+    ...(collectionConcurrency === undefined ? {} : { collectionConcurrency }),
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
     catalog: variables(CATALOG_CONTEXT),
     youtube: variables(YOUTUBE_CONTEXT),

@@ -67,15 +67,14 @@ export class TubesumStack extends Stack {
     if (settings.transcriptionBackend === 'amazon-transcribe') {
       this.audioBucket = new AudioBucket(this, 'Audio');
     }
+    const jobs = new JobQueue(this, 'Jobs', { workerTimeout: PROFILES.worker.timeout });
+    // The worker consumes the queue and sends to it too (a collection's videos and its driver).
     this.worker = this.createFunction(WORKER, routes, settings, {
       ...shared,
+      jobQueue: jobs.queue,
       ...(this.audioBucket ? { audioBucket: this.audioBucket } : {}),
     });
-    const jobs = new JobQueue(this, 'Jobs', {
-      worker: this.worker.function,
-      workerTimeout: PROFILES.worker.timeout,
-      maxConcurrency: settings.workerConcurrency,
-    });
+    jobs.consumeWith(this.worker.function, settings.workerConcurrency);
     this.jobQueue = jobs.queue;
     this.deadLetterQueue = jobs.deadLetterQueue;
 
@@ -124,7 +123,8 @@ export class TubesumStack extends Stack {
     });
     new CfnOutput(this, 'JobQueueUrl', {
       value: jobs.queue.queueUrl,
-      description: 'SQS queue of summary jobs (POST /summarize sends, the worker consumes)',
+      description:
+        'SQS queue of summary jobs and collection steps (POST /summarize and /collections send, the worker consumes and sends)',
     });
     new CfnOutput(this, 'DeadLetterQueueUrl', {
       value: jobs.deadLetterQueue.queueUrl,
@@ -172,6 +172,10 @@ export class TubesumStack extends Stack {
       // Only /mcp checks a request's Origin against more than its own.
       ...(handler === 'mcp' && settings.mcpAllowedOrigins
         ? { MCP_ALLOWED_ORIGINS: settings.mcpAllowedOrigins.join(',') }
+        : {}),
+      // Only the worker drives collections (lib/collections/driver.ts).
+      ...(handler === WORKER && settings.collectionConcurrency !== undefined
+        ? { COLLECTION_CONCURRENCY: String(settings.collectionConcurrency) }
         : {}),
     };
     const access: FunctionAccess = {};

@@ -1,5 +1,6 @@
 // The job queue between POST /summarize and the worker: one message per run of a summary
-// (lib/summaries/jobs/queue.ts), delivered to the worker Lambda one at a time, at most
+// (lib/summaries/jobs/queue.ts), or per step of a collection (its driver, which the worker
+// runs, sends its videos here too), delivered to the worker Lambda one at a time, at most
 // `maxConcurrency` at once. A message the worker does not finish (a crash, a timeout, a partial
 // batch failure) comes back after the visibility timeout; after MAX_RECEIVES deliveries it moves
 // to the dead-letter queue, which the alarms watch and operators redrive from.
@@ -11,12 +12,8 @@ import { Construct } from 'constructs';
 import { MAX_RECEIVES } from '../../lib/summaries/jobs/delivery';
 
 export interface JobQueueProps {
-  /** The function that works the queue. */
-  worker: IFunction;
   /** The worker's timeout: the visibility timeout is six times it. */
   workerTimeout: Duration;
-  /** Workers invoked at once (2-1,000, an SQS event source's range). */
-  maxConcurrency: number;
 }
 
 // AWS's guidance for Lambda event sources: a visibility timeout of six times the function's
@@ -46,8 +43,15 @@ export class JobQueue extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
+  }
 
-    props.worker.addEventSource(
+  /**
+   * Makes `worker` the queue's consumer, invoked at most `maxConcurrency` (2-1,000, an SQS event
+   * source's range) at once. Apart from the constructor, since the worker also sends to the
+   * queue (a collection's videos): its JOB_QUEUE_URL needs the queue before the worker exists.
+   */
+  consumeWith(worker: IFunction, maxConcurrency: number): void {
+    worker.addEventSource(
       new SqsEventSource(this.queue, {
         // Each run gets the worker's whole budget; a batch would share it.
         batchSize: 1,
@@ -56,7 +60,7 @@ export class JobQueue extends Construct {
         reportBatchItemFailures: true,
         // The poller never invokes more workers than this: a backlog waits in the queue
         // instead of being throttled, and Bedrock sees at most this many runs at once.
-        maxConcurrency: props.maxConcurrency,
+        maxConcurrency,
       }),
     );
   }

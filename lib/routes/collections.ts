@@ -2,6 +2,8 @@
 // the caller's collections (GET /collections, GET and DELETE /collections/{id}) and questions
 // across a collection's videos (POST /collections/{id}/ask). Their schemas are
 // lib/collections/schemas.ts.
+
+import { CollectionBusyError } from '../collections/errors';
 import {
   COLLECTION_ID_PATTERN,
   collectionAskBodySchema,
@@ -52,7 +54,7 @@ export const collectionRoutes = {
       },
       422: {
         description:
-          'Invalid fields: a URL that is no playlist or channel, a mix (collection-mix-unsupported), an unknown model, a summary_length the model cannot make',
+          'Invalid fields: a URL that is no playlist or channel, a mix (collection-mix-unsupported), an unknown model, a summary_length the model cannot make; or a playlist or channel with nothing to summarize, every entry private, deleted, members-only or unavailable (collection-empty)',
         example: new ValidationError([
           {
             field: 'url',
@@ -104,7 +106,7 @@ export const collectionRoutes = {
     tag: 'collections',
     summary: 'A collection: its videos as they progress, then its overview',
     description:
-      "Poll until status is done (overview is set), failed or cancelled. Each video's summary is its summary job (summary_id). Only the collection's owner sees it.",
+      "Poll until status is done (overview is set), failed (error says why: collection-failed when no video could be summarized) or cancelled. Each video's summary is its summary job (summary_id). Only the collection's owner sees it.",
     params: { id: collectionPathIdSchema },
     responses: {
       200: {
@@ -131,6 +133,11 @@ export const collectionRoutes = {
       204: { description: 'Removed' },
       ...handled,
       404: notFound,
+      503: {
+        description:
+          'The collection kept changing while it was being cancelled (collection-busy), or a dependency is unavailable; see Retry-After',
+        example: new CollectionBusyError(),
+      },
     },
   }),
   askCollection: route({

@@ -85,24 +85,26 @@ describe('the worker', () => {
     expect(() => synth({ workerConcurrency: 'many' })).toThrow(/workerConcurrency/);
   });
 
-  it('reads the credentials, invokes Bedrock and consumes the queue, but never sends to it', () => {
+  it('reads the credentials, invokes Bedrock, consumes the queue and sends to it (a collection’s videos)', () => {
     const actions = actionsOf(statements(base, 'worker'));
 
     expect(actions).toContain('bedrock:InvokeModel');
     expect(actions).toContain('secretsmanager:GetSecretValue');
-    expect(actions).not.toContain('sqs:SendMessage');
     for (const st of sqsStatements(base, 'worker')) expect(st.Resource).toEqual(arnOf(queueId()));
     // Lambda's poller receives, deletes and reads the queue's attributes; the worker itself hands
     // failed messages back early (ChangeMessageVisibility). GetQueueUrl comes with CDK's
     // grantConsumeMessages and is unused: the worker reads its queue from the records' ARN.
+    // SendMessage: a collection's driver starts its videos' jobs and wakes itself
+    // (lib/collections/driver.ts), at JOB_QUEUE_URL.
     expect(actionsOf(sqsStatements(base, 'worker')).sort()).toEqual([
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
       'sqs:GetQueueAttributes',
       'sqs:GetQueueUrl',
       'sqs:ReceiveMessage',
+      'sqs:SendMessage',
     ]);
-    expect(environment(base, 'worker')).not.toHaveProperty('JOB_QUEUE_URL');
+    expect(environment(base, 'worker').JOB_QUEUE_URL).toEqual({ Ref: queueId() });
   });
 
   it('reads and writes single items of the table, nothing more', () => {
@@ -217,8 +219,8 @@ describe('POST /summarize', () => {
     expect(environment(base, 'summarize').JOB_QUEUE_URL).toEqual({ Ref: queueId() });
   });
 
-  it('is, with /mcp (summarize_video), the only function that may send jobs, and nothing may touch the dead-letter queue', () => {
-    const senders = ['summarize', 'mcp'];
+  it('is, with /mcp (summarize_video), /collections and the worker (a collection’s videos), the only function that may send jobs, and nothing may touch the dead-letter queue', () => {
+    const senders = ['summarize', 'mcp', 'collections', 'worker'];
     for (const handler of allFunctions) {
       const sends = actionsOf(statements(base, handler)).includes('sqs:SendMessage');
       expect({ handler, sends }).toEqual({ handler, sends: senders.includes(handler) });

@@ -140,7 +140,7 @@ describe('functions', () => {
     }
   });
 
-  it('passes the catalog and quota to /summarize, /ask, /mcp and the worker, the YouTube settings to /ask, /mcp and the worker only', () => {
+  it('passes the catalog and quota to /summarize, /ask, /mcp, the collections functions and the worker, the YouTube settings to all but /summarize', () => {
     const s = synth({
       youtubeClients: ['IOS@99.1.0', 'ANDROID'],
       youtubeProxyRetries: 3,
@@ -158,11 +158,15 @@ describe('functions', () => {
     expect(environment(s, 'ask')).toMatchObject({ ...catalog, ...youtube });
     // get_transcript and ask_video ask YouTube themselves; summarize_video only queues.
     expect(environment(s, 'mcp')).toMatchObject({ ...catalog, ...youtube });
+    // /collections reads playlists and channels and checks the model and the quota; questions
+    // across a collection read its videos as /ask does.
+    expect(environment(s, 'collections')).toMatchObject({ ...catalog, ...youtube });
+    expect(environment(s, 'collection-ask')).toMatchObject({ ...catalog, ...youtube });
     expect(environment(s, 'summarize')).toMatchObject(catalog);
     for (const variable of Object.keys(youtube)) {
       expect(environment(s, 'summarize')).not.toHaveProperty(variable);
     }
-    const modelUsers = ['summarize', 'ask', 'mcp', 'worker'];
+    const modelUsers = ['summarize', 'ask', 'mcp', 'collections', 'collection-ask', 'worker'];
     for (const handler of allFunctions.filter((h) => !modelUsers.includes(h))) {
       for (const variable of Object.keys({ ...catalog, ...youtube })) {
         expect(environment(s, handler), handler).not.toHaveProperty(variable);
@@ -190,6 +194,7 @@ describe('functions', () => {
     expect(() => synth({ corsOrigins: 'https://app.example.com/' })).toThrow(/corsOrigins/);
     expect(() => synth({ mcpAllowedOrigins: '*' })).toThrow(/mcpAllowedOrigins/);
     expect(() => synth({ workerConcurrency: 1 })).toThrow(/workerConcurrency/);
+    expect(() => synth({ collectionConcurrency: 0 })).toThrow(/collectionConcurrency/);
   });
 });
 
@@ -545,9 +550,10 @@ describe('the operator’s credentials (YouTube proxy and key, OpenAI key)', () 
         .filter((st) => actionsOf([st]).includes('secretsmanager:GetSecretValue'))
         .map((st) => JSON.stringify(st.Resource));
       const reads = resources.some((resource) => resource.includes(secretId));
-      // Only the worker, /ask and /mcp (get_transcript, ask_video) call YouTube and the model
+      // Only the worker, /ask, /mcp (get_transcript, ask_video) and the collections functions
+      // (playlists and channels, questions across their videos) call YouTube and the model
       // servers; /summarize just queues.
-      const calls = handler === 'worker' || handler === 'ask' || handler === 'mcp';
+      const calls = ['worker', 'ask', 'mcp', 'collections', 'collection-ask'].includes(handler);
       expect({ handler, reads }).toEqual({ handler, reads: calls });
       expect('CREDENTIALS_SECRET_ARN' in env).toBe(calls);
     }
@@ -819,16 +825,17 @@ describe('least privilege', () => {
     }
   });
 
-  it('grants Bedrock to the worker, /ask and /mcp (ask_video) only, the same models to all', () => {
+  it('grants Bedrock to the worker, /ask, /mcp (ask_video) and questions across a collection only, the same models to all', () => {
     for (const handler of allFunctions) {
       const invokes = actionsOf(statements(base, handler)).includes('bedrock:InvokeModel');
-      const calls = ['worker', 'ask', 'mcp'].includes(handler);
+      const calls = ['worker', 'ask', 'mcp', 'collection-ask'].includes(handler);
       expect({ handler, invokes }).toEqual({ handler, invokes: calls });
     }
     const bedrock = (handler: string) =>
       statements(base, handler).filter((st) => actionsOf([st]).includes('bedrock:InvokeModel'));
     expect(bedrock('ask')).toEqual(bedrock('worker'));
     expect(bedrock('mcp')).toEqual(bedrock('worker'));
+    expect(bedrock('collection-ask')).toEqual(bedrock('worker'));
   });
 
   it('gives /ask what it needs to read a video and call a model, and nothing of the job pipeline', () => {
