@@ -44,7 +44,7 @@ export const collectionIdSchema = z.string().check(
   z.maxLength(64),
   z.meta({
     description: 'The collection id (from Location)',
-    examples: ['Y29sbGVjdGlvbi1pZC1l'],
+    examples: ['Y29sbGVjdGlvbi1pZC1lQQ'],
   }),
 );
 
@@ -125,8 +125,11 @@ export const collectionVideoSchema = z
   })
   .check(z.meta({ id: 'CollectionVideo' }));
 
+// A new object of the same fields: z.extend would keep citationSchema's id (zod's metadata
+// follows a schema's parent), and the document would get two different schemas named Citation.
 export const collectionCitationSchema = z
-  .extend(citationSchema, {
+  .object({
+    ...citationSchema.shape,
     video_id: z.string().check(z.meta({ description: 'The video the moment is in' })),
   })
   .check(z.meta({ id: 'CollectionCitation' }));
