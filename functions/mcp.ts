@@ -1,14 +1,17 @@
 // POST /mcp: the Model Context Protocol endpoint (stateless Streamable HTTP, JSON answers) with
-// the tools summarize_video, get_summary, get_transcript and ask_video, for the authenticated
-// caller.
+// the tools summarize_video, get_summary, get_transcript, ask_video, summarize_collection,
+// get_collection and ask_collection, for the authenticated caller.
 import { askServiceFrom } from '../lib/ask/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
+import { collectionSourceFrom } from '../lib/collections/source';
+import { collectionAskFrom, collectionServiceFrom } from '../lib/collections/wiring';
 import type { Config } from '../lib/config';
 import { SUMMARIZE_MARGIN_MS } from '../lib/config/summaries';
 import { lambdaEntry } from '../lib/http/entry';
 import { requestOrigin } from '../lib/http/headers/origin';
 import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
+import { collectionTools } from '../lib/mcp/collections';
 import { createMcpEndpoint } from '../lib/mcp/endpoint';
 import { askTool, summaryTools, type ToolDef, transcriptTool } from '../lib/mcp/tools';
 import { createTranscriptService } from '../lib/mcp/transcripts';
@@ -34,7 +37,8 @@ export function create(config: Config, services: McpServices = {}) {
   const db = createDocumentClient(config);
   // API keys and OAuth access tokens for /mcp; not the REST API's login tokens.
   const authenticate = mcpAuthenticatorFrom(config, db, logger);
-  const summaries = summaryServiceFrom(config, db, services.queue ?? sqsQueueFrom(config), logger);
+  const queue = services.queue ?? sqsQueueFrom(config);
+  const summaries = summaryServiceFrom(config, db, queue, logger);
   const transcripts = createTranscriptService({
     videos: createCache<Video>(db, config.TABLE_NAME, config.TRANSCRIPT_CACHE_TTL_SECONDS),
     // Loaded (with the proxy's credentials) by the first transcript that is not cached.
@@ -48,6 +52,11 @@ export function create(config: Config, services: McpServices = {}) {
     ...summaryTools(summaries, config.MCP_WAIT_MS),
     transcriptTool(transcripts),
     askTool(askServiceFrom(config, db, logger), config.ASK_DEADLINE_MS),
+    ...collectionTools(
+      collectionServiceFrom(config, db, queue, collectionSourceFrom(config), logger),
+      collectionAskFrom(config, db, logger),
+      { waitMs: config.MCP_WAIT_MS, askDeadlineMs: config.ASK_DEADLINE_MS },
+    ),
   ];
   const endpoint = createMcpEndpoint(tools, { models: catalogFromConfig(config).names, logger });
   return serve(

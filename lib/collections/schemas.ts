@@ -44,7 +44,7 @@ export const collectionIdSchema = z.string().check(
   z.maxLength(64),
   z.meta({
     description: 'The collection id (from Location)',
-    examples: ['Y29sbGVjdGlvbi1pZC1l'],
+    examples: ['Y29sbGVjdGlvbi1pZC1lQQ'],
   }),
 );
 
@@ -125,12 +125,12 @@ export const collectionVideoSchema = z
   })
   .check(z.meta({ id: 'CollectionVideo' }));
 
-// Citation's fields, and its video: a schema of its own (an extended Citation would carry the
-// id Citation into the document twice).
+// A new object of the same fields: z.extend would keep citationSchema's id (zod's metadata
+// follows a schema's parent), and the document would get two different schemas named Citation.
 export const collectionCitationSchema = z
   .object({
-    video_id: z.string().check(z.meta({ description: 'The video the moment is in' })),
     ...citationSchema.shape,
+    video_id: z.string().check(z.meta({ description: 'The video the moment is in' })),
   })
   .check(z.meta({ id: 'CollectionCitation' }));
 

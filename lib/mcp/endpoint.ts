@@ -56,7 +56,7 @@ export interface McpEndpointOptions {
 
 /** What an MCP client is told at initialize, for the model that uses the tools. */
 const INSTRUCTIONS =
-  'Summaries of YouTube videos from their transcripts. summarize_video answers with the summary, or with a job when the summary takes longer: then call get_summary with the job id every few seconds until its status is done. get_transcript gives the captions with their times, a page at a time. ask_video answers a question about a video with citations: links to the moments that say it.';
+  'Summaries of YouTube videos from their transcripts. summarize_video answers with the summary, or with a job when the summary takes longer: then call get_summary with the job id every few seconds until its status is done. get_transcript gives the captions with their times, a page at a time. ask_video answers a question about a video with citations: links to the moments that say it. summarize_collection summarizes a playlist or channel (each video, then an overview with themes); poll get_collection with its id until its status is done, and ask_collection answers a question across its videos with citations.';
 
 /**
  * The Server's JSON Schema validator. The low-level Server checks JSON Schemas only when it asks a

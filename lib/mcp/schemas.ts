@@ -1,6 +1,9 @@
 // The MCP tools' own arguments and answers, where no REST route has them already (get_summary,
-// get_transcript): summarize_video takes and answers exactly the REST bodies
-// (lib/summaries/schemas.ts). The JSON-RPC messages of the route itself are in messages.ts.
+// get_transcript, get_collection, ask_collection): summarize_video and summarize_collection take
+// and answer exactly the REST bodies (lib/summaries/schemas.ts, lib/collections/schemas.ts). The
+// JSON-RPC messages of the route itself are in messages.ts.
+import { questionSchema } from '../ask/schemas';
+import { collectionIdSchema } from '../collections/schemas';
 import * as z from '../schema';
 import { jobIdSchema } from '../summaries/jobs/schemas';
 import { transcriptLanguageSchema, videoUrlSchema } from '../youtube/schema';
@@ -11,6 +14,21 @@ export const getSummaryArgsSchema = z.object({
   id: jobIdSchema.check(
     z.meta({ description: 'The id of a job summarize_video answered with (or GET /summaries)' }),
   ),
+});
+
+// ---- get_collection, ask_collection ------------------------------------------------------
+
+/** A collection's id as the tools take it: any id not the caller's is the 404 of GET. */
+const collectionArgSchema = collectionIdSchema.check(
+  z.meta({ description: 'The id of a collection summarize_collection answered with' }),
+);
+
+export const getCollectionArgsSchema = z.object({ id: collectionArgSchema });
+
+/** POST /collections/{id}/ask's body, with the id its path carries. */
+export const askCollectionArgsSchema = z.object({
+  id: collectionArgSchema,
+  question: questionSchema,
 });
 
 // ---- get_transcript ------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 // schema and its answer described by another, both listed to clients as JSON Schema made from
 // those very schemas (lib/json-schema.ts, as the OpenAPI document is). Where a REST route does
 // the same, the tool takes its body schema and answers its body: summarize_video is
-// POST /summarize, get_summary is GET /summaries/{id}, ask_video is POST /ask. functions/mcp.ts
-// composes the list; a new tool is one more entry there.
+// POST /summarize, get_summary is GET /summaries/{id}, ask_video is POST /ask (the collection
+// tools are in collections.ts). functions/mcp.ts composes the list; a new tool is one more entry
+// there.
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { User } from '../accounts/users/store';
 import { askBodySchema, askResponseSchema } from '../ask/schemas';
@@ -59,8 +60,9 @@ export interface ToolDef<
 }
 
 /** A tool of the list, its arguments and answer type-checked against its schemas here. */
-const tool = <I extends z.ZodMiniType, O extends z.ZodMiniType>(def: ToolDef<I, O>): ToolDef =>
-  def as unknown as ToolDef;
+export const tool = <I extends z.ZodMiniType, O extends z.ZodMiniType>(
+  def: ToolDef<I, O>,
+): ToolDef => def as unknown as ToolDef;
 
 /** What a stage of a summary's run is called in a progress notification. */
 const STAGE_WORDS: Record<JobProgress['stage'], string> = {
@@ -170,6 +172,18 @@ export function transcriptTool(transcripts: TranscriptService): ToolDef {
 }
 
 /**
+ * What a question is given to answer within: the request's deadline or `deadlineMs` from now
+ * (ASK_DEADLINE_MS), whichever ends first.
+ */
+export function askWithin(
+  deadlineAt: number,
+  deadlineMs: number,
+): { signal: AbortSignal; deadlineAt: number } {
+  const until = Math.min(deadlineAt, Date.now() + deadlineMs);
+  return { signal: AbortSignal.timeout(Math.max(0, until - Date.now())), deadlineAt: until };
+}
+
+/**
  * ask_video over the questions service: POST /ask's body and answer, within the request's
  * deadline and ASK_DEADLINE_MS (`deadlineMs`), whichever ends first.
  */
@@ -183,14 +197,9 @@ export function askTool(questions: AskService, deadlineMs: number): ToolDef {
     output: askResponseSchema,
     annotations: { readOnlyHint: true, openWorldHint: true },
     scope: 'summaries:read',
-    run: async (args, { user, deadlineAt }) => {
-      const until = Math.min(deadlineAt, Date.now() + deadlineMs);
-      const answer = await questions.ask(user, args, {
-        signal: AbortSignal.timeout(Math.max(0, until - Date.now())),
-        deadlineAt: until,
-      });
-      return { structured: answer };
-    },
+    run: async (args, { user, deadlineAt }) => ({
+      structured: await questions.ask(user, args, askWithin(deadlineAt, deadlineMs)),
+    }),
   });
 }
 

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bcryptBudget } from '../../support/budget';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import { newUser } from '../../support/host';
+import { MCP_TOOL_NAMES } from '../../support/mcp-tool';
 import { type SummarizeEnv, startSummarizeEnv } from '../../support/summarize-env';
 
 // Generated registrations hash a password each: the time that takes here, now.
@@ -258,7 +259,7 @@ describe('a client generated with openapi-typescript and openapi-fetch', () => {
       historyViaKey: result.historyIds,
       mcpStatus: 200,
       mcpId: 7,
-      mcpTools: ['summarize_video', 'get_summary', 'get_transcript', 'ask_video'],
+      mcpTools: MCP_TOOL_NAMES,
       listedKeys: [['script', true, false, true]],
       keyDeletedStatus: 204,
       afterDeleteStatus: 401,

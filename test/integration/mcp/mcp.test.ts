@@ -13,6 +13,7 @@ import { normaliseCaptionText } from '../../../lib/youtube/captions/transcript';
 import { apiKeyOf, expireApiKey, userIdOf } from '../../support/api-keys';
 import { type Contract, fetchContract } from '../../support/contract';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
+import { connectMcp, MCP_TOOL_NAMES } from '../../support/mcp-tool';
 import {
   OPENAI_MODEL_NAME,
   pollJob,
@@ -80,25 +81,9 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
 
-/** fetch, with every answer checked against the OpenAPI document the host serves. */
-async function checkedFetch(url: string | URL, init?: RequestInit): Promise<Response> {
-  const response = await fetch(url, init);
-  contract.check(init?.method ?? 'GET', new URL(url).pathname, {
-    status: response.status,
-    headers: response.headers,
-    text: await response.clone().text(),
-  });
-  return response;
-}
-
 /** The official client, connected to /mcp with `credential` as its bearer token. */
 async function connect(credential: string | undefined): Promise<Client> {
-  const client = new Client({ name: 'tubesum-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${env.host.url}/mcp`), {
-    requestInit: credential ? { headers: { Authorization: `Bearer ${credential}` } } : {},
-    fetch: checkedFetch,
-  });
-  await client.connect(transport);
+  const client = await connectMcp(env.host.url, credential, contract);
   clients.push(client);
   return client;
 }
@@ -137,12 +122,7 @@ describe('the tools', () => {
     const { tools } = await client.listTools();
     const byName: Json = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 
-    expect(tools.map((tool) => tool.name)).toEqual([
-      'summarize_video',
-      'get_summary',
-      'get_transcript',
-      'ask_video',
-    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(MCP_TOOL_NAMES);
     // summarize_video takes the body of POST /summarize (the document says defaults in words;
     // a tool keeps them as `default`), used_model as the deployment's models.
     const summarize = byName.summarize_video;
@@ -541,7 +521,7 @@ describe('bad arguments', () => {
     expect(problemOf(noId).errors).toEqual([{ field: 'id', message: 'is required' }]);
     expect(env.youtube.requests).toBe(0);
     // The endpoint goes on answering.
-    expect((await client.listTools()).tools).toHaveLength(4);
+    expect((await client.listTools()).tools).toHaveLength(MCP_TOOL_NAMES.length);
   });
 
   it('that are not an object (null, a list, a string) are tool errors in the words of a 422, as any bad argument', async () => {
@@ -577,7 +557,7 @@ describe('bad arguments', () => {
     }
     expect(env.youtube.requests).toBe(0);
     // The endpoint goes on answering.
-    expect((await client.listTools()).tools).toHaveLength(4);
+    expect((await client.listTools()).tools).toHaveLength(MCP_TOOL_NAMES.length);
   });
 
   it('that are null answer a raw JSON-RPC tools/call with a tool result, not a JSON-RPC error', async () => {

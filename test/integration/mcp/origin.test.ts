@@ -12,6 +12,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyOf } from '../../support/api-keys';
 import { startTestHost, type TestHost } from '../../support/host';
+import { MCP_TOOL_NAMES } from '../../support/mcp-tool';
 
 const ACCEPT = 'application/json, text/event-stream';
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
@@ -43,7 +44,7 @@ describe('POST /mcp and Origin', () => {
     const response = await listFrom(typeof headers === 'function' ? headers() : headers);
 
     expect(response.status).toBe(200);
-    expect(response.body.result.tools.length).toBe(4);
+    expect(response.body.result.tools.length).toBe(MCP_TOOL_NAMES.length);
   });
 
   it.each([

@@ -6,13 +6,13 @@
 // MCP's step-up challenge (MCP authorization 2025-11-25, "Scope Challenge Handling" / "Runtime
 // Insufficient Scope Errors": RFC 6750 3.1's error="insufficient_scope", the scope to ask for
 // and resource_metadata); asked again, the person allows both and the app's new token works.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyOf } from '../../support/api-keys';
 import { type Contract, fetchContract } from '../../support/contract';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
+import { connectMcp, MCP_TOOL_NAMES } from '../../support/mcp-tool';
 import {
   answer,
   authorizationParams,
@@ -41,26 +41,9 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
 
-/** fetch, with every answer checked against the OpenAPI document the host serves. */
-async function checkedFetch(url: string | URL, init?: RequestInit): Promise<Response> {
-  const response = await fetch(url, init);
-  contract.check(init?.method ?? 'GET', new URL(url).pathname, {
-    status: response.status,
-    headers: response.headers,
-    text: await response.clone().text(),
-  });
-  return response;
-}
-
 /** The official client, connected to /mcp with `credential` as its bearer token. */
 async function connect(credential: string): Promise<Client> {
-  const client = new Client({ name: 'tubesum-scopes-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${env.host.url}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${credential}` } },
-      fetch: checkedFetch,
-    }),
-  );
+  const client = await connectMcp(env.host.url, credential, contract, 'tubesum-scopes-test');
   clients.push(client);
   return client;
 }
@@ -112,12 +95,7 @@ describe('a token with summaries:read only', () => {
     const transcript = await call(client, 'get_transcript', { video_url: VIDEO, end_seconds: 30 });
 
     expect(app.tokens.body.scope).toBe('summaries:read');
-    expect(tools.map((tool) => tool.name)).toEqual([
-      'summarize_video',
-      'get_summary',
-      'get_transcript',
-      'ask_video',
-    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(MCP_TOOL_NAMES);
     expect(transcript.isError).toBeFalsy();
   });
 
@@ -186,6 +164,37 @@ describe('a token with summaries:write only', () => {
     expect(summarized.status).toBe(200);
     expect(transcript.status).toBe(403);
     expect(transcript.headers.get('www-authenticate')).toContain(`scope="${BOTH}"`);
+  });
+});
+
+describe('the collection tools', () => {
+  it('need summaries:write to summarize a collection, summaries:read to read or ask one', async () => {
+    const reader = await connectApp(env.host, env.token, { scope: 'summaries:read' });
+    const writer = await connectApp(env.host, env.token, { scope: 'summaries:write' });
+    const collection = { url: 'https://www.youtube.com/playlist?list=PLBCF2DAC6FFB574DE' };
+    const id = { id: 'A'.repeat(22) };
+    const ask = { ...id, question: 'What is it about?' };
+
+    const summarized = await callByHand(reader.access, 'summarize_collection', collection);
+    const read = await callByHand(reader.access, 'get_collection', id);
+    const asked = await callByHand(reader.access, 'ask_collection', ask);
+    const readByWriter = await callByHand(writer.access, 'get_collection', id);
+    const askedByWriter = await callByHand(writer.access, 'ask_collection', ask);
+
+    expect(summarized.status).toBe(403);
+    expect(summarized.body.detail).toContain(
+      'summarize_collection needs the scope summaries:write',
+    );
+    // Past the scope check: the tool's own 404 for a collection that is not the caller's.
+    for (const allowed of [read, asked]) {
+      expect(allowed.status).toBe(200);
+      expect(allowed.body.result).toMatchObject({ isError: true });
+      expect(allowed.body.result.content[0].text).toContain('No such collection.');
+    }
+    for (const refused of [readByWriter, askedByWriter]) {
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('www-authenticate')).toContain(`scope="${BOTH}"`);
+    }
   });
 });
 
