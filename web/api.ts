@@ -8,6 +8,7 @@ import type {
 } from '../lib/accounts/api-keys/schemas';
 import type { tokenResponseSchema } from '../lib/accounts/schemas';
 import type { askResponseSchema } from '../lib/ask/schemas';
+import type { collectionAskResponseSchema, collectionSchema } from '../lib/collections/schemas';
 import type { problemSchema } from '../lib/http/problem-schema';
 import type * as z from '../lib/schema';
 import type { jobListSchema, jobSchema } from '../lib/summaries/jobs/schemas';
@@ -20,6 +21,10 @@ export type Job = z.output<typeof jobSchema>;
 export type JobList = z.output<typeof jobListSchema>;
 /** POST /ask's answer (not to be confused with `Answer`, any call's result). */
 export type AskAnswer = z.output<typeof askResponseSchema>;
+/** A playlist or channel summarized as one (POST /collections, GET /collections/{id}). */
+export type Collection = z.output<typeof collectionSchema>;
+/** POST /collections/{id}/ask's answer. */
+export type CollectionAnswer = z.output<typeof collectionAskResponseSchema>;
 export type ApiKey = z.output<typeof apiKeySchema>;
 export type ApiKeyList = z.output<typeof apiKeyListSchema>;
 /** A key just made, with its secret (shown this once). */

@@ -100,6 +100,9 @@ export function paragraphsOf(text: string): string[] {
   return text.split(/\n{2,}/).filter((paragraph) => paragraph.trim() !== '');
 }
 
+/** How much of a citation's quote is shown (its link opens the rest). */
+export const CITATION_CHARS = 160;
+
 /**
  * The start of a long text, cut at a word and marked with an ellipsis: a citation quotes the
  * captions from its moment on, which the answer often already holds in full.

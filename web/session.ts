@@ -44,6 +44,8 @@ export interface Draft {
   summary_length: string;
   used_model: string;
   summary_language: string;
+  /** How many videos of a playlist or channel (the Videos field, shown for their links). */
+  limit: string;
 }
 
 export function loadDraft(): Partial<Draft> {

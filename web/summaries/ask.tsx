@@ -1,24 +1,51 @@
-// A question about the video of the summary shown (POST /ask): the answer, and the moments it
-// cites as links that open the video there, as key points do. Answers come within the request
-// (up to ~25 s with a language model), so the form waits with its button disabled.
+// A question about the video of the summary shown (POST /ask), or across a collection's videos
+// (POST /collections/{id}/ask): the answer, and the moments it cites as links that open the
+// video there, as key points do. Answers come within the request (up to ~25 s with a language
+// model), so the form waits with its button disabled.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type AskAnswer, call, type Problem } from '../api';
 import { ActionError, type Errors, ModelField, TextField, useSubmit } from '../field';
-import { excerpt, messagesOf, paragraphsOf } from '../format';
+import { CITATION_CHARS, excerpt, messagesOf, paragraphsOf } from '../format';
 import type { PageSettings } from '../settings';
-import { Moments } from './summary';
+import { type Moment, Moments } from './summary';
 
-/** How much of a citation's quote is listed under the answer (its link opens the rest). */
-const CITATION_CHARS = 160;
+/** An answer as the page shows it: what was asked, by which model, and the moments it cites. */
+export interface ShownAnswer {
+  question: string;
+  model: string;
+  answer: string;
+  moments: Moment[];
+}
+
+/** What asks: the question, and the model chosen (undefined where none can be). */
+export type Asker = (question: string, model: string | undefined) => Promise<ShownAnswer>;
+
+/** The answer's citations, each quote cut to an excerpt (its link opens the rest). */
+export const citedMoments = (citations: readonly Moment[]): Moment[] =>
+  citations.map((citation) => ({ ...citation, text: excerpt(citation.text, CITATION_CHARS) }));
+
+/** Questions about one video (POST /ask), in the summary's caption language if it asked one. */
+export function videoAsker(token: string, videoUrl: string, language: string | undefined): Asker {
+  return async (question, model) => {
+    const { body } = await call<AskAnswer>('POST', 'ask', {
+      token,
+      body: {
+        video_url: videoUrl,
+        question,
+        ...(model ? { used_model: model } : {}),
+        ...(language ? { language } : {}),
+      },
+    });
+    return { ...body.metadata, answer: body.answer, moments: citedMoments(body.citations) };
+  };
+}
 
 interface AskProps {
-  token: string;
-  settings: PageSettings;
-  videoUrl: string;
-  /** The caption language the summary asked for, if it asked for one: the answer reads the same. */
-  language?: string | undefined;
-  /** The summary's model: the first choice to answer with. */
-  model: string;
+  /** What is asked about: names the form, its heading and its ids. */
+  about: 'video' | 'collection';
+  /** The models to answer with and the first choice; without, the server's (no Model field). */
+  models?: { settings: PageSettings; initial: string };
+  ask: Asker;
   onSignedOut: (error: unknown) => void;
 }
 
@@ -31,26 +58,21 @@ function errorsOf(problem: Problem): Errors {
   return { form: problem.detail };
 }
 
-export function Ask({ token, settings, videoUrl, language, model, onSignedOut }: AskProps) {
+export function Ask({ about, models, ask, onSignedOut }: AskProps) {
+  // The video's ids are the page's first (its tests and links know them).
+  const id = (name: string) => (about === 'video' ? name : `collection-${name}`);
   const [question, setQuestion] = useState('');
   const [usedModel, setUsedModel] = useState(() =>
-    settings.models.includes(model) ? model : settings.defaultModel,
+    models && !models.settings.models.includes(models.initial)
+      ? models.settings.defaultModel
+      : (models?.initial ?? ''),
   );
-  const [answer, setAnswer] = useState<AskAnswer>();
+  const [answer, setAnswer] = useState<ShownAnswer>();
   const heading = useRef<HTMLHeadingElement>(null);
   const { errors, busy, submit } = useSubmit(
     async () => {
       setAnswer(undefined);
-      const { body } = await call<AskAnswer>('POST', 'ask', {
-        token,
-        body: {
-          video_url: videoUrl,
-          question,
-          ...(usedModel ? { used_model: usedModel } : {}),
-          ...(language ? { language } : {}),
-        },
-      });
-      setAnswer(body);
+      setAnswer(await ask(question, models ? usedModel : undefined));
     },
     errorsOf,
     onSignedOut,
@@ -63,59 +85,57 @@ export function Ask({ token, settings, videoUrl, language, model, onSignedOut }:
   }, [answer]);
   useEffect(() => {
     if (errors.question || errors.used_model || errors.form) {
-      document.getElementById(errors.used_model ? 'ask-model' : 'question')?.focus();
+      document.getElementById(errors.used_model ? id('ask-model') : id('question'))?.focus();
     }
   }, [errors]);
 
   return (
-    <section class="card ask" aria-labelledby="ask-title">
-      <h2 id="ask-title">Ask about this video</h2>
+    <section class="card ask" aria-labelledby={id('ask-title')}>
+      <h2 id={id('ask-title')}>
+        {about === 'video' ? 'Ask about this video' : 'Ask about these videos'}
+      </h2>
       <form onSubmit={submit} noValidate>
         <TextField
-          id="question"
+          id={id('question')}
           label="Question"
-          hint="In any language; the answer cites the moments that say it."
+          hint={`In any language; the answer cites the moments ${about === 'video' ? 'that say it' : 'of the videos that say it'}.`}
           error={errors.question}
           value={question}
           onValue={setQuestion}
           autocomplete="off"
           required
         />
-        <ModelField
-          id="ask-model"
-          label="Model"
-          models={settings.models}
-          value={usedModel}
-          onValue={setUsedModel}
-          error={errors.used_model}
-        />
+        {models && (
+          <ModelField
+            id={id('ask-model')}
+            label="Model"
+            models={models.settings.models}
+            value={usedModel}
+            onValue={setUsedModel}
+            error={errors.used_model}
+          />
+        )}
         <button type="submit" disabled={busy}>
           Ask
         </button>
         <p role="status" class="hint">
-          {busy ? 'Looking for the answer in the video…' : ''}
+          {busy ? `Looking for the answer in the ${about === 'video' ? 'video' : 'videos'}…` : ''}
         </p>
         <ActionError message={errors.form} />
       </form>
       {answer && (
         <div class="answer">
-          <h3 id="answer-title" tabIndex={-1} ref={heading}>
+          <h3 id={id('answer-title')} tabIndex={-1} ref={heading}>
             Answer
           </h3>
           <p class="byline">
-            “{answer.metadata.question}” · {answer.metadata.model}
+            “{answer.question}” · {answer.model}
           </p>
           {paragraphsOf(answer.answer).map((paragraph) => (
             <p key={paragraph}>{paragraph}</p>
           ))}
-          {answer.citations.length > 0 && (
-            <Moments
-              moments={answer.citations.map((citation) => ({
-                ...citation,
-                text: excerpt(citation.text, CITATION_CHARS),
-              }))}
-              label="Moments the answer cites"
-            />
+          {answer.moments.length > 0 && (
+            <Moments moments={answer.moments} label="Moments the answer cites" />
           )}
         </div>
       )}

@@ -7,6 +7,31 @@ import { jobTitle, progressOf } from '../format';
 /** Whether the job has ended (done, failed or cancelled). */
 export const ended = (job: Job) => job.status !== 'queued' && job.status !== 'running';
 
+/** A progress bar, 0-100, its value also in words (read by screen readers). */
+export function ProgressBar({
+  label,
+  percent,
+  words,
+}: {
+  label: string;
+  percent: number;
+  words: string;
+}) {
+  return (
+    <div
+      class="progress"
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      aria-valuetext={words}
+    >
+      <div class="progress-done" style={{ width: `${percent}%` }} />
+    </div>
+  );
+}
+
 /** A job under way (its progress, and Cancel), or how it ended without a summary. */
 export function JobView({ job, onCancel }: { job: Job; onCancel: () => void }) {
   const { percent, words } = progressOf(job);
@@ -43,17 +68,7 @@ export function JobView({ job, onCancel }: { job: Job; onCancel: () => void }) {
       </h2>
       {running && (
         <>
-          <div
-            class="progress"
-            role="progressbar"
-            aria-label="Progress"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            aria-valuetext={words}
-          >
-            <div class="progress-done" style={{ width: `${percent}%` }} />
-          </div>
+          <ProgressBar label="Progress" percent={percent} words={words} />
           <p aria-live="polite">{words}</p>
           <button type="button" id="job-cancel" onClick={onCancel}>
             Cancel

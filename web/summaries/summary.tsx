@@ -1,17 +1,20 @@
 // A finished summary: the video's title and channel, the summary, its chapters and key points as
 // links to their moments on YouTube (as the answers to questions cite theirs); "Copy as Markdown"
 // puts all of it on the clipboard.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { Summary } from '../api';
+import { CopyMarkdown } from '../copy-markdown';
 import { clock, paragraphsOf, summaryMarkdown } from '../format';
 
 /** A moment of the video (a key point, a citation): what is said there, and the link to it. */
-interface Moment {
+export interface Moment {
   start_seconds: number;
   text: string;
   url: string;
   /** The time is estimated (a transcription without times): shown as about that time. */
   time_estimated?: true;
+  /** The video it is in, when the moments are of several (a collection's). */
+  video?: string;
 }
 
 /** Moments as links that open the video at each one, in a new tab, time first. */
@@ -19,7 +22,7 @@ export function Moments({ moments, label }: { moments: readonly Moment[]; label?
   return (
     <ol class="key-points" aria-label={label}>
       {moments.map((moment) => (
-        <li key={`${moment.start_seconds}-${moment.text}`}>
+        <li key={`${moment.video ?? ''}-${moment.start_seconds}-${moment.text}`}>
           <a href={moment.url} target="_blank" rel="noopener noreferrer">
             <span class="time">
               {moment.time_estimated ? (
@@ -30,6 +33,7 @@ export function Moments({ moments, label }: { moments: readonly Moment[]; label?
                 clock(moment.start_seconds)
               )}
             </span>{' '}
+            {moment.video !== undefined && <span class="video">{moment.video}: </span>}
             {moment.text}
           </a>
         </li>
@@ -56,28 +60,12 @@ function Chapters({ chapters }: { chapters: NonNullable<Summary['chapters']> }) 
 
 export function SummaryView({ summary }: { summary: Summary }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const [copied, setCopied] = useState('');
-  const [manual, setManual] = useState<string>();
   const { metadata } = summary;
 
   // A new summary takes the focus, so keyboard and screen reader users land on it.
   useEffect(() => {
     heading.current?.focus();
-    setCopied('');
-    setManual(undefined);
   }, [summary]);
-
-  const copy = async () => {
-    const markdown = summaryMarkdown(summary);
-    try {
-      await navigator.clipboard.writeText(markdown);
-      setCopied('Copied as Markdown.');
-    } catch {
-      // No clipboard (a page served over plain http to another machine): let the person copy.
-      setManual(markdown);
-      setCopied('The clipboard is not available here: copy the text below.');
-    }
-  };
 
   return (
     <article class="card summary" aria-labelledby="summary-title">
@@ -107,20 +95,7 @@ export function SummaryView({ summary }: { summary: Summary }) {
           <Moments moments={summary.key_points} />
         </>
       )}
-      <div class="actions">
-        <button type="button" onClick={copy}>
-          Copy as Markdown
-        </button>
-        <span role="status">{copied}</span>
-      </div>
-      {manual !== undefined && (
-        <textarea
-          class="manual-copy"
-          aria-label="The summary as Markdown"
-          readOnly
-          value={manual}
-        />
-      )}
+      <CopyMarkdown markdown={summaryMarkdown(summary)} what="The summary" />
     </article>
   );
 }

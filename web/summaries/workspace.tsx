@@ -1,18 +1,26 @@
 // The signed-in page: the summary form, the job it starts (its progress, Cancel, then the
 // summary and questions about its video), the history, the API keys and deleting the account.
 // Every call that the API refuses with 401 signs the person out, keeping what they wrote in the
-// form (session.ts keeps the draft). The job's card is in job.tsx.
+// form (session.ts keeps the draft). The job's card is in job.tsx; a playlist's or channel's link
+// starts a collection instead, whose card is in ../collections/.
 import { useEffect, useState } from 'preact/hooks';
-import { SUMMARY_LENGTH } from '../../lib/summaries/limits';
 import { ConnectedApps } from '../account/connected-apps';
 import { DeleteAccount } from '../account/delete-account';
 import { ApiKeys } from '../account/keys';
 import { ApiError, call, type Job, jobIdFrom, type Problem, type Summary } from '../api';
-import { ActionError, ModelField, TextField } from '../field';
-import { fieldOf, messagesOf, type SummaryField, watchUrl } from '../format';
-import { type Draft, loadDraft, saveDraft } from '../session';
+import { CollectionCard } from '../collections/collection';
+import {
+  COLLECTION_LIMIT,
+  type CollectionField,
+  collectionFieldOf,
+  isCollectionUrl,
+} from '../collections/format';
+import { collectionAsker, useCollection } from '../collections/use-collection';
+import { fieldOf, messagesOf, watchUrl } from '../format';
+import { type Draft, saveDraft } from '../session';
 import type { PageSettings } from '../settings';
-import { Ask } from './ask';
+import { Ask, videoAsker } from './ask';
+import { type Errors, keptDraft, type RequestFields, readRequest, SummaryForm } from './form';
 import { History } from './history';
 import { ended, JobView } from './job';
 import { SummaryView } from './summary';
@@ -33,8 +41,6 @@ interface Shown {
   summary?: Summary;
 }
 
-type Errors = Partial<Record<SummaryField | 'action', string>>;
-
 /**
  * How often the page asks how a job stands: every second while a person watches, so the bar
  * moves part by part (the API's Retry-After, up to 5 s, suits scripts; a GET is one small read).
@@ -42,24 +48,20 @@ type Errors = Partial<Record<SummaryField | 'action', string>>;
 const POLL_MS = 1_000;
 
 /** The form's errors for a problem: by the field it concerns, or by the action. */
-function errorsFor(problem: Problem): Errors {
-  const field = fieldOf(problem);
+function errorsFor(
+  problem: Problem,
+  fieldOfProblem: (problem: Problem) => CollectionField | undefined = fieldOf,
+): Errors {
+  const field = fieldOfProblem(problem);
   if (field === undefined) return { action: problem.detail };
-  return { [field]: messagesOf(problem)[field] ?? problem.detail };
+  const messages = messagesOf(problem);
+  // POST /collections names the link `url`.
+  const message = messages[field] ?? (field === 'video_url' ? messages.url : undefined);
+  return { [field]: message ?? problem.detail };
 }
 
 export function Workspace({ token, settings, onSignedOut, onAccountDeleted }: WorkspaceProps) {
-  const [draft, setDraft] = useState<Draft>(() => {
-    const kept = loadDraft();
-    return {
-      video_url: kept.video_url ?? '',
-      summary_length: kept.summary_length ?? String(SUMMARY_LENGTH.default),
-      used_model: settings.models.includes(kept.used_model ?? '')
-        ? (kept.used_model as string)
-        : settings.defaultModel,
-      summary_language: kept.summary_language ?? '',
-    };
-  });
+  const [draft, setDraft] = useState<Draft>(() => keptDraft(settings));
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState<Shown>();
@@ -75,36 +77,44 @@ export function Workspace({ token, settings, onSignedOut, onAccountDeleted }: Wo
     if (error instanceof ApiError) setErrors(errorsFor(error.problem));
     else onSignedOut(error);
   };
+  const following = useCollection(token, failed, () => setVersion((v) => v + 1));
+  const collecting = isCollectionUrl(draft.video_url);
+
+  const summarize = async (body: RequestFields) => {
+    const answer = await call<Summary | Job>('POST', 'summarize', {
+      token,
+      // The job at once, unless the summary is ready: the page shows its progress.
+      headers: { Prefer: 'respond-async' },
+      body: { video_url: draft.video_url.trim(), ...body },
+    });
+    if (answer.status === 202) {
+      setShown({ id: (answer.body as Job).id, job: answer.body as Job });
+    } else {
+      setShown({ id: jobIdFrom(answer.headers), summary: answer.body as Summary });
+    }
+    following.clear();
+  };
+
+  const collect = async (body: RequestFields) => {
+    try {
+      const limit = body.limit ?? COLLECTION_LIMIT.default;
+      await following.start({ ...body, url: draft.video_url.trim(), limit });
+      setShown(undefined);
+    } catch (error) {
+      // By the link, the Videos field or the button (a mix, a private playlist, the quota).
+      if (error instanceof ApiError) setErrors(errorsFor(error.problem, collectionFieldOf));
+      else throw error;
+    }
+  };
 
   const submit = async (event: Event) => {
     event.preventDefault();
     setErrors({});
-    const length = draft.summary_length.trim();
-    if (length !== '' && !/^\d+$/.test(length)) {
-      setErrors({
-        summary_length: `Enter a whole number of words, ${SUMMARY_LENGTH.min} to ${SUMMARY_LENGTH.max}.`,
-      });
-      return;
-    }
+    const request = readRequest(draft, collecting);
+    if ('errors' in request) return setErrors(request.errors);
     setBusy(true);
     try {
-      const language = draft.summary_language.trim();
-      const answer = await call<Summary | Job>('POST', 'summarize', {
-        token,
-        // The job at once, unless the summary is ready: the page shows its progress.
-        headers: { Prefer: 'respond-async' },
-        body: {
-          video_url: draft.video_url.trim(),
-          ...(length === '' ? {} : { summary_length: Number(length) }),
-          ...(draft.used_model ? { used_model: draft.used_model } : {}),
-          ...(language === '' ? {} : { summary_language: language }),
-        },
-      });
-      if (answer.status === 202) {
-        setShown({ id: (answer.body as Job).id, job: answer.body as Job });
-      } else {
-        setShown({ id: jobIdFrom(answer.headers), summary: answer.body as Summary });
-      }
+      await (collecting ? collect(request.body) : summarize(request.body));
       setVersion((v) => v + 1);
     } catch (error) {
       failed(error);
@@ -161,69 +171,53 @@ export function Workspace({ token, settings, onSignedOut, onAccountDeleted }: Wo
     setShown({ id: job.id, job });
   };
 
+  /** A collection's video: its summary job, read and opened as the history opens one. */
+  const openVideo = async ({ summary_id: id }: { summary_id: string | null }) => {
+    if (!id) return;
+    try {
+      open((await call<Job>('GET', `summaries/${id}`, { token })).body);
+    } catch (error) {
+      failed(error);
+    }
+  };
+
   const summary = shown?.summary ?? shown?.job?.result ?? undefined;
+  const { collection } = following;
   return (
     <>
-      <form class="card" aria-labelledby="summarize-title" onSubmit={submit} noValidate>
-        <h2 id="summarize-title">Summarize a video</h2>
-        <TextField
-          id="video-url"
-          label="Video URL"
-          error={errors.video_url}
-          value={draft.video_url}
-          onValue={edit('video_url')}
-          type="url"
-          inputMode="url"
-          placeholder="https://www.youtube.com/watch?v=…"
-          required
+      <SummaryForm
+        draft={draft}
+        onEdit={edit}
+        errors={errors}
+        busy={busy}
+        collecting={collecting}
+        models={settings.models}
+        onSubmit={submit}
+      />
+      {collection && (
+        <CollectionCard
+          collection={collection}
+          onCancel={following.cancel}
+          onOpenVideo={openVideo}
         />
-        <div class="row">
-          <TextField
-            id="summary-length"
-            label="Length (words)"
-            error={errors.summary_length}
-            value={draft.summary_length}
-            onValue={edit('summary_length')}
-            type="number"
-            inputMode="numeric"
-            min={SUMMARY_LENGTH.min}
-            max={SUMMARY_LENGTH.max}
-            step={25}
-          />
-          <ModelField
-            id="used-model"
-            label="Model"
-            models={settings.models}
-            value={draft.used_model}
-            onValue={edit('used_model')}
-            error={errors.used_model}
-          />
-          <TextField
-            id="summary-language"
-            label="Summary language"
-            error={errors.summary_language}
-            hint="Optional, e.g. de or pt-BR; the video's by default."
-            value={draft.summary_language}
-            onValue={edit('summary_language')}
-            autocomplete="off"
-          />
-        </div>
-        <button type="submit" disabled={busy}>
-          Summarize
-        </button>
-        <ActionError message={errors.action} />
-      </form>
+      )}
+      {collection?.status === 'done' && (
+        <Ask
+          key={collection.id}
+          about="collection"
+          ask={collectionAsker(token, collection)}
+          onSignedOut={onSignedOut}
+        />
+      )}
       {shown?.job && !shown.job.result && <JobView job={shown.job} onCancel={cancel} />}
       {summary && <SummaryView summary={summary} />}
       {summary && (
         <Ask
           // Another video, another conversation: what was asked about the last one goes.
           key={summary.metadata.video_id}
-          token={token}
-          settings={settings}
-          videoUrl={watchUrl(summary.metadata.video_id)}
-          language={shown?.job?.request.language}
-          model={summary.metadata.model}
+          about="video"
+          models={{ settings, initial: summary.metadata.model }}
+          ask={videoAsker(token, watchUrl(summary.metadata.video_id), shown?.job?.request.language)}
           onSignedOut={onSignedOut}
         />
       )}

@@ -1,0 +1,289 @@
+// The page's collection card (issue 36), in Debian's chromium against the local host: a
+// playlist link pasted in the summary form starts a collection; its card follows the videos to
+// done (one skipped as private, one failed for want of captions, said in words), shows the
+// overview with themes whose citations link to their moments and name their video, copies it
+// all as Markdown with those links, opens a video's summary, answers a question across the
+// videos; a mix is refused by the link's field; a channel's collection is cancelled, behind a
+// confirmation, with the keyboard alone. axe-core finds no violation at 1280 and 390 px, light
+// and dark.
+//
+// The collections routes are answered by a stand-in in the browser (collections-standin.ts)
+// while the playlist and channel reader is on another branch: each video is still summarized
+// by the local host (recorded YouTube, the extractive model) as the signed-in person.
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchChromium,
+  RESULTS_DIR,
+  skipWithoutChromium,
+  type Watched,
+  watchedPage,
+  step as watchedStep,
+} from '../support/browser';
+import { type ListedCollection, standInCollections } from '../support/collections-standin';
+import { FAKE_VIDEO_IDS } from '../support/fake-youtube';
+import { renderMarkdown, tagsOf, targetsOf, visibleText } from '../support/markdown';
+import { type SummarizeEnv, startSummarizeEnv } from '../support/summarize-env';
+import { buildLongTranscript, toCaptionXml } from '../support/transcripts';
+
+const SKIPPED = skipWithoutChromium('the collection card of the page at /');
+const FAILURE_SCREENSHOT = resolve(RESULTS_DIR, 'collection-card-failure.png');
+/** The browse fixtures' course playlist (test/fixtures/youtube/browse on the reader's branch). */
+const PLAYLIST_ID = 'PLWxziGKTUvQFIsbbFcTZz7jOT4TMGnZBh';
+const PLAYLIST_URL = `https://www.youtube.com/playlist?list=${PLAYLIST_ID}`;
+const MIX_URL = `https://www.youtube.com/playlist?list=RD${FAKE_VIDEO_IDS.normal}`;
+const CHANNEL_URL = 'https://www.youtube.com/@creativecommons';
+/** What an uploader can put in a playlist's title: a link, HTML and, after a line break, a heading. */
+const HOSTILE_TITLE = 'Evil](javascript:alert(1)) <img src=x onerror=alert(1)>\n# Owned';
+const TITLE_NAME = /^Evil\]\(javascript:alert\(1\)\) <img/;
+const UI_TIMEOUT = 45_000;
+
+const LISTED: Record<string, ListedCollection> = {
+  [PLAYLIST_ID]: {
+    kind: 'playlist',
+    title: HOSTILE_TITLE,
+    author: 'The course’s teacher',
+    videos: [
+      { video_id: FAKE_VIDEO_IDS.normal, title: 'Lesson 1: the review' },
+      { video_id: 'privateVid1', title: '[Private video]', skipped: 'private' },
+      { video_id: FAKE_VIDEO_IDS['classic-format'], title: 'Lesson 2: the classic captions' },
+      { video_id: FAKE_VIDEO_IDS.disabled, title: 'Lesson 3: no captions' },
+      { video_id: FAKE_VIDEO_IDS['json3-format'], title: 'Lesson 4: the json3 captions' },
+      { video_id: FAKE_VIDEO_IDS['retired-android'], title: 'Lesson 5: beyond the limit' },
+    ],
+  },
+  '@creativecommons': {
+    kind: 'channel',
+    title: 'Creative Commons',
+    author: 'Creative Commons',
+    videos: [
+      { video_id: FAKE_VIDEO_IDS.normal, title: 'The newest upload' },
+      { video_id: FAKE_VIDEO_IDS['classic-format'], title: 'The one before' },
+    ],
+    hold: true,
+  },
+};
+
+let env: SummarizeEnv;
+let browser: Browser;
+let origin: string;
+
+beforeAll(async () => {
+  if (SKIPPED) return;
+  browser = await launchChromium();
+  env = await startSummarizeEnv();
+  // Some minutes of talk for every video: key points, and so citations, at several moments.
+  env.youtube.setEnglishTrack(toCaptionXml(buildLongTranscript(1_500).segments));
+  origin = new URL(env.host.url).origin;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await env?.close();
+});
+
+/** Every axe-core violation on the page as it is now, of any impact. */
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map(
+    (violation) =>
+      `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  );
+}
+
+/** axe in light and dark, at the window's width, and no sideways scrolling. */
+async function checkBothSchemes(page: Page): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await violations(page), colorScheme).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  const sideways = await page.evaluate(
+    'document.documentElement.scrollWidth > document.documentElement.clientWidth',
+  );
+  expect(sideways).toBe(false);
+}
+
+const focused = (page: Page) =>
+  page.evaluate('document.activeElement && document.activeElement.id');
+
+/** Records each words the collection's progress bar says, as the page changes them. */
+const recordProgress = (page: Page): Promise<void> =>
+  page.evaluate(`(() => {
+    const said = (window.progressSaid = []);
+    new MutationObserver(() => {
+      const text = document.querySelector('[role=progressbar]')?.getAttribute('aria-valuetext');
+      if (text && said.at(-1) !== text) said.push(text);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  })()`);
+
+describe.skipIf(SKIPPED)('the collection card of the page at /, in chromium', () => {
+  it('follows a playlist to its overview, copies it, opens a video, answers across them, and cancels a channel', async () => {
+    const id = randomUUID().slice(0, 8);
+    const password = `Corr3ct-horse-battery-${id}`;
+    const { user } = await env.host.registerAndLogin({
+      username: `cards_${id}`,
+      email: `cards_${id}@example.com`,
+      password,
+    });
+    const watched: Watched = await watchedPage(browser, origin, {
+      viewport: { width: 1280, height: 900 },
+    });
+    const { page } = watched;
+    page.setDefaultTimeout(UI_TIMEOUT);
+    const step = <T>(name: string, run: () => Promise<T>) =>
+      watchedStep(watched, FAILURE_SCREENSHOT, name, run);
+    await watched.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    const standIn = await standInCollections(page, env.host.url, LISTED);
+    const card = page.getByRole('region', { name: TITLE_NAME });
+    // The form's field (the card's list of videos is named Videos too).
+    const videosField = page.getByRole('spinbutton', { name: 'Videos', exact: true });
+
+    await step('sign in and choose the extractive model', async () => {
+      await page.goto(`${origin}/`);
+      const signIn = page.getByRole('form', { name: 'Sign in' });
+      await signIn.getByLabel('Username or email').fill(user.username);
+      await signIn.getByLabel('Password').fill(password);
+      await signIn.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await page.getByLabel('Model').selectOption('extractive');
+    });
+
+    await step('a video link shows no Videos field; a playlist link does', async () => {
+      await page.getByLabel('Video URL').fill(`https://youtu.be/${FAKE_VIDEO_IDS.normal}`);
+      await expect(videosField.count()).resolves.toBe(0);
+      await page.getByLabel('Video URL').fill(PLAYLIST_URL);
+      await expect(videosField.inputValue()).resolves.toBe('25');
+    });
+
+    await step('a mix is refused by the link’s field, in words', async () => {
+      await page.getByLabel('Video URL').fill(MIX_URL);
+      await page.getByRole('button', { name: 'Summarize' }).click();
+      const field = page.getByLabel('Video URL');
+      await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+      await expect(page.locator('#video-url-error').textContent()).resolves.toMatch(/mix/);
+    });
+
+    await step('a limit out of range is refused by the Videos field', async () => {
+      await page.getByLabel('Video URL').fill(PLAYLIST_URL);
+      await videosField.fill('500');
+      await page.getByRole('button', { name: 'Summarize' }).click();
+      await expect(page.locator('#collection-limit-error').textContent()).resolves.toMatch(
+        /1 to 200/,
+      );
+    });
+
+    await step('the playlist’s card follows its videos to done, each said in words', async () => {
+      await videosField.fill('5');
+      await recordProgress(page);
+      await page.getByRole('button', { name: 'Summarize' }).click();
+      await card.waitFor();
+      await expect.poll(() => focused(page)).toBe('collection-title');
+      await card.getByRole('heading', { name: 'Overview' }).waitFor({ timeout: 2 * UI_TIMEOUT });
+      const said = await page.evaluate<string[]>('window.progressSaid');
+      expect(
+        said.some((words) => /^\d of 5 videos done…$/.test(words)),
+        said.join(' | '),
+      ).toBe(true);
+      const videos = card.getByRole('list', { name: 'Videos', exact: true }).getByRole('listitem');
+      await expect(videos.allTextContents()).resolves.toEqual([
+        'Lesson 1: the reviewdone',
+        '[Private video]skipped: it is private',
+        'Lesson 2: the classic captionsdone',
+        expect.stringMatching(/^Lesson 3: no captionsfailed: .*caption/i),
+        'Lesson 4: the json3 captionsdone',
+      ]);
+      // Done: the overview took the focus, and Cancel went.
+      await expect.poll(() => focused(page)).toBe('collection-overview-title');
+      await expect(card.getByRole('button', { name: 'Cancel' }).count()).resolves.toBe(0);
+    });
+
+    await step('the themes cite moments of the videos, linked and named', async () => {
+      const moments = card.getByRole('list', { name: 'Moments of “How the videos begin”' });
+      const links = moments.getByRole('link');
+      await expect(links.count()).resolves.toBe(3);
+      for (const link of await links.all()) {
+        await expect(link.getAttribute('href')).resolves.toMatch(
+          /^https:\/\/www\.youtube\.com\/watch\?v=[\w-]{11}&t=\d+s$/,
+        );
+        await expect(link.textContent()).resolves.toMatch(/^\d+:\d{2} Lesson \d: [^:]+: \S/);
+      }
+      await checkBothSchemes(page);
+    });
+
+    await step('Copy as Markdown gives the overview with its links, escaped', async () => {
+      await card.getByRole('button', { name: 'Copy as Markdown' }).click();
+      await card.getByText('Copied as Markdown.').waitFor();
+      const markdown = await page.evaluate<string>('navigator.clipboard.readText()');
+      const html = renderMarkdown(markdown);
+      expect(markdown).toMatch(/^## Themes$/m);
+      const cited = markdown.split('\n').filter((line) => /^- \[\d+:\d{2} Lesson \d/.test(line));
+      expect(cited.length).toBe(6);
+      for (const target of targetsOf(html))
+        expect(target).toMatch(/^https:\/\/www\.youtube\.com\//);
+      expect(new Set(tagsOf(html))).toEqual(new Set(['h1', 'a', 'p', 'h2', 'h3', 'ul', 'li']));
+      expect(visibleText(html)).toContain(HOSTILE_TITLE.replace('\n', ' '));
+    });
+
+    await step('a done video opens its summary, as the history opens one', async () => {
+      await card.getByRole('button', { name: 'Lesson 2: the classic captions' }).click();
+      const summary = page.getByRole('article');
+      await summary.waitFor();
+      await expect.poll(() => focused(page)).toBe('summary-title');
+      await expect(summary.getByRole('heading', { level: 2 }).textContent()).resolves.not.toBe('');
+    });
+
+    await step('a question across the videos is answered with linked citations', async () => {
+      const ask = page.getByRole('region', { name: 'Ask about these videos' });
+      await ask
+        .getByLabel('Question')
+        .fill('How do kernel convolutions find edges, like the Sobel operator?');
+      await ask.getByRole('button', { name: 'Ask' }).click();
+      await expect.poll(() => focused(page)).toBe('collection-answer-title');
+      const cited = ask.getByRole('list', { name: 'Moments the answer cites' }).getByRole('link');
+      await expect(cited.first().getAttribute('href')).resolves.toMatch(/youtube\.com\/watch/);
+      await expect(cited.first().textContent()).resolves.toMatch(/Lesson 1: the review: /);
+    });
+
+    await step(
+      'at 390 px, the card scrolls not sideways and passes axe, light and dark',
+      async () => {
+        await page.setViewportSize({ width: 390, height: 844 });
+        await checkBothSchemes(page);
+      },
+    );
+
+    await step(
+      'a channel’s collection is cancelled with the keyboard, behind a confirmation',
+      async () => {
+        await page.getByLabel('Video URL').fill(CHANNEL_URL);
+        await videosField.fill('2');
+        await videosField.press('Enter');
+        const channel = page.getByRole('region', { name: 'Creative Commons' });
+        await channel.getByRole('progressbar', { name: 'Videos summarized' }).waitFor();
+        await checkBothSchemes(page);
+        await channel.getByRole('button', { name: 'Cancel', exact: true }).focus();
+        await page.keyboard.press('Enter');
+        // The confirmation's safe answer has the focus.
+        await expect.poll(() => focused(page)).toBe('collection-keep');
+        await checkBothSchemes(page);
+        await page.keyboard.press('Shift+Tab');
+        await page.keyboard.press('Enter');
+        await channel.getByText('Cancelled: no more of its videos are summarized.').waitFor();
+        await expect.poll(() => focused(page)).toBe('collection-title');
+        await expect(
+          channel.getByRole('list', { name: 'Videos', exact: true }).textContent(),
+        ).resolves.toMatch(/cancelled.*cancelled/);
+        await checkBothSchemes(page);
+      },
+    );
+
+    expect(standIn.calls.filter((call) => call.startsWith('DELETE '))).toHaveLength(1);
+    expect([...watched.foreign]).toEqual([]);
+    expect(watched.pageErrors).toEqual([]);
+    await watched.context.close();
+  }, 240_000);
+});

@@ -1,0 +1,120 @@
+// A collection (a playlist or a channel summarized as one) as the signed-in page shows it: its
+// title, author and link; while it runs, its progress and Cancel (after a confirmation, as
+// deleting a key asks); its videos in order, each with where it stands, a done one opening its
+// summary; and once done, its overview (overview.tsx).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Collection } from '../api';
+import { ProgressBar } from '../summaries/job';
+import { collectionEnded, collectionProgress, videoStatusWords } from './format';
+import { OverviewView } from './overview';
+
+type Video = Collection['videos'][number];
+
+interface CollectionProps {
+  collection: Collection;
+  onCancel: () => Promise<void>;
+  /** A done video's summary, opened as the history opens one. */
+  onOpenVideo: (video: Video) => void;
+}
+
+const KIND_WORDS: Record<Collection['kind'], string> = {
+  playlist: 'Playlist',
+  channel: 'Channel: its latest videos',
+};
+
+export function CollectionCard({ collection, onCancel, onOpenVideo }: CollectionProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const running = !collectionEnded(collection);
+  const { percent, words } = collectionProgress(collection);
+
+  // A collection shown takes the focus, as a job does.
+  useEffect(() => {
+    heading.current?.focus();
+    setConfirming(false);
+  }, [collection.id]);
+
+  // The confirmation's buttons went (cancelled, or it ended): the focus stays with the card.
+  useEffect(() => {
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (!running && lost) heading.current?.focus();
+  }, [running]);
+
+  useEffect(() => {
+    if (confirming) document.getElementById('collection-keep')?.focus();
+  }, [confirming]);
+
+  const keep = () => {
+    setConfirming(false);
+    // After the render that brings the Cancel button back.
+    setTimeout(() => document.getElementById('collection-cancel')?.focus());
+  };
+  const cancel = async () => {
+    setCancelling(true);
+    await onCancel();
+    setCancelling(false);
+    setConfirming(false);
+  };
+
+  return (
+    <section class="card collection" aria-labelledby="collection-title">
+      <h2 id="collection-title" tabIndex={-1} ref={heading}>
+        {collection.title}
+      </h2>
+      <p class="byline">
+        {KIND_WORDS[collection.kind]} · {collection.author} ·{' '}
+        <a href={collection.url} target="_blank" rel="noopener noreferrer">
+          Open on YouTube
+        </a>
+      </p>
+      {running && <ProgressBar label="Videos summarized" percent={percent} words={words} />}
+      <p aria-live="polite">{running ? words : ''}</p>
+      {running &&
+        (confirming ? (
+          <fieldset class="confirm actions">
+            <legend>
+              Cancel “{collection.title}”? Its videos not yet started are not summarized; those
+              under way finish.
+            </legend>
+            <button type="button" disabled={cancelling} onClick={cancel}>
+              Cancel the collection
+            </button>
+            <button type="button" id="collection-keep" class="secondary" onClick={keep}>
+              Keep it going
+            </button>
+          </fieldset>
+        ) : (
+          <button type="button" id="collection-cancel" onClick={() => setConfirming(true)}>
+            Cancel
+          </button>
+        ))}
+      {collection.status === 'cancelled' && (
+        <p role="status">Cancelled: no more of its videos are summarized.</p>
+      )}
+      {collection.status === 'failed' && (
+        <p class="error" role="alert">
+          {collection.error?.detail ?? 'This collection failed.'}
+        </p>
+      )}
+      {collection.overview && <OverviewView collection={collection} />}
+      <h3 id="collection-videos-title">Videos</h3>
+      <ol class="videos" aria-labelledby="collection-videos-title">
+        {collection.videos.map((video) => (
+          <li key={video.video_id}>
+            {video.status === 'done' && video.summary_id ? (
+              <button type="button" class="link" onClick={() => onOpenVideo(video)}>
+                {video.title}
+              </button>
+            ) : (
+              <span class="title">{video.title}</span>
+            )}
+            <span class={video.status === 'failed' ? 'when failed' : 'when'}>
+              {videoStatusWords(video)}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
