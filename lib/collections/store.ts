@@ -10,7 +10,6 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -18,8 +17,9 @@ import { conditionalWrite, storeCall } from '../aws/dynamodb';
 import { JOBS_INDEX } from '../aws/table';
 import type { StoredProblem } from '../problems';
 import { pack, unpack } from '../summaries/store/codec';
-import { decodeCursor, encodeCursor } from '../summaries/store/job-cursor';
+import { ownedPage } from '../summaries/store/job-cursor';
 import { randomId } from '../util/random-id';
+import { createCollectionLeases, type Lease } from './lease';
 import {
   COLLECTION_ID_PATTERN,
   type CollectionKind,
@@ -141,13 +141,6 @@ function fromItem(item: Item): Collection & { lease: Lease } {
   return collection;
 }
 
-/** Who advances a collection, until when, and how often others asked meanwhile. */
-export interface Lease {
-  owner?: string | undefined;
-  until?: number | undefined;
-  pokes: number;
-}
-
 /**
  * The collections of one table.
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
@@ -156,6 +149,7 @@ export function createCollectionStore(db: DynamoDBDocumentClient, table: string)
   const key = (id: string) => ({ pk: pkOf(id) });
 
   return {
+    ...createCollectionLeases(db, table),
     async create(collection: Collection): Promise<void> {
       const { videos, overview, problem, id, ...rest } = collection;
       const item: Item = {
@@ -226,89 +220,6 @@ export function createCollectionStore(db: DynamoDBDocumentClient, table: string)
       return written;
     },
 
-    /**
-     * Takes the lease of a collection for `ms` (even from a live holder when `force`: a resumed
-     * crash, when no other process can hold it); false when another holds it, which is then poked
-     * so that it looks again before letting go.
-     */
-    async acquire(id: string, owner: string, ms: number, force = false): Promise<boolean> {
-      const now = Date.now();
-      const taken = await conditionalWrite(
-        db,
-        new UpdateCommand({
-          TableName: table,
-          Key: key(id),
-          UpdateExpression: 'SET #leaseOwner = :owner, #leaseUntil = :until',
-          ConditionExpression: force
-            ? 'attribute_exists(pk)'
-            : 'attribute_exists(pk) AND (attribute_not_exists(#leaseUntil) OR #leaseUntil < :now)',
-          ExpressionAttributeNames: { '#leaseOwner': 'leaseOwner', '#leaseUntil': 'leaseUntil' },
-          ExpressionAttributeValues: {
-            ':owner': owner,
-            ':until': now + ms,
-            ...(force ? {} : { ':now': now }),
-          },
-        }),
-      );
-      if (!taken) {
-        await conditionalWrite(
-          db,
-          new UpdateCommand({
-            TableName: table,
-            Key: key(id),
-            UpdateExpression: 'ADD #pokes :one',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#pokes': 'pokes' },
-            ExpressionAttributeValues: { ':one': 1 },
-          }),
-        );
-      }
-      return taken;
-    },
-
-    /** Keeps `owner`'s lease `ms` longer; false when it is no longer theirs. */
-    async renew(id: string, owner: string, ms: number): Promise<boolean> {
-      return conditionalWrite(
-        db,
-        new UpdateCommand({
-          TableName: table,
-          Key: key(id),
-          UpdateExpression: 'SET #leaseUntil = :until',
-          ConditionExpression: '#leaseOwner = :owner',
-          ExpressionAttributeNames: { '#leaseOwner': 'leaseOwner', '#leaseUntil': 'leaseUntil' },
-          ExpressionAttributeValues: { ':owner': owner, ':until': Date.now() + ms },
-        }),
-      );
-    },
-
-    /**
-     * Lets go of `owner`'s lease, unless it was poked since `pokes` were counted: false then (or
-     * when the lease is no longer theirs), and the caller looks again. Without `pokes`, lets go
-     * whatever pokes came (an advance that failed: the message comes again).
-     */
-    async release(id: string, owner: string, pokes?: number): Promise<boolean> {
-      const poked =
-        pokes === undefined ? '' : ' AND (attribute_not_exists(#pokes) OR #pokes = :pokes)';
-      return conditionalWrite(
-        db,
-        new UpdateCommand({
-          TableName: table,
-          Key: key(id),
-          UpdateExpression: 'REMOVE #leaseOwner, #leaseUntil',
-          ConditionExpression: `#leaseOwner = :owner${poked}`,
-          ExpressionAttributeNames: {
-            '#leaseOwner': 'leaseOwner',
-            '#leaseUntil': 'leaseUntil',
-            ...(pokes === undefined ? {} : { '#pokes': 'pokes' }),
-          },
-          ExpressionAttributeValues: {
-            ':owner': owner,
-            ...(pokes === undefined ? {} : { ':pokes': pokes }),
-          },
-        }),
-      );
-    },
-
     /** Removes a collection from its user's list (its videos' jobs stay theirs). */
     async remove(id: string): Promise<void> {
       await storeCall(() => db.send(new DeleteCommand({ TableName: table, Key: key(id) })));
@@ -322,32 +233,12 @@ export function createCollectionStore(db: DynamoDBDocumentClient, table: string)
       userId: string,
       page: { limit: number; cursor?: string | undefined },
     ): Promise<{ collections: Collection[]; next: string | null }> {
-      const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
-      const output = await storeCall(() =>
-        db.send(
-          new QueryCommand({
-            TableName: table,
-            IndexName: JOBS_INDEX.name,
-            KeyConditionExpression: '#owner = :owner',
-            ExpressionAttributeNames: { '#owner': JOBS_INDEX.partitionKey },
-            ExpressionAttributeValues: { ':owner': ownerKey(userId) },
-            ScanIndexForward: false,
-            Limit: page.limit,
-            ...(after
-              ? {
-                  ExclusiveStartKey: {
-                    pk: pkOf(after.id),
-                    [JOBS_INDEX.partitionKey]: ownerKey(userId),
-                    [JOBS_INDEX.sortKey]: after.sort,
-                  },
-                }
-              : {}),
-          }),
-        ),
-      );
-      const collections = (output.Items ?? []).map((item) => fromItem(item as Item));
-      const last = output.LastEvaluatedKey?.[JOBS_INDEX.sortKey];
-      return { collections, next: typeof last === 'string' ? encodeCursor(last) : null };
+      const { items, next } = await ownedPage(db, table, {
+        owner: ownerKey(userId),
+        pkOf,
+        ...page,
+      });
+      return { collections: items.map((item) => fromItem(item as unknown as Item)), next };
     },
 
     /**

@@ -1,5 +1,9 @@
-// The cursor of GET /summaries: where the next page of a user's jobs starts (the sort key of
-// the last job of a page), opaque to clients and checked when it comes back.
+// The cursor of GET /summaries and GET /collections: where the next page of a user's jobs (or
+// collections) starts (the sort key of the last item of a page), opaque to clients and checked
+// when it comes back; and the Query that reads such a page from the jobs-by-user index.
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { storeCall } from '../../aws/dynamodb';
+import { JOBS_INDEX } from '../../aws/table';
 import { ValidationError } from '../../errors';
 import { JOB_ID_PATTERN } from '../jobs/schemas';
 
@@ -18,4 +22,47 @@ export function decodeCursor(cursor: string): { sort: string; id: string } {
     ]);
   }
   return { sort, id };
+}
+
+/**
+ * A page of an owner's items in the jobs-by-user index (a user's jobs, or their collections),
+ * newest first, and the cursor of the next page (null on the last). Read from an index, so an
+ * item written a moment ago may be missing for a moment.
+ * @throws ValidationError for a cursor this service did not give; storage-unavailable (503).
+ */
+export async function ownedPage(
+  db: DynamoDBDocumentClient,
+  table: string,
+  query: {
+    owner: string;
+    pkOf: (id: string) => string;
+    limit: number;
+    cursor?: string | undefined;
+  },
+): Promise<{ items: Record<string, unknown>[]; next: string | null }> {
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const output = await storeCall(() =>
+    db.send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: JOBS_INDEX.name,
+        KeyConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': JOBS_INDEX.partitionKey },
+        ExpressionAttributeValues: { ':owner': query.owner },
+        ScanIndexForward: false,
+        Limit: query.limit,
+        ...(after
+          ? {
+              ExclusiveStartKey: {
+                pk: query.pkOf(after.id),
+                [JOBS_INDEX.partitionKey]: query.owner,
+                [JOBS_INDEX.sortKey]: after.sort,
+              },
+            }
+          : {}),
+      }),
+    ),
+  );
+  const last = output.LastEvaluatedKey?.[JOBS_INDEX.sortKey];
+  return { items: output.Items ?? [], next: typeof last === 'string' ? encodeCursor(last) : null };
 }

@@ -8,7 +8,6 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { expressionNames, storeCall, storeError } from '../../aws/dynamodb';
@@ -20,7 +19,7 @@ import type { StoredJobStatus } from '../jobs/job-states';
 import { JOB_ID_PATTERN, type JobStage } from '../jobs/schemas';
 import type { SummarizeResponse } from '../schemas';
 import { pack, unpack } from './codec';
-import { decodeCursor, encodeCursor } from './job-cursor';
+import { ownedPage } from './job-cursor';
 import { shapeVersion } from './records';
 
 /** The request a job was made from (the API's SummaryJobRequest). */
@@ -261,32 +260,12 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
       userId: string,
       page: { limit: number; cursor?: string },
     ): Promise<{ jobs: Job[]; next: string | null }> {
-      const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
-      const output = await storeCall(() =>
-        db.send(
-          new QueryCommand({
-            TableName: table,
-            IndexName: JOBS_INDEX.name,
-            KeyConditionExpression: '#owner = :owner',
-            ExpressionAttributeNames: { '#owner': JOBS_INDEX.partitionKey },
-            ExpressionAttributeValues: { ':owner': ownerKey(userId) },
-            ScanIndexForward: false,
-            Limit: page.limit,
-            ...(after
-              ? {
-                  ExclusiveStartKey: {
-                    pk: jobPk(after.id),
-                    [JOBS_INDEX.partitionKey]: ownerKey(userId),
-                    [JOBS_INDEX.sortKey]: after.sort,
-                  },
-                }
-              : {}),
-          }),
-        ),
-      );
-      const jobs = (output.Items ?? []).map((item) => fromItem(item as Item));
-      const last = output.LastEvaluatedKey?.[JOBS_INDEX.sortKey];
-      return { jobs, next: typeof last === 'string' ? encodeCursor(last) : null };
+      const { items, next } = await ownedPage(db, table, {
+        owner: ownerKey(userId),
+        pkOf: jobPk,
+        ...page,
+      });
+      return { jobs: items.map((item) => fromItem(item as unknown as Item)), next };
     },
   };
 }
