@@ -20,8 +20,10 @@ let youtube: FakeYouTube;
 let openai: OpenAiStub;
 const hosts: LocalProcess[] = [];
 let environment: Record<string, string>;
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back
+type Json = any;
 /** The most videos seen running at once. */
-const mostRunning = 0;
+let mostRunning = 0;
 
 beforeAll(async () => {
   youtube = await startFakeYouTube();
@@ -54,14 +56,13 @@ async function start(): Promise<LocalProcess> {
   return host;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back
 async function call(
   url: string,
   method: string,
   path: string,
   body?: unknown,
   token?: string,
-): Promise<any> {
+): Promise<Json> {
   const response = await fetch(url + path, {
     method,
     headers: {
@@ -74,16 +75,17 @@ async function call(
 }
 
 /** Polls the collection until `until` holds. */
-// biome-ignore lint/suspicious/noExplicitAny: a collection as the test reads it
 async function waitFor(
   url: string,
   token: string,
   id: string,
-  until: (c: any) => boolean,
-): Promise<any> {
+  until: (c: Json) => boolean,
+): Promise<Json> {
   const deadline = Date.now() + 150_000;
   for (;;) {
     const { status, body } = await call(url, 'GET', `/collections/${id}`, undefined, token);
+    const running = (body.videos ?? []).filter((v: { status: string }) => v.status === 'running');
+    mostRunning = Math.max(mostRunning, running.length);
     if (status === 200 && until(body)) return body;
     if (Date.now() > deadline) throw new Error(`collection ${id}: ${JSON.stringify(body)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -131,6 +133,8 @@ it('finishes a collection after a SIGKILL in its middle, no finished video made 
   );
 
   expect(second.output()).toMatch(/resuming 1 unfinished collection/);
+  // COLLECTION_CONCURRENCY (2) at once, never more; and not one at a time.
+  expect(mostRunning).toBe(2);
   expect(done.status).toBe('done');
   expect(done.videos.map((video: { status: string }) => video.status)).toEqual(
     Array(10).fill('done'),
