@@ -6,7 +6,8 @@
 // Every scenario is data (SCENARIOS below): what the player endpoint answers to each InnerTube
 // client (read from `context.client.clientName` of the request), what the watch page and the
 // caption track answer, and what the service must make of it. The video ID picks the scenario;
-// `useScenario` forces one for every ID; other IDs answer like `unavailable`.
+// `assignScenario` gives one ID its own (e.g. a playlist entry without captions), before
+// `useScenario`, which forces one for every other ID; other IDs answer like `unavailable`.
 //
 // Recordings are served for whichever video is asked about: the recording's own video ID is
 // replaced by the requested one. Caption tracks (GET /api/timedtext) are chosen by `v`, `lang`
@@ -567,6 +568,11 @@ export interface FakeYouTube {
   readonly visitors: readonly string[];
   /** Forces one scenario for every video ID; `undefined` goes back to the ID mapping. */
   useScenario(scenario: FakeScenario | undefined): void;
+  /**
+   * Answers `videoId` with `scenario` whatever `useScenario` forces (e.g. one video of a
+   * playlist whose others are all `normal`); `undefined` undoes it.
+   */
+  assignScenario(videoId: string, scenario: FakeScenario | undefined): void;
   /** Zeroes the counters and the log. */
   reset(): void;
   /**
@@ -739,6 +745,7 @@ export async function startFakeYouTube(
   options: { defaultScenario?: FakeScenario } = {},
 ): Promise<FakeYouTube> {
   let forced: FakeScenario | undefined;
+  const assigned = new Map<string, FakeScenario>();
   let englishTrack: string | undefined;
   let videoDetails: VideoDetails | undefined;
   let requests = 0;
@@ -763,6 +770,7 @@ export async function startFakeYouTube(
   const canaryUrl = await listen(canary);
 
   const scenarioOf = (videoId: string | null): FakeScenario =>
+    (videoId ? assigned.get(videoId) : undefined) ??
     forced ??
     (videoId ? SCENARIO_BY_ID.get(videoId) : undefined) ??
     options.defaultScenario ??
@@ -918,6 +926,10 @@ export async function startFakeYouTube(
     browse,
     useScenario(scenario) {
       forced = scenario;
+    },
+    assignScenario(videoId, scenario) {
+      if (scenario === undefined) assigned.delete(videoId);
+      else assigned.set(videoId, scenario);
     },
     setEnglishTrack(xml) {
       englishTrack = xml;

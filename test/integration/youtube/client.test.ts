@@ -189,6 +189,26 @@ describe('every scenario of the fake YouTube', () => {
     const problem = toProblem(result, 'request-1');
     expect(problem.detail).not.toBe('The server could not complete the request.');
   });
+
+  it('answers an assigned video with its scenario, even under a forced one, until undone', async () => {
+    fake.useScenario('normal');
+    fake.assignScenario('vff3qCO2SQA', 'disabled');
+    try {
+      const other = await client.fetchVideo('VBI6TSo8Zog');
+      const assigned = await failure(client.fetchVideo('vff3qCO2SQA'));
+      fake.assignScenario('vff3qCO2SQA', undefined);
+      const undone = await client.fetchVideo('vff3qCO2SQA');
+
+      expect(other.transcript.text).toBe(NORMAL_TEXT);
+      expect({ status: assigned.status, type: assigned.type }).toEqual({
+        status: 422,
+        type: 'captions-disabled',
+      });
+      expect(undone.transcript.text).toBe(NORMAL_TEXT);
+    } finally {
+      fake.assignScenario('vff3qCO2SQA', undefined);
+    }
+  });
 });
 
 describe('asking the InnerTube clients in turn', () => {

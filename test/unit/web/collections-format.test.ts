@@ -13,7 +13,7 @@ import {
   isCollectionUrl,
   videoStatusWords,
 } from '../../../web/collections/format';
-import { renderMarkdown, tagsOf, targetsOf, visibleText } from '../../support/markdown';
+import { contentsOf, renderMarkdown, tagsOf, targetsOf, visibleText } from '../../support/markdown';
 
 const HOSTILE = 'Evil](javascript:alert(1)) <img src=x onerror=alert(1)>\n# Owned';
 
@@ -188,6 +188,23 @@ describe('collectionMarkdown', () => {
     expect(text).toContain('Second (skipped: it is private)');
     expect(markdown).toContain('## Themes');
     expect(markdown.split('\n').filter((line) => line.startsWith('# '))).toHaveLength(1);
+  });
+
+  // The page's browser test (test/e2e/collection-card.test.ts) reads a recorded playlist, whose
+  // title is harmless: what an uploader can put in one is checked here.
+  it('keeps a hostile collection title to its heading, as words, linked to the playlist', () => {
+    const benign = collection({
+      author: 'A teacher',
+      videos: [video('aaaaaaaaaaa', 'First', 'done')],
+      overview: null,
+    });
+    const html = renderMarkdown(collectionMarkdown(benign));
+
+    expect(contentsOf(html, 'h1').map(visibleText)).toEqual([HOSTILE.replace('\n', ' ')]);
+    expect(new Set(tagsOf(html))).toEqual(new Set(['h1', 'a', 'p', 'h2', 'ul', 'li']));
+    expect(new Set(targetsOf(html))).toEqual(
+      new Set([benign.url, 'https://www.youtube.com/watch?v=aaaaaaaaaaa']),
+    );
   });
 
   it('lists the videos alone while there is no overview', () => {
