@@ -259,14 +259,16 @@ describe('bundling', () => {
     }
     // /summarize only queues jobs: no YouTube, no offline model.
     expect(extraFileCommands('summarize')('/asset-input', '/asset-output')).toEqual([]);
-    // /ask and /mcp read videos (undici, for the proxy) but never run the offline summarizer.
-    for (const handler of ['ask', 'mcp']) {
+    // /ask, /mcp and the collections functions read YouTube (undici, for the proxy) but never
+    // run the offline summarizer.
+    const readers = ['ask', 'mcp', 'collections', 'collection-ask'];
+    for (const handler of readers) {
       expect(extraFileCommands(handler)('/asset-input', '/asset-output'), handler).toEqual([
         'mkdir -p "/asset-output/node_modules"',
         'cp -R "/asset-input/node_modules/undici" "/asset-output/node_modules/undici"',
       ]);
     }
-    for (const handler of allFunctions.filter((h) => !['worker', 'ask', 'mcp'].includes(h))) {
+    for (const handler of allFunctions.filter((h) => h !== 'worker' && !readers.includes(h))) {
       expect(
         extraFileCommands(handler)('/asset-input', '/asset-output').join(),
         handler,
