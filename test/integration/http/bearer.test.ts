@@ -52,6 +52,15 @@ const probes: Record<string, { path: string; query?: string; json?: unknown; sta
   'POST /ask': { path: '/ask', json: { video_url: 'GJLlxj_dtq8', question: '' }, status: 422 },
   'GET /summaries/{id}': { path: '/summaries/AAAAAAAAAAAAAAAAAAAAAA', status: 404 },
   'DELETE /summaries/{id}': { path: '/summaries/AAAAAAAAAAAAAAAAAAAAAA', status: 404 },
+  'POST /collections': { path: '/collections', json: { url: '' }, status: 422 },
+  'GET /collections': { path: '/collections', query: '?limit=0', status: 422 },
+  'GET /collections/{id}': { path: '/collections/AAAAAAAAAAAAAAAAAAAAAA', status: 404 },
+  'DELETE /collections/{id}': { path: '/collections/AAAAAAAAAAAAAAAAAAAAAA', status: 404 },
+  'POST /collections/{id}/ask': {
+    path: '/collections/AAAAAAAAAAAAAAAAAAAAAA/ask',
+    json: { question: 'What is it about?' },
+    status: 404,
+  },
   'POST /api-keys': { path: '/api-keys', json: { name: '' }, status: 422 },
   // Nothing to refuse: the caller's (empty or not) list.
   'GET /api-keys': { path: '/api-keys', status: 200 },
