@@ -4,7 +4,7 @@
 // an MCP client is pointed at this deployment with an API key.
 // test/unit/web/format.test.ts checks them.
 import type { Job, Problem, Summary } from './api';
-import { markdownLink, markdownParagraphs, markdownText } from './markdown';
+import { markdownLink, markdownParagraphs, markdownText } from '../lib/util/markdown';
 
 /** 81.2 -> "1:21"; 3725 -> "1:02:05" (as YouTube writes times). */
 export function clock(seconds: number): string {

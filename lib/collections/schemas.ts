@@ -8,9 +8,9 @@ import * as z from '../schema';
 import { SUMMARY_LENGTH } from '../summaries/limits';
 import { count, summaryLanguageSchema, usedModelSchema } from '../summaries/schemas';
 import { RANDOM_ID_PATTERN } from '../util/random-id';
+import { COLLECTION_LIMIT } from './limits';
 
-/** How many videos of a playlist or channel a collection reads: `limit`. */
-export const COLLECTION_LIMIT = { min: 1, max: 200, default: 25 } as const;
+export { COLLECTION_LIMIT };
 
 /** A collection URL's longest accepted form (a video URL's, and a list id besides). */
 export const MAX_COLLECTION_URL_LENGTH = 2_048;

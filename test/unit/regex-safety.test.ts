@@ -35,7 +35,7 @@ const UNTRUSTED_READERS = [
   'lib/summaries/terms.ts', // answers, captions and questions as search terms
   'lib/util/words.ts', // every text whose words are counted
   'lib/mcp/collection-text.ts', // titles, overviews and answers written as Markdown
-  'web/markdown.ts', // titles, summaries and key points written as Markdown
+  'lib/util/markdown.ts', // titles, summaries and key points written as Markdown
 ];
 
 /**

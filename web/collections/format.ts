@@ -12,16 +12,11 @@ import {
   type SummaryField,
   watchUrl,
 } from '../format';
-import { markdownLink, markdownParagraphs, markdownText } from '../markdown';
+import { markdownLink, markdownParagraphs, markdownText } from '../../lib/util/markdown';
 
 type Video = Collection['videos'][number];
 
-/**
- * How many videos a collection reads (`limit`): the API's COLLECTION_LIMIT, written again here
- * because its module (lib/collections/schemas.ts) brings zod and node:crypto into the page;
- * test/unit/web/collections-format.test.ts holds the two equal.
- */
-export const COLLECTION_LIMIT = { min: 1, max: 200, default: 25 } as const;
+export { COLLECTION_LIMIT } from '../../lib/collections/limits';
 
 const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com']);
 /** Paths whose next segment names a channel: /channel/UC…, /c/name, /user/name. */

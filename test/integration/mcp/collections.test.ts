@@ -9,15 +9,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyOf } from '../../support/api-keys';
 import { type Contract, fetchContract } from '../../support/contract';
+import { FAKE_PLAYLISTS } from '../../support/fake-browse-scenarios';
 import { connectMcp } from '../../support/mcp-tool';
 import { type SummarizeEnv, startSummarizeEnv } from '../../support/summarize-env';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON as the tests read it
 type Json = any;
 
-/** fake-browse-scenarios.ts's FAKE_PLAYLISTS.course: a recorded course playlist of 14 videos. */
-const COURSE = 'PLWxziGKTUvQFIsbbFcTZz7jOT4TMGnZBh';
-const PLAYLIST_URL = `https://www.youtube.com/playlist?list=${COURSE}`;
+/** The recorded course playlist of 14 videos. */
+const PLAYLIST_URL = `https://www.youtube.com/playlist?list=${FAKE_PLAYLISTS.course}`;
 /** Three videos, summarised offline: a collection the wait can see through on an idle machine. */
 const INPUT = { url: PLAYLIST_URL, used_model: 'extractive', summary_length: 40, limit: 3 };
 

@@ -3,10 +3,8 @@
 // its Markdown, whose every text (titles, themes, quotes) is escaped and whose only links go to
 // YouTube, rendered by a GFM parser that passes raw HTML through.
 import { describe, expect, it } from 'vitest';
-import { COLLECTION_LIMIT as API_LIMIT } from '../../../lib/collections/schemas';
 import type { Collection, Problem } from '../../../web/api';
 import {
-  COLLECTION_LIMIT,
   collectionFieldOf,
   collectionMarkdown,
   collectionProgress,
@@ -127,10 +125,6 @@ describe('isCollectionUrl', () => {
 });
 
 describe('a collection in words', () => {
-  it('holds the API’s limits', () => {
-    expect(COLLECTION_LIMIT).toEqual(API_LIMIT);
-  });
-
   it('counts settled videos, then names the overview step', () => {
     const at = (status: Collection['status'], done: number, total: number) =>
       collectionProgress({ status, progress: { done, total } });

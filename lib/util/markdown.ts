@@ -1,4 +1,5 @@
-// Markdown the page writes (Copy as Markdown). Every text in it comes from elsewhere: titles,
+// Markdown the service writes for people: the page's Copy as Markdown, and what the MCP tools
+// say before their JSON. Every text in it comes from elsewhere: titles,
 // channel names and captions from a video's uploader, summaries and key points from a model
 // that may have read an injection in them. Wherever the Markdown is pasted (GitHub, a notes app
 // that passes HTML through), each text must read as the words it is: no link, image, raw HTML,
@@ -7,7 +8,7 @@
 // Hand-written: the small escapers (markdown-escape, @descope/escape-markdown) leave the
 // backslash itself unescaped (a title ending in `\` then closes the link around it), pass line
 // breaks through (a new line can start a heading) and leave GFM's bare-URL links; gfm-escape,
-// which handles them, weighs more than this whole page. test/unit/web/markdown.test.ts renders
+// which handles them, weighs more than this whole page. test/unit/util/markdown.test.ts renders
 // hostile texts with a GFM parser that passes HTML through, to show nothing gets out.
 
 /** Where the page links: the video, and its moments, on YouTube. */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../../web/api';
 import { clock, paragraphsOf, summaryMarkdown } from '../../../web/format';
-import { markdownLink, markdownParagraphs, markdownText } from '../../../web/markdown';
+import { markdownLink, markdownParagraphs, markdownText } from '../../../lib/util/markdown';
 import {
   contentsOf,
   oneLine,
