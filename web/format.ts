@@ -3,8 +3,9 @@
 // concerns, an API key's lifetime (offered, asked for, and where a key stands with it), and how
 // an MCP client is pointed at this deployment with an API key.
 // test/unit/web/format.test.ts checks them.
-import type { Job, Problem, Summary } from './api';
+
 import { markdownLink, markdownParagraphs, markdownText } from '../lib/util/markdown';
+import type { Job, Problem, Summary } from './api';
 
 /** 81.2 -> "1:21"; 3725 -> "1:02:05" (as YouTube writes times). */
 export function clock(seconds: number): string {

@@ -2,6 +2,8 @@
 // functions (no DOM): which links are collections, its progress, its videos' states in words,
 // which field a problem of POST /collections is shown by, and its Markdown.
 // test/unit/web/collections-format.test.ts checks them.
+
+import { markdownLink, markdownParagraphs, markdownText } from '../../lib/util/markdown';
 import type { Collection, Problem } from '../api';
 import {
   CITATION_CHARS,
@@ -12,7 +14,6 @@ import {
   type SummaryField,
   watchUrl,
 } from '../format';
-import { markdownLink, markdownParagraphs, markdownText } from '../../lib/util/markdown';
 
 type Video = Collection['videos'][number];
 

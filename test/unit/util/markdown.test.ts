@@ -3,9 +3,9 @@
 // and links bare URLs (as GitHub and many notes apps do), and must come out as the very text it
 // was, with no link but YouTube's, no HTML of its own, no heading, list, code or emphasis.
 import { describe, expect, it } from 'vitest';
+import { markdownLink, markdownParagraphs, markdownText } from '../../../lib/util/markdown';
 import type { Summary } from '../../../web/api';
 import { clock, paragraphsOf, summaryMarkdown } from '../../../web/format';
-import { markdownLink, markdownParagraphs, markdownText } from '../../../lib/util/markdown';
 import {
   contentsOf,
   oneLine,
