@@ -94,3 +94,29 @@ it('gives back the units of the videos a cancellation stops before they start', 
   expect(started).toBeLessThan(10);
   expect(fits.status).toBe(202);
 });
+
+it('lists the caller’s collections newest first, a page at a time, and refuses a made-up cursor', async () => {
+  const { token } = await env.host.registerAndLogin();
+  const ids: string[] = [];
+  for (const limit of [1, 2, 3]) {
+    const made = await create(
+      { url: playlist(FAKE_PLAYLISTS.course), limit, summary_length: 90 },
+      token,
+    );
+    ids.push(made.body.id);
+  }
+
+  const first = await env.host.request('GET', '/collections?limit=2', { token });
+  const second = await env.host.request(
+    'GET',
+    `/collections?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+    { token },
+  );
+  const forged = await env.host.request('GET', '/collections?cursor=bm90LWEtY3Vyc29y', { token });
+
+  const listed = [...first.body.items, ...second.body.items].map((item) => item.id);
+  expect(listed).toEqual([...ids].reverse());
+  expect(second.body.next_cursor).toBeNull();
+  expect(forged.status).toBe(422);
+  expect(forged.body.errors[0].field).toBe('cursor');
+});
