@@ -53,6 +53,9 @@ export type AdvanceOutcome = 'advanced' | 'busy' | 'gone';
 /** How often a write lost to DELETE is tried again with what the store now says. */
 const MAX_WRITES = 10;
 
+/** Failures of a video's start that pass: the video is started again with the next delivery. */
+const PASSING_STARTS = new Set(['storage-unavailable', 'summary-in-progress']);
+
 /** Passing failures of the overview's model: the message is delivered again. */
 const PASSING = new Set([429, 503, 504]);
 
@@ -111,7 +114,8 @@ export function createCollectionDriver(deps: CollectionDriverDeps) {
       const status = submitted.ready ? 'done' : 'running';
       return { ...video, status, jobId: submitted.job.id, prepaid: false };
     } catch (error) {
-      if (!(error instanceof HttpErrorClass)) throw error;
+      // The table down, or identical requests colliding: passing, the message comes again.
+      if (!(error instanceof HttpErrorClass) || PASSING_STARTS.has(error.type)) throw error;
       // A verdict on the video found before (or the queue refusing): no run was made for it.
       if (prepaid) await giveBack(collection);
       return { ...video, status: 'failed', problem: storeProblem(error), prepaid: false };
