@@ -65,6 +65,22 @@ describe('limits checked before any download', () => {
     },
   );
 
+  it('refuses a video whose length the player does not say (a live one says 0) with a 422, before any download or charge', async () => {
+    env.youtube.reset();
+    stt.reset();
+    env.youtube.setVideoDetails({ lengthSeconds: 0 });
+
+    const answer = await summarize(env, FAKE_VIDEO_IDS.disabled).finally(() =>
+      env.youtube.setVideoDetails(undefined),
+    );
+
+    expect(answer.status, answer.text).toBe(422);
+    expect(answer.body.type).toBe('urn:tubesum:problem:video-too-long-to-transcribe');
+    expect(answer.body.detail).toMatch(/of unknown length.*at most 30 minutes/);
+    expect(env.youtube.media).toHaveLength(0);
+    expect(stt.requests).toHaveLength(0);
+  });
+
   it('refuses audio whose index does not read and that is larger than one upload, after reading only its index', async () => {
     env.youtube.reset();
     stt.reset();

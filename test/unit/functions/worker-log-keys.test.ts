@@ -5,10 +5,13 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { freePort } from '../../../infra/local/dynamodb';
 import { lambdaContext, sqsEvent } from '../../../infra/local/event';
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
 
 it('logs a dropped message without the request id of the message before it', async () => {
-  process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+  vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'INFO');
   // Imported anew after the level is set: the logger reads it once, at import.
   vi.resetModules();
   const [{ create }, { loadConfig }] = await Promise.all([

@@ -27,6 +27,14 @@ describe('the router', () => {
     });
   });
 
+  it('takes a path parameter from one segment only: /summaries/a/b is no summary', () => {
+    expect(router.match('/summaries/a', 'GET')).toMatchObject({
+      kind: 'found',
+      pathParameters: { id: 'a' },
+    });
+    expect(router.match('/summaries/a/b', 'GET')).toEqual({ kind: 'not-found' });
+  });
+
   it('serves the routeKey of a deployed HEAD route by its GET route', () => {
     expect(servingRouteKey('HEAD /summaries/{id}')).toBe('GET /summaries/{id}');
     expect(servingRouteKey('DELETE /summaries/{id}')).toBe('DELETE /summaries/{id}');

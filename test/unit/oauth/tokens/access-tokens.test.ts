@@ -3,7 +3,12 @@
 // tolerance it shares with login tokens (CLOCK_TOLERANCE_SECONDS, docs/oauth.md "Tokens and
 // connections"): taken up to 30 s past `exp`, and no later.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CLOCK_TOLERANCE_SECONDS, InvalidTokenError } from '../../../../lib/accounts/auth/tokens';
+import {
+  CLOCK_TOLERANCE_SECONDS,
+  InvalidTokenError,
+  issueToken,
+  signJwt,
+} from '../../../../lib/accounts/auth/tokens';
 import { issueAccessToken, verifyAccessToken } from '../../../../lib/oauth/tokens/access-tokens';
 import { settingsFor, sign, validClaims } from '../../../support/tokens';
 
@@ -53,6 +58,22 @@ describe('an access token', () => {
       'summaries:read',
       'summaries:write',
     ]);
+  });
+
+  it('is not a login token: one typed so is refused, though its audience is /mcp and it names a grant', async () => {
+    // All an access token carries but its typ (JWT, a login token's, not at+jwt).
+    const { token: loginTyped } = await signJwt(
+      key,
+      { typ: 'JWT', issuer: ORIGIN, audience: `${ORIGIN}/mcp`, ttlSeconds: 3_600 },
+      'user-1',
+      { client_id: 'client-1', gid: 'grant-1', scope: 'summaries:read' },
+    );
+    const { token: login } = await issueToken(key, 'user-1');
+
+    await expect(verifyAccessToken(key, ORIGIN, loginTyped)).rejects.toBeInstanceOf(
+      InvalidTokenError,
+    );
+    await expect(verifyAccessToken(key, ORIGIN, login)).rejects.toBeInstanceOf(InvalidTokenError);
   });
 
   it('is taken up to 30 s past its expiry, and refused after', async () => {

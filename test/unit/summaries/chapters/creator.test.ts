@@ -63,6 +63,16 @@ describe('creatorChapters', () => {
       'End',
     ]);
   });
+
+  it('keeps the first of two chapters at the same time, as times must increase', () => {
+    const description = '0:00 Intro\n2:00 Kernels\n2:00 Kernels, again\n4:00 End';
+
+    expect(creatorChapters(description)).toEqual([
+      { startMs: 0, title: 'Intro' },
+      { startMs: 120_000, title: 'Kernels' },
+      { startMs: 240_000, title: 'End' },
+    ]);
+  });
 });
 
 describe('chaptersOfVideo', () => {
