@@ -27,7 +27,7 @@ export { SUMMARY_LENGTH, videoUrlSchema };
 
 /**
  * `used_model`; lib/openapi.ts documents it as an enum of the models the deployment offers, and
- * only those exact names are accepted (catalog.ts resolveModel).
+ * only those exact names are accepted (resolveModel).
  */
 export const usedModelSchema = z.string().check(z.minLength(1), z.maxLength(64));
 

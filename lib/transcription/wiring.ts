@@ -5,7 +5,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Config, ConfigError } from '../config';
 import type { OperatorCredentials } from '../credentials';
 import type { Logger } from '../logger';
-import { createCache } from '../summaries/store/cache';
+import { createCache } from '../store/cache';
 import type { YouTubeClient } from '../youtube/client';
 import type { TranscriptionBackend } from './backend';
 import type { PlacedHeard } from './heard';

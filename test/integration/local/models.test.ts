@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { awsCredentialsFound, localModels } from '../../../infra/local/models';
 import { ConfigError, loadConfig } from '../../../lib/config';
-import { catalogFromConfig } from '../../../lib/summaries/catalog';
+import { catalogFromConfig } from '../../../lib/summaries/offer';
 
 const BEDROCK = ['nova-micro', 'nova-lite', 'nova-pro', 'claude-haiku', 'claude-sonnet'];
 
