@@ -3,8 +3,8 @@
 // add or override Bedrock entries with MODEL_CATALOG_JSON, offer a server's models with
 // OPENAI_MODELS, and restrict the offer with ALLOWED_MODELS. Which models are fit to offer is
 // the caller's rule (the summaries' catalog leaves out windows too small for any summary).
-import { type Config, ConfigError } from '../config';
-import { ServiceUnavailableError, ValidationError } from '../errors';
+import type { Config } from '../config';
+import { ConfigError, ServiceUnavailableError, ValidationError } from '../errors';
 import { BUILT_IN_MODELS, EXTRACTIVE } from './catalog/built-in';
 import { parseExtraEntries, parseOpenAiModels, withUnfitLeftOut } from './catalog/settings';
 

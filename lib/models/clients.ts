@@ -3,8 +3,9 @@
 // YouTube client, the Bedrock and OpenAI-compatible clients. A run of the offline model never
 // loads the model clients. (The summary pipeline and the offline summarizer are the worker's
 // alone; /ask only chats.)
+
+import type { OperatorCredentials } from '../aws/operator-credentials';
 import type { Config } from '../config';
-import type { OperatorCredentials } from '../credentials';
 import type { Logger } from '../logger';
 import { once } from '../util/once';
 import type { YouTubeClient } from '../youtube/client';
@@ -27,7 +28,7 @@ export interface ModelClients {
  */
 export function modelClientsFrom(config: Config, logger: Logger): ModelClients {
   const credentials = once(async () =>
-    (await import('../credentials')).operatorCredentialsFrom(config),
+    (await import('../aws/operator-credentials')).operatorCredentialsFrom(config),
   );
   const youtube = once<YouTubeClient>(async () =>
     (await import('../youtube/client')).youTubeClientFromConfig(config, await credentials(), {

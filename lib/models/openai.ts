@@ -3,8 +3,8 @@
 // client: the ChatModel for such a server (one call with our retries, and what its failures
 // mean for the client and the operator), and the client transcription shares.
 import OpenAI from 'openai';
+import type { OperatorCredentials } from '../aws/operator-credentials';
 import type { Config } from '../config';
-import type { OperatorCredentials } from '../credentials';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
 import { nothingWasSent, patientFetch } from '../net/patient-fetch';

@@ -1,7 +1,7 @@
 // What the operator's settings add to the catalog: the Bedrock entries of MODEL_CATALOG_JSON,
 // the models of OPENAI_MODELS, and which models are left out because they are unfit (each with
 // the line that tells the operator why).
-import { ConfigError } from '../../config';
+import { ConfigError } from '../../errors';
 import * as z from '../../schema';
 import type { BedrockModel, Catalog, CatalogEntry, OpenAiModel, Unfit } from '../catalog';
 

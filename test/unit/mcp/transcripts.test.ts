@@ -3,8 +3,7 @@
 // ours), and the captions come a page at a time, by their start.
 import { describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../lib/accounts/users/store';
-import { ConfigError } from '../../../lib/config';
-import { TooManyRequestsError, ValidationError } from '../../../lib/errors';
+import { ConfigError, TooManyRequestsError, ValidationError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import { TRANSCRIPT_PAGE_CHARACTERS } from '../../../lib/mcp/schemas';
 import { createTranscriptService, pageOf } from '../../../lib/mcp/transcripts';

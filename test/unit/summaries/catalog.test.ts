@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../lib/config';
-import { type HttpError, ValidationError } from '../../../lib/errors';
+import { loadConfig } from '../../../lib/config';
+import { ConfigError, type HttpError, ValidationError } from '../../../lib/errors';
 import { estimateCostUsd, resolveModel, UnknownModelError } from '../../../lib/models/catalog';
 import { BUILT_IN_MODELS } from '../../../lib/models/catalog/built-in';
 import { buildCatalog, catalogFromConfig } from '../../../lib/summaries/offer';
