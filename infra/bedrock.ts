@@ -3,7 +3,7 @@
 import { Annotations, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import type { Catalog } from '../lib/summaries/catalog';
+import type { Catalog } from '../lib/models/catalog';
 
 /** Prefixes of system-defined cross-region inference profiles (`us.amazon.nova-micro-v1:0`). */
 const GEO_PROFILE = /^(us|us-gov|eu|apac|jp|au|ca|global)\.(.+)$/;

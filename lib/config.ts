@@ -9,6 +9,7 @@ import { summarySettings } from './config/summaries';
 import { transcriptionSettings } from './config/transcription';
 import { int, list, optionalString, text, url } from './config/values';
 import { youtubeSettings } from './config/youtube';
+import { ConfigError } from './errors';
 import * as z from './schema';
 
 const envSchema = z.object({
@@ -49,10 +50,9 @@ export type Config = Readonly<z.output<typeof envSchema>>;
 /** Every variable the service reads (docs/configuration.md documents each). */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Config)[];
 
-/** Thrown when the environment holds an invalid setting; the message names the variable. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+// The problem codec still imports ConfigError from here (lib/problems.ts belongs to another
+// change); every other module imports it from lib/errors.ts.
+export { ConfigError };
 
 /**
  * Validates `env` and returns a frozen Config.

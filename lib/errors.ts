@@ -273,3 +273,11 @@ export class InternalError extends HttpError {
     super(500, 'internal-error', 'Internal server error', options);
   }
 }
+
+/**
+ * Thrown when the environment or the operator's settings hold an invalid value; the message names
+ * the variable. Not an HttpError: the problem codec answers it 503 server-misconfigured.
+ */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}

@@ -3,7 +3,12 @@
 // offers. The OpenAPI document (lib/openapi.ts) and the MCP tools' schemas (lib/mcp/tools.ts)
 // are both made here, so a client sees the same rules in both.
 import * as z from './schema';
-import { usedModelSchema } from './summaries/schemas';
+
+/**
+ * `used_model`, in every request that names a model: toJsonSchema writes it as the enum of the
+ * models the deployment offers, and only those exact names are accepted (resolveModel).
+ */
+export const usedModelSchema = z.string().check(z.minLength(1), z.maxLength(64));
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema objects are open-ended
 export type Json = Record<string, any>;

@@ -8,9 +8,10 @@
 // captions needs), outcome. A client's bot-check retry is a row of its own. The exit code is 1
 // when no client yields a transcript. Run it after a deploy, and when summaries start
 // failing: it shows which clients still work, and so what to put in YOUTUBE_CLIENTS.
-import { ConfigError, loadConfig } from '../lib/config';
-import { operatorCredentialsFrom } from '../lib/credentials';
-import { HttpError } from '../lib/errors';
+
+import { operatorCredentialsFrom } from '../lib/aws/operator-credentials';
+import { loadConfig } from '../lib/config';
+import { ConfigError, HttpError } from '../lib/errors';
 import type { Attempt } from '../lib/youtube/acquisition/attempt';
 import { ForeignMediaError, MediaRefusedError } from '../lib/youtube/audio/media';
 import { type YouTubeClient, youTubeClientFromConfig } from '../lib/youtube/client';

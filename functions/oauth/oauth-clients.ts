@@ -3,9 +3,10 @@
 // that forwards there), back to the app with an error (303), or answered with an error page (400).
 import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
+import { mcpResource } from '../../lib/config/origin';
 import { HttpError } from '../../lib/errors';
 import { type LambdaHandler, lambdaEntry } from '../../lib/http/entry';
-import { mcpResource, requestOrigin } from '../../lib/http/headers/origin';
+import { requestOrigin } from '../../lib/http/headers/origin';
 import { json, noContent } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';

@@ -15,7 +15,7 @@ import {
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { OperatorCredentials } from '../../lib/credentials';
+import type { OperatorCredentials } from '../../lib/aws/operator-credentials';
 import { grantGetSecretValue } from '../grants';
 
 /** The parameters' names, as `cdk deploy --parameters NAME=value` takes them. */

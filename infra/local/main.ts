@@ -3,7 +3,8 @@
 // infra/local/local.env, which `npm start` loads). Stops cleanly on SIGINT/SIGTERM, also while
 // it is still starting (DynamoDB Local never outlives it), and, with --stop-with-parent (which
 // `npm start` passes), when the process that started it ends.
-import { ConfigError, loadConfig } from '../../lib/config';
+import { loadConfig } from '../../lib/config';
+import { ConfigError } from '../../lib/errors';
 import { JavaMissingError } from './dynamodb';
 import { type LocalHost, startLocalHost } from './host';
 

@@ -6,8 +6,8 @@
 // credentials, and nothing of this runs.
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { type Config, withSettings } from '../../lib/config';
-import { catalogFromConfig, catalogOf } from '../../lib/summaries/catalog';
-import { BUILT_IN_MODELS } from '../../lib/summaries/catalog/built-in';
+import { BUILT_IN_MODELS } from '../../lib/models/catalog/built-in';
+import { catalogFromConfig, catalogOf } from '../../lib/summaries/offer';
 
 /** How long the look for credentials may take: a profile's SSO token or a process may be slow. */
 const PROBE_MS = 3_000;

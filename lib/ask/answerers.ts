@@ -4,9 +4,9 @@
 // marks are then checked against the transcript (citations.ts).
 import { randomBytes } from 'node:crypto';
 import { UnprocessableError } from '../errors';
-import type { BedrockModel, OpenAiModel } from '../summaries/catalog';
-import type { ChatModel } from '../summaries/llm/chat';
-import { modelProblems } from '../summaries/llm/failures';
+import type { BedrockModel, OpenAiModel } from '../models/catalog';
+import type { ChatModel } from '../models/chat';
+import { modelProblems } from '../models/failures';
 import {
   estimateTokens,
   MIN_DATA_TOKENS,
@@ -15,7 +15,7 @@ import {
   PLANNING_TAG,
   roomForData,
   transcriptRoom,
-} from '../summaries/llm/plan/tokens';
+} from '../models/tokens';
 import { stampedUnits } from '../summaries/llm/prompt/timed-units';
 import { formatTimestamp } from '../summaries/timed-line';
 import { cutText } from '../util/text';
@@ -125,7 +125,7 @@ export async function answerWithModel(
   const { transcript, metadata } = video;
   const maxTokens = maxTokensFor(2 * ANSWER_WORDS, model);
   // What a call leaves without the description and chapters, which keep some of it beside the
-  // transcript and get what the transcript leaves (as a summary's do: llm/plan/tokens.ts).
+  // transcript and get what the transcript leaves (as a summary's do: transcriptRoom).
   const bareRoom = (whole: boolean) =>
     roomForData(
       model,

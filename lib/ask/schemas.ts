@@ -1,8 +1,10 @@
 // The questions area's schemas, one module: what POST /ask takes and answers. The route table
 // names them, the OpenAPI document is generated from them, and the key of a cached answer is
 // derived from the response schema (store.ts).
+
+import { usedModelSchema } from '../json-schema';
 import * as z from '../schema';
-import { answerFields, count, usedModelSchema, videoUrlSchema } from '../summaries/schemas';
+import { answerFields, count, videoUrlSchema } from '../summaries/schemas';
 import { isBlank } from '../util/text';
 import { transcriptLanguageSchema, videoMetadataSchema } from '../youtube/schema';
 

@@ -1,13 +1,13 @@
 // The questions service of a Config: the answer cache and the quota in the table, the video
 // source the summary worker uses (the transcript cache, then YouTube, then a kept transcription),
-// and the model clients, each loaded on first use (summaries/model-clients.ts).
+// and the model clients, each loaded on first use (modelClientsFrom).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { catalogFromConfig } from '../summaries/catalog';
-import { modelClientsFrom } from '../summaries/model-clients';
-import { createCache } from '../summaries/store/cache';
-import { createQuota } from '../summaries/store/quota';
+import { modelClientsFrom } from '../models/clients';
+import { createCache } from '../store/cache';
+import { createQuota } from '../store/quota';
+import { catalogFromConfig } from '../summaries/offer';
 import { createVideoSource } from '../summaries/videos';
 import { keptTranscriptionsOf } from '../transcription/reuse';
 import type { Video } from '../youtube/types';

@@ -1,7 +1,8 @@
 // Reads secret strings from AWS Secrets Manager (deployed stacks keep the JWT key and the
 // YouTube credentials there, never in the environment or the template).
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { type Config, ConfigError } from '../config';
+import type { Config } from '../config';
+import { ConfigError } from '../errors';
 
 type SecretsConfig = Pick<Config, 'AWS_REGION' | 'AWS_ENDPOINT_URL_SECRETS_MANAGER'>;
 

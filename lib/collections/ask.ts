@@ -13,15 +13,10 @@ import { answeringPassages, passagesOf, searchPassages } from '../ask/passages';
 import { normaliseQuestion } from '../ask/question';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
-import {
-  type BedrockModel,
-  type Catalog,
-  type OpenAiModel,
-  resolveModel,
-} from '../summaries/catalog';
-import type { ChatModel } from '../summaries/llm/chat';
-import type { Cache } from '../summaries/store/cache';
-import { givesUnitBack, type Quota } from '../summaries/store/quota';
+import { type BedrockModel, type Catalog, type OpenAiModel, resolveModel } from '../models/catalog';
+import type { ChatModel } from '../models/chat';
+import type { Cache } from '../store/cache';
+import { givesUnitBack, type Quota } from '../store/quota';
 import { formatTimestamp } from '../summaries/timed-line';
 import type { VideoRequest } from '../summaries/videos';
 import type { Video } from '../youtube/types';

@@ -1,7 +1,7 @@
 // A collection's overview with the model it was asked for: offline (extractive) with the
 // extractive model, else one call of the language model (overview/model.ts).
-import { type Catalog, resolveModel } from '../summaries/catalog';
-import type { ChatModel } from '../summaries/llm/chat';
+import { type Catalog, resolveModel } from '../models/catalog';
+import type { ChatModel } from '../models/chat';
 import { countWords } from '../util/words';
 import type { SummarizedVideo } from './driver';
 import { modelOverview } from './overview/model';

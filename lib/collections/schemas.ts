@@ -4,9 +4,10 @@
 // the same shapes.
 import { citationSchema, questionSchema } from '../ask/schemas';
 import { problemSchema } from '../http/problem-schema';
+import { usedModelSchema } from '../json-schema';
 import * as z from '../schema';
 import { SUMMARY_LENGTH } from '../summaries/limits';
-import { count, summaryLanguageSchema, usedModelSchema } from '../summaries/schemas';
+import { count, summaryLanguageSchema } from '../summaries/schemas';
 import { RANDOM_ID_PATTERN } from '../util/random-id';
 import { COLLECTION_LIMIT } from './limits';
 

@@ -7,13 +7,13 @@
 import type { User } from '../accounts/users/store';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
+import { type Catalog, resolveModel } from '../models/catalog';
 import { storeProblem } from '../problems';
-import { type Catalog, resolveModel } from '../summaries/catalog';
+import type { Quota } from '../store/quota';
 import { QueueUnavailableError } from '../summaries/jobs/errors';
 import type { JobQueue } from '../summaries/jobs/queue';
 import { plannerFor, SummaryLengthError } from '../summaries/llm/plan';
 import type { SummaryService } from '../summaries/service';
-import type { Quota } from '../summaries/store/quota';
 import { type RecordStore, reusable, summaryKey, type Work } from '../summaries/store/records';
 import { withoutHidden } from '../util/text';
 import { CollectionBusyError, CollectionEmptyError, CollectionNotFoundError } from './errors';

@@ -11,7 +11,7 @@ export function collectionSourceFrom(config: Config): CollectionServiceDeps['sou
   const lister = once(async () => {
     const [{ collectionListerFromConfig }, { operatorCredentialsFrom }] = await Promise.all([
       import('../youtube/collections/browse'),
-      import('../credentials'),
+      import('../aws/operator-credentials'),
     ]);
     return collectionListerFromConfig(config, await operatorCredentialsFrom(config));
   });

@@ -16,7 +16,7 @@ import {
 import { conditionalWrite, storeCall } from '../aws/dynamodb';
 import { JOBS_INDEX } from '../aws/table';
 import type { StoredProblem } from '../problems';
-import { pack, unpack } from '../summaries/store/codec';
+import { pack, unpack } from '../store/codec';
 import { ownedPage } from '../summaries/store/job-cursor';
 import { randomId } from '../util/random-id';
 import { createCollectionLeases, type Lease } from './lease';

@@ -3,10 +3,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { catalogFromConfig } from '../summaries/catalog';
+import { modelClientsFrom } from '../models/clients';
+import { createCache } from '../store/cache';
 import type { JobQueue } from '../summaries/jobs/queue';
-import { modelClientsFrom } from '../summaries/model-clients';
-import { createCache } from '../summaries/store/cache';
+import { catalogFromConfig } from '../summaries/offer';
 import { createVideoSource } from '../summaries/videos';
 import { storesFrom, summaryServiceFrom } from '../summaries/wiring';
 import { keptTranscriptionsOf } from '../transcription/reuse';

@@ -1,7 +1,8 @@
 // The kinds of value a variable holds (bounded integers, lists, URLs, origins, texts), each
 // with its default: the building blocks of every area's settings.
-import { isLoopbackHost } from '../http/headers/origin';
+
 import * as z from '../schema';
+import { isLoopbackHost } from './origin';
 
 export const int = (min: number, max: number, fallback: number) =>
   z._default(z.coerce.number().check(z.int(), z.minimum(min), z.maximum(max)), fallback);

@@ -8,9 +8,9 @@
 import type { User } from '../accounts/users/store';
 import { HttpError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
-import type { Cache } from '../summaries/store/cache';
-import { videoKey } from '../summaries/store/cache';
-import { givesUnitBack, type Quota } from '../summaries/store/quota';
+import type { Cache } from '../store/cache';
+import { videoKey } from '../store/cache';
+import { givesUnitBack, type Quota } from '../store/quota';
 import { lookUp } from '../summaries/videos';
 import type { CaptionlessHandler } from '../transcription/reuse';
 import type { YouTubeClient } from '../youtube/client';

@@ -2,7 +2,7 @@
 // /mcp (RFC 9728), which names the authorization server, and that server's metadata (RFC 8414),
 // with exactly the fields MCP clients read. The registration endpoint is /oauth/register:
 // /register is account registration, which a client probing the MCP spec's old default finds.
-import { mcpResource } from '../http/headers/origin';
+import { mcpResource } from '../config/origin';
 import { ALL_SCOPES } from './scopes';
 
 /** Where the endpoints are, below the origin. */

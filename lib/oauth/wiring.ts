@@ -5,7 +5,7 @@ import { createUserStore } from '../accounts/users/store';
 import { createWindowCounter } from '../aws/window-counter';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { createCache } from '../summaries/store/cache';
+import { createCache } from '../store/cache';
 import {
   type AuthorizeDependencies,
   createClientDirectory,

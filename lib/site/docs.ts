@@ -10,7 +10,7 @@ import { type Reply, text } from '../http/reply';
 import { buildOpenApiDocument } from '../openapi';
 import { docsFileSchema } from '../routes/docs';
 import type * as z from '../schema';
-import { catalogFromConfig } from '../summaries/catalog';
+import { catalogFromConfig } from '../summaries/offer';
 import { ICON } from './icon';
 import { type StaticFile, staticFile, staticFileReply } from './static-file';
 

@@ -10,7 +10,7 @@ import { NotFoundError } from '../errors';
 import type { Reply } from '../http/reply';
 import { webFileSchema } from '../routes/docs';
 import type * as z from '../schema';
-import { catalogFromConfig } from '../summaries/catalog';
+import { catalogFromConfig } from '../summaries/offer';
 import { once } from '../util/once';
 import { ICON } from './icon';
 import { type StaticFile, staticFile, staticFileReply } from './static-file';

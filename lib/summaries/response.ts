@@ -1,9 +1,10 @@
 // The API's answer (the body of POST /summarize's 200, a done job's `result`), from what a run's
 // summarizer made of the video: the summary, key points and chapters with links into the video,
 // and the metadata of how it was made.
+
+import { type CatalogEntry, usageMetadata } from '../models/catalog';
 import { countWords } from '../util/words';
 import type { Video } from '../youtube/types';
-import { type CatalogEntry, usageMetadata } from './catalog';
 import { keyPointUrl } from './key-points';
 import type { SummarizeResponse } from './schemas';
 import type { Work } from './store/records';

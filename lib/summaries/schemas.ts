@@ -2,6 +2,7 @@
 // when it does not fit one request has its own, in jobs/schemas.ts). The route table names them,
 // the OpenAPI document is generated from them, and the summary record's version is derived from
 // the response schema (store/records.ts).
+import { usedModelSchema } from '../json-schema';
 import * as z from '../schema';
 import type { HeardTiming } from '../transcription/backend';
 import {
@@ -24,12 +25,6 @@ const TRANSCRIPT_SOURCES = [
 const TRANSCRIPT_TIMINGS = ['segments', 'estimated'] as const satisfies readonly HeardTiming[];
 
 export { SUMMARY_LENGTH, videoUrlSchema };
-
-/**
- * `used_model`; lib/openapi.ts documents it as an enum of the models the deployment offers, and
- * only those exact names are accepted (catalog.ts resolveModel).
- */
-export const usedModelSchema = z.string().check(z.minLength(1), z.maxLength(64));
 
 /** The optional `summary_language` field of a summarize request: the summary's language. */
 export const summaryLanguageSchema = languageTagSchema('de').check(

@@ -7,9 +7,10 @@
 import type { User } from '../accounts/users/store';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
+import { type Catalog, resolveModel } from '../models/catalog';
 import { storedError, storeProblem } from '../problems';
+import type { Quota } from '../store/quota';
 import { parseVideoId } from '../youtube/url';
-import { type Catalog, resolveModel } from './catalog';
 import { JobNotFoundError, QueueUnavailableError, SummaryInProgressError } from './jobs/errors';
 import { type JobView, viewOf } from './jobs/job-view';
 import { answerFor, progressOf, settleJob } from './jobs/outcome';
@@ -17,7 +18,6 @@ import type { JobQueue } from './jobs/queue';
 import { plannerFor, SummaryLengthError } from './llm/plan';
 import type { SummarizeRequest, SummarizeResponse } from './schemas';
 import { type Job, type JobProgress, type JobStore, newJobId } from './store/jobs';
-import type { Quota } from './store/quota';
 import {
   type RecordStore,
   reusable,

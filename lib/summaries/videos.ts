@@ -5,11 +5,11 @@
 // worker and POST /ask share it, so a question about a video just summarised costs no YouTube
 // call, and the other way round.
 import type { Logger } from '../logger';
+import { type Cache, videoKey } from '../store/cache';
 import type { CaptionlessHandler } from '../transcription/reuse';
 import type { TranscriptionRequest } from '../transcription/transcriber';
 import type { YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';
-import { type Cache, videoKey } from './store/cache';
 
 /** What an answer's metadata says of the transcript it was made from. */
 export function transcriptMetadata({ transcript, client, source }: Video) {

@@ -4,11 +4,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { catalogFromConfig } from './catalog';
+import { createQuota } from '../store/quota';
 import type { JobQueue } from './jobs/queue';
+import { catalogFromConfig } from './offer';
 import { createSummaryService, type SummaryService } from './service';
 import { createJobStore } from './store/jobs';
-import { createQuota } from './store/quota';
 import { createRecordStore } from './store/records';
 
 /** The stores the service and the worker share, over one DynamoDB client. */

@@ -5,7 +5,7 @@
 // format and place): a run that dies, or hands its work over when its time ends, is followed by
 // one that transcribes only the parts not kept yet.
 import type { Logger } from '../logger';
-import type { Cache } from '../summaries/store/cache';
+import type { Cache } from '../store/cache';
 import type { AudioSource, Fetch, LocatedAudio } from './audio-source';
 import type { AudioFile, UploadBackend, UploadCall } from './backend';
 import { type PlacedHeard, placeHeard } from './heard';

@@ -7,7 +7,7 @@
 // answer is read with a cap and parsed in slices (openai/answer.ts), its times checked against
 // the file's length (openai/heard.ts); what a failure means, per server, is openai/failures.ts.
 // The official `openai` client writes the request and its headers; the answer is read here.
-import { createOpenAiClient } from '../summaries/llm/openai';
+import { createOpenAiClient } from '../models/openai';
 import { runInSlices } from '../util/cooperative';
 import { sleep } from '../util/retry';
 import {

@@ -5,7 +5,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config';
 import { UnprocessableError } from '../errors';
-import { type Cache, createCache, transcribedKey } from '../summaries/store/cache';
+import { type Cache, createCache, transcribedKey } from '../store/cache';
 import type { CaptionlessVideo } from '../youtube/client';
 import type { Video } from '../youtube/types';
 import { UNDETERMINED } from './backend';

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError, UnprocessableError } from '../errors';
 import type { Logger } from '../logger';
-import type { Cache } from '../summaries/store/cache';
-import { transcribedKey } from '../summaries/store/cache';
-import { givesUnitBack } from '../summaries/store/quota';
+import type { Cache } from '../store/cache';
+import { transcribedKey } from '../store/cache';
+import { givesUnitBack } from '../store/quota';
 import { sleep } from '../util/retry';
 import type { CaptionlessVideo, YouTubeClient } from '../youtube/client';
 import type { Video } from '../youtube/types';

@@ -2,10 +2,11 @@
 // captions): the backend TRANSCRIPTION_BACKEND names, with its SDK, the claims and minutes in the
 // table, and the kept transcriptions.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type Config, ConfigError } from '../config';
-import type { OperatorCredentials } from '../credentials';
+import type { OperatorCredentials } from '../aws/operator-credentials';
+import type { Config } from '../config';
+import { ConfigError } from '../errors';
 import type { Logger } from '../logger';
-import { createCache } from '../summaries/store/cache';
+import { createCache } from '../store/cache';
 import type { YouTubeClient } from '../youtube/client';
 import type { TranscriptionBackend } from './backend';
 import type { PlacedHeard } from './heard';

@@ -4,8 +4,8 @@
 // it, optionally enriched by the YouTube Data API. Every request goes through
 // createControlledFetch (fixed origin, proxy, deadline, size cap).
 import type { Dispatcher } from 'undici';
+import type { OperatorCredentials } from '../aws/operator-credentials';
 import type { Config } from '../config';
-import type { OperatorCredentials } from '../credentials';
 import { type HttpError, ValidationError } from '../errors';
 import { requireShipped } from '../shipped';
 import { acquireTranscript } from './acquisition';
@@ -266,7 +266,7 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
 
 /**
  * A client configured from the environment (YOUTUBE_* variables) and the operator's
- * credentials (lib/credentials.ts); create it once per process.
+ * credentials (operatorCredentialsFrom); create it once per process.
  * @throws InvalidArgumentError from undici when the proxy URL is unusable.
  */
 export function youTubeClientFromConfig(

@@ -27,9 +27,9 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '../../lib/http/headers/cors';
+import { BUILT_IN_MODELS } from '../../lib/models/catalog/built-in';
 import { routeList, routes, STATELESS_HANDLERS, UNROUTED_HANDLER } from '../../lib/routes';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
-import { BUILT_IN_MODELS } from '../../lib/summaries/catalog/built-in';
 import {
   actionsOf,
   allFunctions,

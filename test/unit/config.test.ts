@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../lib/config';
+import { loadConfig } from '../../lib/config';
+import { ConfigError } from '../../lib/errors';
 
 describe('loadConfig', () => {
   it('fills every default from an empty environment', () => {

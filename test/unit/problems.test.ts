@@ -1,8 +1,8 @@
 // The problem codec (lib/problems.ts): each named error's RFC 9457 document, what a client reads
 // of a 5xx, the one mapping of a configuration error, and a failed job's stored problem.
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../lib/config';
 import {
+  ConfigError,
   ServerMisconfiguredError,
   ServiceUnavailableError,
   ValidationError,

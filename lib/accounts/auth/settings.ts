@@ -1,7 +1,8 @@
 // Where the signing key comes from: JWT_SECRET (local), or Secrets Manager (JWT_SECRET_ARN)
 // when deployed. Resolved once per function instance; there is never a default key.
 import { readSecretString } from '../../aws/secrets';
-import { type Config, ConfigError } from '../../config';
+import type { Config } from '../../config';
+import { ConfigError } from '../../errors';
 import { once } from '../../util/once';
 import { assertStrongSecret, keyIdOf, type TokenSettings } from './tokens';
 

@@ -1,7 +1,7 @@
 // Access tokens: HS256 JWTs signed and verified with jose, with every check RFC 8725 asks for.
 import { createHash, randomUUID } from 'node:crypto';
 import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
-import { ConfigError } from '../../config';
+import { ConfigError } from '../../errors';
 
 /** Leeway for clocks that disagree a little between machines. */
 export const CLOCK_TOLERANCE_SECONDS = 30;

@@ -5,10 +5,10 @@
 // are those key points (checked against their video's transcript when made), and a number that
 // names none is dropped. An answer without a theme gets the offline themes.
 import { randomBytes } from 'node:crypto';
-import type { BedrockModel, OpenAiModel } from '../../summaries/catalog';
-import type { ChatModel } from '../../summaries/llm/chat';
-import { modelProblems } from '../../summaries/llm/failures';
-import { estimateTokens, maxTokensFor, roomForData } from '../../summaries/llm/plan/tokens';
+import type { BedrockModel, OpenAiModel } from '../../models/catalog';
+import type { ChatModel } from '../../models/chat';
+import { modelProblems } from '../../models/failures';
+import { estimateTokens, maxTokensFor, roomForData } from '../../models/tokens';
 import { untrustedDataRules } from '../../summaries/llm/prompt/instructions';
 import { cutText } from '../../util/text';
 import type { SummarizedVideo } from '../driver';

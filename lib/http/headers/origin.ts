@@ -6,16 +6,7 @@
 // The same own origin is what a browser's Origin is checked against (isAllowedOrigin).
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Config } from '../../config';
-
-/**
- * Whether a URL's hostname (as `new URL()` normalises it: `127.1` is `127.0.0.1`, IPv6 is
- * compressed) is this machine: localhost, 127.0.0.0/8 or [::1]. Without ipaddr.js, which every
- * function with a protected route would bundle.
- */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
-}
+import { isLoopbackHost } from '../../config/origin';
 
 /** `https://host` (or `http://host` on loopback) of the request; PUBLIC_URL when set. */
 export function requestOrigin(
@@ -51,6 +42,3 @@ export function isAllowedOrigin(
 ): boolean {
   return origin === undefined || origin === own || allowed.includes(origin);
 }
-
-/** The MCP endpoint of an origin: the resource OAuth access tokens are for (RFC 8707). */
-export const mcpResource = (origin: string): string => `${origin}/mcp`;

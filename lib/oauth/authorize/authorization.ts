@@ -8,7 +8,7 @@
 // (RFC 9207), exactly as the authorization server metadata does, so that a client talking to
 // several servers can tell which one answered (a mix-up attack).
 
-import type { Cache } from '../../summaries/store/cache';
+import type { Cache } from '../../store/cache';
 import { RANDOM_ID_PATTERN, randomId } from '../../util/random-id';
 import { ClientMetadataError } from '../clients/client-metadata';
 import { type ClientStore, isMetadataDocumentUrl, type OAuthClient } from '../clients/clients';

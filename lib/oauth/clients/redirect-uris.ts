@@ -13,7 +13,7 @@
 // but printable ASCII: whitespace is refused, never trimmed (a URI registered as " https://..."
 // would be a second spelling of another). Matching is exact, string for string, except the port
 // of a loopback URI.
-import { isLoopbackHost } from '../../http/headers/origin';
+import { isLoopbackHost } from '../../config/origin';
 
 /** The longest redirect URI accepted (browsers and proxies cut longer URLs). */
 export const MAX_REDIRECT_URI_LENGTH = 2_000;

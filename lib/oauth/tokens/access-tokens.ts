@@ -12,7 +12,7 @@ import {
   type TokenSettings,
   verifyJwt,
 } from '../../accounts/auth/tokens';
-import { mcpResource } from '../../http/headers/origin';
+import { mcpResource } from '../../config/origin';
 import { grantedScope, grantedScopes, type Scope } from '../scopes';
 
 /** The JWT `typ` of an access token (RFC 9068), which a login token does not have. */

@@ -11,7 +11,7 @@
 // a refresh only narrow it), and every answer names it (RFC 6749 5.1).
 import type { TokenSettings } from '../../accounts/auth/tokens';
 import { InvalidTokenError } from '../../accounts/auth/tokens';
-import { mcpResource } from '../../http/headers/origin';
+import { mcpResource } from '../../config/origin';
 import type { Logger } from '../../logger';
 import { randomId } from '../../util/random-id';
 import { codePk, type FlowStore } from '../authorize/flow-store';

@@ -4,7 +4,8 @@
 // interface (infra/local/queue.ts).
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../aws/sqs';
-import { type Config, ConfigError } from '../../config';
+import type { Config } from '../../config';
+import { ConfigError } from '../../errors';
 import type { QueueMessage } from './delivery';
 import { QueueUnavailableError } from './errors';
 

@@ -3,7 +3,7 @@
 // failure was ours), and with the jobs that waited settled either way.
 import type { HttpError } from '../../errors';
 import { storeProblem } from '../../problems';
-import { givesUnitBack } from '../store/quota';
+import { givesUnitBack } from '../../store/quota';
 import type { SummaryRecord } from '../store/records';
 import { MAX_RECEIVES } from './delivery';
 import { SummaryInterruptedError } from './errors';

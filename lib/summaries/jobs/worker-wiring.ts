@@ -1,9 +1,11 @@
 // The summary worker of a Config: the stores, the YouTube client, the summarizers and the
-// transcriber of videos without captions, each loaded on first use (model-clients.ts).
+// transcriber of videos without captions, each loaded on first use (modelClientsFrom).
 // functions/summaries/worker.ts and the local host build it.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
+import { modelClientsFrom } from '../../models/clients';
+import { createCache } from '../../store/cache';
 import {
   captionlessHandler,
   transcriptionCache,
@@ -11,9 +13,7 @@ import {
 } from '../../transcription/reuse';
 import { once } from '../../util/once';
 import type { Video } from '../../youtube/types';
-import { catalogFromConfig } from '../catalog';
-import { modelClientsFrom } from '../model-clients';
-import { createCache } from '../store/cache';
+import { catalogFromConfig } from '../offer';
 import type { Summarizer } from '../types';
 import { storesFrom } from '../wiring';
 import { createSummaryWorker, type SummaryWorker, type SummaryWorkerDeps } from './worker';

@@ -3,8 +3,9 @@
 // each map call summarise whole chapters. Such parts cost at most one call more than the even
 // split (plan/even-split.ts); when no cut at chapter starts manages that, the even split is
 // used and each chapter is summarised by the part it starts in.
+
+import { estimateTokens } from '../../models/tokens';
 import { splitIntoParts } from './plan/even-split';
-import { estimateTokens } from './plan/tokens';
 import type { TimedUnit } from './prompt/timed-units';
 
 /** A part of the transcript and where it starts in the video. */

@@ -3,13 +3,12 @@
 // parts, and the longest summary a model can make whatever the video. Light and without I/O:
 // POST /summarize checks a request against it before any work starts (a summary the model
 // cannot make is refused there, not failed after its calls), and the summarizer plans with it.
-// What one call holds is in plan/tokens.ts, the even split into parts in plan/even-split.ts.
+// What one call holds is in the models' tokens module, the even split into parts in plan/even-split.ts.
 import { UnprocessableError } from '../../errors';
-import type { VideoMetadata } from '../../youtube/types';
-import { keyPointCount } from '../key-points';
 import {
   estimateTokens,
   MIN_DATA_TOKENS,
+  type ModelLimits,
   maxTokensFor,
   maxWordsFor,
   metadataCharsWithin,
@@ -17,21 +16,14 @@ import {
   roomForData,
   transcriptRoom,
   wantedTokens,
-} from './plan/tokens';
+} from '../../models/tokens';
+import type { VideoMetadata } from '../../youtube/types';
+import { keyPointCount } from '../key-points';
 import { chaptersAsked, type PromptContext, type Step, userPrompt } from './prompt';
 import { CHAPTERS_CHARS, DESCRIPTION_CHARS, NAME_CHARS } from './prompt/data-block';
 import { systemPrompt } from './prompt/instructions';
 
-/** What the planning needs to know of a model. */
-export interface ModelLimits {
-  name: string;
-  /** Input + output tokens the model accepts in one call. */
-  contextTokens: number;
-  /** Largest answer (max tokens) the model accepts. */
-  maxOutputTokens: number;
-  /** Output tokens kept free for reasoning the model may do before it answers. */
-  reasoningReserveTokens: number;
-}
+export type { ModelLimits };
 
 /** Words of summary asked for per part in the map step, at most and at least. */
 const PART_WORDS_MAX = 800;

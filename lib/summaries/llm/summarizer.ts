@@ -6,23 +6,23 @@
 // (chapter-asks.ts) and put together once they are done (chapters/finish.ts).
 // One call is in summarizer/call.ts, the combine step in summarizer/combine.ts.
 import { UnprocessableError } from '../../errors';
+import type { ChatModel } from '../../models/chat';
+import { estimateTokens, MIN_DATA_TOKENS } from '../../models/tokens';
 import { type ChapterStart, NO_CHAPTERS } from '../chapters/chapter';
 import { modelChapters } from '../chapters/finish';
 import { keyPointCount } from '../key-points';
 import type { SummarizeInput, Summarizer, SummaryResult } from '../types';
 import { askFor, chapterPlan, partAsks, probeAsk } from './chapter-asks';
-import type { ChatModel } from './chat';
 import { spansOf, splitAtChapters } from './parts';
 import { type ModelLimits, plannerFor, SummaryLengthError } from './plan';
 import { splitIntoParts } from './plan/even-split';
-import { estimateTokens, MIN_DATA_TOKENS } from './plan/tokens';
 import type { ChapterAsk, PromptContext, Step } from './prompt';
 import { timedUnits } from './prompt/timed-units';
 import { askingFor, call, callKey, type Run, type SummaryModel } from './summarizer/call';
 import { reduce, renderPart } from './summarizer/combine';
 import { mapBounded } from './summarizer/map-bounded';
 
-export type { ChatAnswer, ChatModel, ChatRequest } from './chat';
+export type { ChatAnswer, ChatModel, ChatRequest } from '../../models/chat';
 export type { ModelLimits } from './plan';
 
 export interface LlmSummarizerOptions {

@@ -13,12 +13,12 @@ import {
 import { expressionNames, storeCall, storeError } from '../../aws/dynamodb';
 import { JOBS_INDEX } from '../../aws/table';
 import { type StoredProblem, storeProblem } from '../../problems';
+import { pack, unpack } from '../../store/codec';
 import { randomId } from '../../util/random-id';
 import { SummaryOutdatedError } from '../jobs/errors';
 import type { StoredJobStatus } from '../jobs/job-states';
 import { JOB_ID_PATTERN, type JobStage } from '../jobs/schemas';
 import type { SummarizeResponse } from '../schemas';
-import { pack, unpack } from './codec';
 import { ownedPage } from './job-cursor';
 import { shapeVersion } from './records';
 

@@ -4,10 +4,10 @@
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { HttpError } from '../../errors';
 import type { StoredProblem } from '../../problems';
+import { pack } from '../../store/codec';
 import type { JobStage } from '../jobs/schemas';
 import type { SummarizeResponse } from '../schemas';
 import type { CallResult } from '../types';
-import { pack } from './codec';
 import {
   fromItem,
   type Item,

@@ -3,11 +3,11 @@
 import { expressionNames } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import type { StoredProblem } from '../../problems';
+import { unpack } from '../../store/codec';
 import type { RecordState } from '../jobs/job-states';
 import type { JobStage } from '../jobs/schemas';
 import type { SummarizeResponse } from '../schemas';
 import type { CallResult } from '../types';
-import { unpack } from './codec';
 
 /** What a record's summary is made of: the request's fields that change the summary. */
 export interface Work {

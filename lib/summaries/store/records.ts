@@ -14,7 +14,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, storeError } from '../../aws/dynamodb';
-import type { Reservation } from './quota';
+import type { Reservation } from '../../store/quota';
 import {
   attributeNames,
   type Charge,

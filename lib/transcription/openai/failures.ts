@@ -6,9 +6,9 @@
 // words go into the problem's cause, which the worker's error log prints.
 import OpenAI from 'openai';
 import type { HttpError } from '../../errors';
+import { answerOf } from '../../models/openai';
 import { nothingWasSent } from '../../net/patient-fetch';
 import { parseRetryAfter } from '../../net/retry-after';
-import { answerOf } from '../../summaries/llm/openai';
 import { decodeEntities } from '../../youtube/captions/transcript';
 import {
   plainReason,

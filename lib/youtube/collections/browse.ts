@@ -3,8 +3,8 @@
 // the channel's videos tab), its continuation tokens until `limit` entries, resolve_url for
 // handles and /c/, /user/ names, and the channel's feed when browse is refused.
 import type { Dispatcher } from 'undici';
+import type { OperatorCredentials } from '../../aws/operator-credentials';
 import type { Config } from '../../config';
-import type { OperatorCredentials } from '../../credentials';
 import { ValidationError } from '../../errors';
 import { requireShipped } from '../../shipped';
 import type { YouTubeClientOptions } from '../client';

@@ -3,8 +3,9 @@
 // warning. (The process as a user runs it: test/integration/http/local-host-models.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { awsCredentialsFound, localModels } from '../../../infra/local/models';
-import { ConfigError, loadConfig } from '../../../lib/config';
-import { catalogFromConfig } from '../../../lib/summaries/catalog';
+import { loadConfig } from '../../../lib/config';
+import { ConfigError } from '../../../lib/errors';
+import { catalogFromConfig } from '../../../lib/summaries/offer';
 
 const BEDROCK = ['nova-micro', 'nova-lite', 'nova-pro', 'claude-haiku', 'claude-sonnet'];
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../lib/config';
+import { ConfigError } from '../../../lib/errors';
 import { startTestHost } from '../../support/host';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tubesum-'));

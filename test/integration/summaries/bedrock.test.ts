@@ -1,9 +1,10 @@
 // The Bedrock summarizer with the real SDK client against the local Converse stub.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type BedrockClient, createBedrockClient } from '../../../lib/aws/bedrock';
-import { type BedrockModel, buildCatalog, resolveModel } from '../../../lib/summaries/catalog';
-import { type BedrockChatOptions, createBedrockChat } from '../../../lib/summaries/llm/bedrock';
+import { type BedrockChatOptions, createBedrockChat } from '../../../lib/models/bedrock';
+import { type BedrockModel, resolveModel } from '../../../lib/models/catalog';
 import { createLlmSummarizer } from '../../../lib/summaries/llm/summarizer';
+import { buildCatalog } from '../../../lib/summaries/offer';
 import type { Transcript } from '../../../lib/youtube/types';
 import {
   type BedrockStub,
@@ -19,7 +20,7 @@ import {
   transcriptFromLines,
 } from '../../support/transcripts';
 
-/** The summarizer a worker makes of a Bedrock model (lib/summaries/model-clients.ts). */
+/** The summarizer a worker makes of a Bedrock model (lib/models/clients.ts). */
 const createBedrockSummarizer = ({
   concurrency,
   ...options

@@ -4,8 +4,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildCatalog, type OpenAiModel, resolveModel } from '../../../lib/summaries/catalog';
-import { createOpenAiChat, createOpenAiClient } from '../../../lib/summaries/llm/openai';
+import { type OpenAiModel, resolveModel } from '../../../lib/models/catalog';
+import { createOpenAiChat, createOpenAiClient } from '../../../lib/models/openai';
+import { buildCatalog } from '../../../lib/summaries/offer';
 import { failure } from '../../support/errors';
 
 const catalog = buildCatalog({ openai: { models: ['llama3.2'], contextTokens: 8_192 } });

@@ -1,13 +1,14 @@
 // Summaries by a model of an OpenAI-compatible server: the real `openai` client against a local
 // stub that speaks `POST /v1/chat/completions` as OpenAI, Ollama and vLLM do.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildCatalog, type OpenAiModel, resolveModel } from '../../../lib/summaries/catalog';
+import { type OpenAiModel, resolveModel } from '../../../lib/models/catalog';
 import {
   createOpenAiChat,
   createOpenAiClient,
   type OpenAiChatOptions,
-} from '../../../lib/summaries/llm/openai';
+} from '../../../lib/models/openai';
 import { createLlmSummarizer } from '../../../lib/summaries/llm/summarizer';
+import { buildCatalog } from '../../../lib/summaries/offer';
 import { echoSummary } from '../../support/echo-model';
 import { failure } from '../../support/errors';
 import { type OpenAiStub, startOpenAiStub } from '../../support/openai-stub';
@@ -42,7 +43,7 @@ beforeAll(async () => {
 afterAll(() => stub?.close());
 beforeEach(() => stub.reset());
 
-/** The summarizer a worker makes of the model (lib/summaries/model-clients.ts). */
+/** The summarizer a worker makes of the model (lib/models/clients.ts). */
 const summarizer = ({
   concurrency = 2,
   ...overrides

@@ -9,12 +9,12 @@ import { createDocumentClient } from '../../../lib/aws/dynamodb';
 import type { Config } from '../../../lib/config';
 import { HttpError, ServiceUnavailableError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
-import { buildCatalog } from '../../../lib/summaries/catalog';
+import { createCache } from '../../../lib/store/cache';
+import { createQuota, type Quota } from '../../../lib/store/quota';
 import { NO_CHAPTERS } from '../../../lib/summaries/chapters/chapter';
 import { createSummaryWorker, MAX_CRASHES } from '../../../lib/summaries/jobs/worker';
-import { createCache } from '../../../lib/summaries/store/cache';
+import { buildCatalog } from '../../../lib/summaries/offer';
 import { createJobStore, newJobId } from '../../../lib/summaries/store/jobs';
-import { createQuota, type Quota } from '../../../lib/summaries/store/quota';
 import {
   createRecordStore,
   LeaseLostError,

@@ -17,7 +17,7 @@ import type { Logger } from '../../../lib/logger';
 import { collectionMarkdown } from '../../../lib/mcp/collection-text';
 import { type CollectionQuestions, collectionTools } from '../../../lib/mcp/collections';
 import { createMcpEndpoint } from '../../../lib/mcp/endpoint';
-import { buildCatalog } from '../../../lib/summaries/catalog';
+import { buildCatalog } from '../../../lib/summaries/offer';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC answers as the tests read them
 type Json = any;

@@ -3,13 +3,12 @@
 // ours), and the captions come a page at a time, by their start.
 import { describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../lib/accounts/users/store';
-import { ConfigError } from '../../../lib/config';
-import { TooManyRequestsError, ValidationError } from '../../../lib/errors';
+import { ConfigError, TooManyRequestsError, ValidationError } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import { TRANSCRIPT_PAGE_CHARACTERS } from '../../../lib/mcp/schemas';
 import { createTranscriptService, pageOf } from '../../../lib/mcp/transcripts';
-import { type Cache, videoKey } from '../../../lib/summaries/store/cache';
-import type { Quota } from '../../../lib/summaries/store/quota';
+import { type Cache, videoKey } from '../../../lib/store/cache';
+import type { Quota } from '../../../lib/store/quota';
 import {
   captionsDisabled,
   youTubeBlocked,

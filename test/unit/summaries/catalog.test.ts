@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../lib/config';
-import { type HttpError, ValidationError } from '../../../lib/errors';
-import {
-  buildCatalog,
-  catalogFromConfig,
-  estimateCostUsd,
-  resolveModel,
-  UnknownModelError,
-} from '../../../lib/summaries/catalog';
-import { BUILT_IN_MODELS } from '../../../lib/summaries/catalog/built-in';
+import { loadConfig } from '../../../lib/config';
+import { ConfigError, type HttpError, ValidationError } from '../../../lib/errors';
+import { estimateCostUsd, resolveModel, UnknownModelError } from '../../../lib/models/catalog';
+import { BUILT_IN_MODELS } from '../../../lib/models/catalog/built-in';
+import { buildCatalog, catalogFromConfig } from '../../../lib/summaries/offer';
 
 describe('buildCatalog', () => {
   it('offers extractive and every built-in model when nothing is restricted', () => {

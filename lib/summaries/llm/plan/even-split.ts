@@ -1,6 +1,6 @@
 // The even split: text units (caption segments) cut into the fewest parts that hold them, the
 // text shared out evenly among them.
-import { estimateTokens } from './tokens';
+import { estimateTokens } from '../../../models/tokens';
 
 /**
  * Splits text units (caption segments) into parts of at most `maxTokens` estimated tokens each,

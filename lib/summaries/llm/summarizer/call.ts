@@ -1,6 +1,9 @@
 // One model call of a summary: what the calls of one summary share (Run), the call's key across
 // runs, its prompts, and its answer checked and cut to what was asked.
 import { createHash, randomBytes } from 'node:crypto';
+import type { ChatAnswer, ChatModel } from '../../../models/chat';
+import { modelProblems } from '../../../models/failures';
+import { estimateTokens, maxTokensFor } from '../../../models/tokens';
 import { cutText } from '../../../util/text';
 import type { Transcript } from '../../../youtube/types';
 import { type ChapterStart, chapterSummary } from '../../chapters/chapter';
@@ -13,10 +16,7 @@ import {
 } from '../../key-points';
 import type { CallResult, JobHooks } from '../../types';
 import { type ChapterPlan, checkChapters } from '../chapter-asks';
-import type { ChatAnswer, ChatModel } from '../chat';
-import { modelProblems } from '../failures';
 import { type ModelLimits, type Planner, SummaryLengthError } from '../plan';
-import { estimateTokens, maxTokensFor } from '../plan/tokens';
 import {
   type ChapterAsk,
   chaptersAsked,

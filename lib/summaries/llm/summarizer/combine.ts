@@ -1,8 +1,9 @@
 // The combine step (reduce): part summaries are combined into the summary, in groups that fit
 // the model's context, recursively until one call holds them all.
+
+import { estimateTokens } from '../../../models/tokens';
 import type { KeyPoint } from '../../key-points';
 import { formatTimestamp } from '../../timed-line';
-import { estimateTokens } from '../plan/tokens';
 import type { Step } from '../prompt';
 import { type Answer, call, type Run, tooLongFor } from './call';
 import { mapBounded } from './map-bounded';

@@ -7,7 +7,7 @@ import {
   issueToken,
   verifyToken,
 } from '../../../../lib/accounts/auth/tokens';
-import { ConfigError } from '../../../../lib/config';
+import { ConfigError } from '../../../../lib/errors';
 import { issueAccessToken } from '../../../../lib/oauth/tokens/access-tokens';
 import { forgedTokens, settingsFor, sign, validClaims } from '../../../support/tokens';
 

@@ -8,7 +8,8 @@
 // origin OAuth names.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../lib/config';
-import { isLoopbackHost, requestOrigin } from '../../../../lib/http/headers/origin';
+import { isLoopbackHost } from '../../../../lib/config/origin';
+import { requestOrigin } from '../../../../lib/http/headers/origin';
 import {
   redirectHost,
   redirectUriMatches,

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { classifyBedrockError } from '../../../../lib/aws/bedrock';
-import { type BedrockModel, buildCatalog, resolveModel } from '../../../../lib/summaries/catalog';
+import { type BedrockModel, resolveModel } from '../../../../lib/models/catalog';
+import { estimateTokens, maxTokensFor } from '../../../../lib/models/tokens';
 import { plannerFor } from '../../../../lib/summaries/llm/plan';
 import { splitIntoParts } from '../../../../lib/summaries/llm/plan/even-split';
-import { estimateTokens, maxTokensFor } from '../../../../lib/summaries/llm/plan/tokens';
+import { buildCatalog } from '../../../../lib/summaries/offer';
 import { loadSharedMetadata } from '../../../support/transcripts';
 
 const novaMicro = resolveModel(buildCatalog(), 'nova-micro') as BedrockModel;

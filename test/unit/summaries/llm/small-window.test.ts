@@ -3,10 +3,10 @@
 // 10-minute talk in parts whatever the video's metadata, and every call fits the window.
 import { describe, expect, it } from 'vitest';
 import { answerWithModel } from '../../../../lib/ask/answerers';
-import type { OpenAiModel } from '../../../../lib/summaries/catalog';
+import type { OpenAiModel } from '../../../../lib/models/catalog';
+import { estimateTokens } from '../../../../lib/models/tokens';
 import { creatorChapters } from '../../../../lib/summaries/chapters/creator';
 import { type ModelLimits, plannerFor } from '../../../../lib/summaries/llm/plan';
-import { estimateTokens } from '../../../../lib/summaries/llm/plan/tokens';
 import { dataBlock } from '../../../../lib/summaries/llm/prompt/data-block';
 import {
   type ChatModel,

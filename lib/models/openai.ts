@@ -1,16 +1,16 @@
-// Summaries by a model of an OpenAI-compatible server (Ollama, LM Studio, llama.cpp's server,
-// vLLM, OpenAI itself) through `POST {OPENAI_BASE_URL}/chat/completions`, with the official
-// `openai` client: the ChatModel of llm.ts for such a server (one call with our retries, and
-// what its failures mean for the client and the operator), and the summarizer made of it.
+// Calls of a model of an OpenAI-compatible server (Ollama, LM Studio, llama.cpp's server, vLLM,
+// OpenAI itself) through `POST {OPENAI_BASE_URL}/chat/completions`, with the official `openai`
+// client: the ChatModel for such a server (one call with our retries, and what its failures
+// mean for the client and the operator), and the client transcription shares.
 import OpenAI from 'openai';
-import type { Config } from '../../config';
-import type { OperatorCredentials } from '../../credentials';
-import { HttpError } from '../../errors';
-import type { Logger } from '../../logger';
-import { nothingWasSent, patientFetch } from '../../net/patient-fetch';
-import { parseRetryAfter } from '../../net/retry-after';
-import { withRetries } from '../../util/retry';
-import type { OpenAiModel } from '../catalog';
+import type { OperatorCredentials } from '../aws/operator-credentials';
+import type { Config } from '../config';
+import { HttpError } from '../errors';
+import type { Logger } from '../logger';
+import { nothingWasSent, patientFetch } from '../net/patient-fetch';
+import { parseRetryAfter } from '../net/retry-after';
+import { withRetries } from '../util/retry';
+import type { OpenAiModel } from './catalog';
 import { type ChatAnswer, type ChatModel, type ChatRequest, TEMPERATURE } from './chat';
 import { type ModelFailure, type ModelProvider, modelError, modelProblems } from './failures';
 

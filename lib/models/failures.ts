@@ -9,8 +9,8 @@ import {
   GatewayTimeoutError,
   type HttpError,
   ServiceUnavailableError,
-} from '../../errors';
-import type { Logger } from '../../logger';
+} from '../errors';
+import type { Logger } from '../logger';
 
 /**
  * What went wrong, in the client's terms: the deadline passed (`timeout`), the provider throttled

@@ -1,11 +1,9 @@
-// What the operator's settings add to the catalog (catalog.ts): the Bedrock entries of
-// MODEL_CATALOG_JSON, the models of OPENAI_MODELS, and which models are left out because their
-// window cannot make any summary (each with the line that tells the operator why).
-import { ConfigError } from '../../config';
+// What the operator's settings add to the catalog: the Bedrock entries of MODEL_CATALOG_JSON,
+// the models of OPENAI_MODELS, and which models are left out because they are unfit (each with
+// the line that tells the operator why).
+import { ConfigError } from '../../errors';
 import * as z from '../../schema';
-import type { BedrockModel, Catalog, CatalogEntry, OpenAiModel } from '../catalog';
-import { SUMMARY_LENGTH } from '../limits';
-import { plannerFor } from '../llm/plan';
+import type { BedrockModel, Catalog, CatalogEntry, OpenAiModel, Unfit } from '../catalog';
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
@@ -71,7 +69,7 @@ export function parseExtraEntries(extraJson: string): BedrockModel[] {
 const OPENAI_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$/;
 
 /** A quarter of the window for the answer leaves three quarters for the transcript. */
-const openAiOutputTokens = (context: number) => Math.min(8_192, Math.floor(context / 4));
+export const openAiOutputTokens = (context: number) => Math.min(8_192, Math.floor(context / 4));
 
 /** The OPENAI_MODELS entries, each NAME or NAME@CONTEXT_TOKENS. */
 export function parseOpenAiModels(items: readonly string[], contextTokens: number): OpenAiModel[] {
@@ -104,52 +102,18 @@ export function parseOpenAiModels(items: readonly string[], contextTokens: numbe
   });
 }
 
-/** The fewest tokens of window with which an OPENAI_MODELS entry makes the shortest summary. */
-function smallestOpenAiWindow(model: OpenAiModel): number {
-  const makes = (context: number) =>
-    plannerFor({
-      ...model,
-      contextTokens: context,
-      maxOutputTokens: openAiOutputTokens(context),
-    }).longestSummary() >= SUMMARY_LENGTH.min;
-  let low = model.contextTokens;
-  let high = 1_024;
-  while (!makes(high)) high *= 2;
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (makes(middle)) high = middle;
-    else low = middle;
-  }
-  return high;
-}
-
 /**
- * The catalog of `models`, less those whose context window cannot make the shortest summary
- * the API allows: they are left out, each with the line that tells the operator why (naming
- * its variable), so that one bad entry never takes the others down.
+ * The catalog of `models`, less those `unfit` finds unfit: they are left out, each with the line
+ * that tells the operator why (naming its variable), so that one bad entry never takes the
+ * others down.
  */
-export function withWindowsChecked(models: Map<string, CatalogEntry>): Catalog {
+export function withUnfitLeftOut(models: Map<string, CatalogEntry>, unfit: Unfit): Catalog {
   const offered = new Map<string, CatalogEntry>();
   const leftOut = new Map<string, string>();
   for (const [name, model] of models) {
-    if (model.kind === 'extractive' || plannerFor(model).longestSummary() >= SUMMARY_LENGTH.min) {
-      offered.set(name, model);
-      continue;
-    }
-    const [variable, entry, fix] =
-      model.kind === 'openai'
-        ? [
-            'OPENAI_MODELS',
-            `${model.label}@${model.contextTokens}`,
-            `give it a window of at least ${smallestOpenAiWindow(model)} tokens`,
-          ]
-        : ['MODEL_CATALOG_JSON', model.name, 'give it a larger contextTokens'];
-    leftOut.set(
-      name,
-      `${variable}: "${entry}" is left out: it cannot make a summary of ${SUMMARY_LENGTH.min} ` +
-        `words, as its context of ${model.contextTokens} tokens (at most ${model.maxOutputTokens} ` +
-        `of answer) leaves too little room beside the prompt; ${fix}`,
-    );
+    const why = model.kind === 'extractive' ? undefined : unfit(model);
+    if (why === undefined) offered.set(name, model);
+    else leftOut.set(name, why);
   }
   return Object.freeze({
     models: offered,

@@ -1,8 +1,7 @@
-// What a model server is to the summaries and to /ask: one call with a system and a user prompt,
-// answered with text. Apart from the summary pipeline (summarizer.ts) so that a function that
-// only chats with a model (/ask) bundles neither the pipeline nor the offline chapters it falls
-// back on (test/infra/bundles.test.ts).
-import type { Step } from './prompt';
+// What a model server is to the summaries, /ask and collections: one call with a system and a
+// user prompt, answered with text. Apart from the summary pipeline so that a function that only
+// chats with a model (/ask) bundles neither the pipeline nor the offline chapters it falls back
+// on (test/infra/bundles.test.ts).
 
 /** Low, not zero: summaries should be stable, but a little freedom reads more naturally. */
 export const TEMPERATURE = 0.2;
@@ -12,8 +11,11 @@ export interface ChatRequest {
   system: string;
   user: string;
   maxTokens: number;
-  /** Which step of a summary this is (or an answer to a question), for the logs. */
-  step: Step['kind'] | 'ask' | 'overview';
+  /**
+   * What the call is for, for the logs: a step of a summary (whole, part, combine), an answer
+   * to a question, or a collection's overview.
+   */
+  step: 'whole' | 'part' | 'combine' | 'ask' | 'overview';
 }
 
 export interface ChatAnswer {

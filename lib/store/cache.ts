@@ -1,9 +1,9 @@
 // A cache in DynamoDB, with a TTL: fetched videos (transcript and metadata, keyed by video and
 // requested language), so that a new length or model for a known video is made without YouTube.
-// (Summaries are not cached here: each has its record, store/records.ts.)
+// (Summaries are not cached here: each has its record in the summaries' store.)
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { storeError } from '../../aws/dynamodb';
-import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
+import { storeError } from '../aws/dynamodb';
+import { TABLE_TTL_ATTRIBUTE } from '../aws/table';
 import { pack, unpack } from './codec';
 
 export interface Cache<T> {

@@ -1,15 +1,14 @@
-// Summaries by a Bedrock model through the Converse API: the ChatModel of llm.ts for Bedrock
-// (one Converse call, and what its failures mean for the client and the operator), and the
-// summarizer made of it.
+// Calls of a Bedrock model through the Converse API: the ChatModel for Bedrock (one Converse
+// call, and what its failures mean for the client and the operator).
 import type {
   ContentBlock,
   ConverseCommandInput,
   ConverseCommandOutput,
 } from '@aws-sdk/client-bedrock-runtime';
-import { type BedrockClient, classifyBedrockError } from '../../aws/bedrock';
-import { HttpError } from '../../errors';
-import type { Logger } from '../../logger';
-import type { BedrockModel } from '../catalog';
+import { type BedrockClient, classifyBedrockError } from '../aws/bedrock';
+import { HttpError } from '../errors';
+import type { Logger } from '../logger';
+import type { BedrockModel } from './catalog';
 import { type ChatAnswer, type ChatModel, type ChatRequest, TEMPERATURE } from './chat';
 import { type ModelFailureKind, type ModelProvider, modelError, modelProblems } from './failures';
 

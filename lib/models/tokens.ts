@@ -1,6 +1,16 @@
 // What one call of a model holds: token estimates, an answer's max tokens, and the room its
 // prompt leaves for data (and, beside a transcript, for the description and chapters).
-import type { ModelLimits } from '../plan';
+
+/** What the planning of a call needs to know of a model. */
+export interface ModelLimits {
+  name: string;
+  /** Input + output tokens the model accepts in one call. */
+  contextTokens: number;
+  /** Largest answer (max tokens) the model accepts. */
+  maxOutputTokens: number;
+  /** Output tokens kept free for reasoning the model may do before it answers. */
+  reasoningReserveTokens: number;
+}
 
 /**
  * The share of a call's room the description and chapters keep beside a transcript, at most:

@@ -1,13 +1,12 @@
 // The model catalog: the friendly names clients send as `used_model`, what each one maps to on
-// Bedrock or an OpenAI-compatible server, and the limits the summarizer plans with. Operators
+// Bedrock or an OpenAI-compatible server, and the limits calls are planned with. Operators
 // add or override Bedrock entries with MODEL_CATALOG_JSON, offer a server's models with
-// OPENAI_MODELS, and restrict the offer with ALLOWED_MODELS. The built-in models are in
-// catalog/built-in.ts.
-import { type Config, ConfigError } from '../config';
-import { ServiceUnavailableError, ValidationError } from '../errors';
-import { logger } from '../logger';
+// OPENAI_MODELS, and restrict the offer with ALLOWED_MODELS. Which models are fit to offer is
+// the caller's rule (the summaries' catalog leaves out windows too small for any summary).
+import type { Config } from '../config';
+import { ConfigError, ServiceUnavailableError, ValidationError } from '../errors';
 import { BUILT_IN_MODELS, EXTRACTIVE } from './catalog/built-in';
-import { parseExtraEntries, parseOpenAiModels, withWindowsChecked } from './catalog/settings';
+import { parseExtraEntries, parseOpenAiModels, withUnfitLeftOut } from './catalog/settings';
 
 /** A model served by Bedrock through the Converse API. */
 export interface BedrockModel {
@@ -72,6 +71,12 @@ export interface Catalog {
   readonly leftOut: ReadonlyMap<string, string>;
 }
 
+/**
+ * Why a model the configuration names cannot be offered (the line that tells the operator, naming
+ * its variable), or undefined when it can.
+ */
+export type Unfit = (model: BedrockModel | OpenAiModel) => string | undefined;
+
 export interface BuildCatalogOptions {
   /** Names to offer; empty or absent offers the whole catalog. */
   allowed?: readonly string[];
@@ -82,12 +87,12 @@ export interface BuildCatalogOptions {
 }
 
 /**
- * Builds the catalog from the built-ins, operator entries and the allow-list; models whose window
- * is too small for any summary are left out (Catalog.leftOut).
+ * Builds the catalog from the built-ins, operator entries and the allow-list; models `unfit`
+ * finds unfit are left out (Catalog.leftOut).
  * @throws ConfigError naming MODEL_CATALOG_JSON (bad JSON or entry), OPENAI_MODELS (a malformed
  *   or duplicate entry) or ALLOWED_MODELS (unknown name).
  */
-export function buildCatalog(options: BuildCatalogOptions = {}): Catalog {
+export function buildModelCatalog(options: BuildCatalogOptions, unfit: Unfit): Catalog {
   const all = new Map<string, CatalogEntry>([[EXTRACTIVE.name, EXTRACTIVE]]);
   for (const model of BUILT_IN_MODELS) all.set(model.name, model);
   if (options.extraJson !== undefined && options.extraJson.trim() !== '') {
@@ -106,7 +111,7 @@ export function buildCatalog(options: BuildCatalogOptions = {}): Catalog {
   }
 
   const allowed = (options.allowed ?? []).map((name) => name.trim().toLowerCase());
-  if (allowed.length === 0) return withWindowsChecked(all);
+  if (allowed.length === 0) return withUnfitLeftOut(all, unfit);
 
   const unknown = allowed.filter((name) => !all.has(name));
   if (unknown.length > 0) {
@@ -117,26 +122,29 @@ export function buildCatalog(options: BuildCatalogOptions = {}): Catalog {
   }
   const offered = new Map<string, CatalogEntry>();
   for (const [name, entry] of all) if (allowed.includes(name)) offered.set(name, entry);
-  return withWindowsChecked(offered);
+  return withUnfitLeftOut(offered, unfit);
 }
 
 /**
- * The catalog this deployment offers, from ALLOWED_MODELS, MODEL_CATALOG_JSON and OPENAI_MODELS,
- * built anew (catalogFromConfig keeps one per Config).
- * @throws ConfigError as buildCatalog does, naming DEFAULT_MODEL when it is not offered, or
+ * The catalog of `config`, from ALLOWED_MODELS, MODEL_CATALOG_JSON and OPENAI_MODELS, less the
+ * models `unfit` finds unfit, built anew.
+ * @throws ConfigError as buildModelCatalog does, naming DEFAULT_MODEL when it is not offered, or
  *   OPENAI_BASE_URL when OPENAI_MODELS has no server.
  */
-export function catalogOf(config: Config): Catalog {
+export function modelCatalogOf(config: Config, unfit: Unfit): Catalog {
   if (config.OPENAI_MODELS.length > 0 && config.OPENAI_BASE_URL === undefined) {
     throw new ConfigError(
       'invalid configuration: OPENAI_MODELS names models but OPENAI_BASE_URL does not say where their server is',
     );
   }
-  const catalog = buildCatalog({
-    allowed: config.ALLOWED_MODELS,
-    extraJson: config.MODEL_CATALOG_JSON,
-    openai: { models: config.OPENAI_MODELS, contextTokens: config.OPENAI_CONTEXT_TOKENS },
-  });
+  const catalog = buildModelCatalog(
+    {
+      allowed: config.ALLOWED_MODELS,
+      extraJson: config.MODEL_CATALOG_JSON,
+      openai: { models: config.OPENAI_MODELS, contextTokens: config.OPENAI_CONTEXT_TOKENS },
+    },
+    unfit,
+  );
   const defaultModel = config.DEFAULT_MODEL.trim().toLowerCase();
   if (!catalog.models.has(defaultModel)) {
     const why = catalog.leftOut.get(defaultModel);
@@ -145,27 +153,6 @@ export function catalogOf(config: Config): Catalog {
         (why === undefined ? `(offered: ${catalog.names.join(', ')})` : `(${why})`),
     );
   }
-  return catalog;
-}
-
-// The catalog of each Config: built, and its left-out models told, once per Config (a Lambda
-// instance's, or the local host's, which all its functions share).
-const catalogs = new WeakMap<Config, Catalog>();
-
-/**
- * The catalog of `config` (catalogOf), built once per Config: the first call tells `report` (by
- * default, the log, as an error) why each left-out model is left out.
- * @throws ConfigError as catalogOf does.
- */
-export function catalogFromConfig(
-  config: Config,
-  report: (line: string) => void = (line) => logger.error(`invalid configuration: ${line}`),
-): Catalog {
-  const known = catalogs.get(config);
-  if (known !== undefined) return known;
-  const catalog = catalogOf(config);
-  for (const line of catalog.leftOut.values()) report(line);
-  catalogs.set(config, catalog);
   return catalog;
 }
 

@@ -1,6 +1,6 @@
 // The per-user daily quota of new summaries and answers (POST /summarize, POST /ask), counted
 // atomically in DynamoDB (one counter per user and UTC day). A job that starts a new run of a
-// summary takes a unit in the same transaction that starts the run (records.ts, claim), so
+// summary takes a unit in the same transaction that starts the run (the record's claim), so
 // identical requests sent at once take one unit between them; a question not answered from the
 // cache takes one before it asks YouTube. A failure of ours or of a dependency gives it back to
 // the day it was taken from.
@@ -11,9 +11,9 @@ import {
   GetCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { storeCall, storeError } from '../../aws/dynamodb';
-import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
-import { type HttpError, TooManyRequestsError } from '../../errors';
+import { storeCall, storeError } from '../aws/dynamodb';
+import { TABLE_TTL_ATTRIBUTE } from '../aws/table';
+import { type HttpError, TooManyRequestsError } from '../errors';
 
 /** One unit of a user's quota, as an update to put in a transaction. */
 export interface Reservation {

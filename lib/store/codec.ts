@@ -1,4 +1,4 @@
-// How the summary stores keep JSON values in DynamoDB: gzip-compressed binary. A 3-hour
+// How the stores keep JSON values in DynamoDB: gzip-compressed binary. A 3-hour
 // transcript is ~350 KB of JSON, close to DynamoDB's 400 KB item limit, and ~60 KB compressed;
 // a summary with its key points shrinks about threefold.
 import { gunzipSync, gzipSync } from 'node:zlib';

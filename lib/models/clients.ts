@@ -2,14 +2,15 @@
 // /ask), built from a Config and each loaded on first use: the operator's credentials, the
 // YouTube client, the Bedrock and OpenAI-compatible clients. A run of the offline model never
 // loads the model clients. (The summary pipeline and the offline summarizer are the worker's
-// alone: worker-wiring.ts; /ask only chats.)
+// alone; /ask only chats.)
+
+import type { OperatorCredentials } from '../aws/operator-credentials';
 import type { Config } from '../config';
-import type { OperatorCredentials } from '../credentials';
 import type { Logger } from '../logger';
 import { once } from '../util/once';
 import type { YouTubeClient } from '../youtube/client';
 import type { BedrockModel, OpenAiModel } from './catalog';
-import type { ChatModel } from './llm/chat';
+import type { ChatModel } from './chat';
 
 export interface ModelClients {
   /** The operator's credentials (read once per instance). */
@@ -27,7 +28,7 @@ export interface ModelClients {
  */
 export function modelClientsFrom(config: Config, logger: Logger): ModelClients {
   const credentials = once(async () =>
-    (await import('../credentials')).operatorCredentialsFrom(config),
+    (await import('../aws/operator-credentials')).operatorCredentialsFrom(config),
   );
   const youtube = once<YouTubeClient>(async () =>
     (await import('../youtube/client')).youTubeClientFromConfig(config, await credentials(), {
@@ -38,7 +39,7 @@ export function modelClientsFrom(config: Config, logger: Logger): ModelClients {
     (await import('../aws/bedrock')).createBedrockClientFromConfig(config),
   );
   const openai = once(async () =>
-    (await import('./llm/openai')).createOpenAiClientFromConfig(config, await credentials()),
+    (await import('./openai')).createOpenAiClientFromConfig(config, await credentials()),
   );
   const openAiOptions = async (model: OpenAiModel) => ({
     client: await openai(),
@@ -56,9 +57,9 @@ export function modelClientsFrom(config: Config, logger: Logger): ModelClients {
     youtube,
     async chat(model) {
       if (model.kind === 'openai') {
-        return (await import('./llm/openai')).createOpenAiChat(await openAiOptions(model));
+        return (await import('./openai')).createOpenAiChat(await openAiOptions(model));
       }
-      return (await import('./llm/bedrock')).createBedrockChat(await bedrockOptions(model));
+      return (await import('./bedrock')).createBedrockChat(await bedrockOptions(model));
     },
   };
 }

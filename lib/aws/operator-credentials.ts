@@ -3,9 +3,10 @@
 // YOUTUBE_API_KEY, OPENAI_API_KEY); deployed, the stack keeps them in one Secrets Manager secret
 // (CREDENTIALS_SECRET_ARN), so that neither the template nor a function's environment holds one.
 
-import { readSecretString } from './aws/secrets';
-import { type Config, ConfigError } from './config';
-import * as z from './schema';
+import type { Config } from '../config';
+import { ConfigError } from '../errors';
+import * as z from '../schema';
+import { readSecretString } from './secrets';
 
 export interface OperatorCredentials {
   youtubeProxyUrl?: string;
