@@ -23,9 +23,9 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '../../lib/http/headers/cors';
-import { ACCESS_LOG_FIELDS } from '../../lib/http/stack/access-log';
 import { UNROUTED_HANDLER } from '../../lib/routes';
 import type { HandlerName, RouteDef } from '../../lib/routes/route';
+import { ACCESS_LOG_FIELDS } from '../access-log';
 import { functionId } from '../names';
 import type { ApiFunction } from './api-function';
 
@@ -120,7 +120,7 @@ export class ServiceApi extends Construct {
       const constructs = this.api.addRoutes({
         path: route.path,
         // HEAD wherever GET is (RFC 9110 9.3.2): API Gateway's routes are per method, and the
-        // function serves `HEAD /path` as `GET /path` (servingRouteKey, lib/http/router.ts).
+        // function serves `HEAD /path` as `GET /path` (servingRouteKey, lib/http/paths.ts).
         methods:
           route.method === 'GET' ? [HttpMethod.GET, HttpMethod.HEAD] : [HttpMethod[route.method]],
         integration: integrationFor(route.handler),

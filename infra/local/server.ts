@@ -19,11 +19,11 @@ import {
   corsResponseHeaders,
   originAllowed,
 } from '../../lib/http/headers/cors';
+import { createPathMatcher } from '../../lib/http/paths';
 import { problemReply, routeErrorReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
-import { createRouter } from '../../lib/http/router';
-import type { AccessLogEntry } from '../../lib/http/stack/access-log';
 import { type HandlerName, type RouteDef, UNROUTED_HANDLER } from '../../lib/routes/route';
+import type { AccessLogEntry } from '../access-log';
 import { loadFunction } from '../function-files';
 import {
   defaultMaxConnections,
@@ -107,7 +107,7 @@ export function concurrentInvokeStore() {
 /** Starts the HTTP server; resolves once it listens. */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const invokeStore = await concurrentInvokeStore();
-  const router = createRouter(options.routes);
+  const paths = createPathMatcher(options.routes);
   const unrouted = options.unroutedHandler ?? UNROUTED_HANDLER;
   const load = options.loadHandler;
   const handlers = new Map<HandlerName, Promise<LambdaHandler>>();
@@ -200,7 +200,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       const queryAt = target.indexOf('?');
       const path = queryAt === -1 ? target : target.slice(0, queryAt);
       const method = (request.method ?? 'GET').toUpperCase();
-      const match = router.match(path, method);
+      const match = paths.match(path, method);
       if (
         match.kind === 'method-not-allowed' &&
         method === 'OPTIONS' &&

@@ -10,8 +10,8 @@ import type { Config } from '../config';
 import { logger } from '../logger';
 import type { HandlerName, RouteDef } from '../routes/route';
 import type { LambdaHandler } from './entry';
+import { createPathMatcher, servingRouteKey, unroutedError } from './paths';
 import { problemReply } from './problem';
-import { createRouter, servingRouteKey, unroutedError } from './router';
 import { type ActionOf, createHandler } from './stack/handler';
 
 /** The routes of the group `G` that the function `H` serves, by name. */
@@ -49,11 +49,11 @@ type OptionsArg<G, H extends HandlerName> =
 
 /** The $default route's answer: what API Gateway's own 404 would be, in our error shape. */
 function unroutedHandler(routes: readonly RouteDef[]) {
-  const router = createRouter(routes);
+  const paths = createPathMatcher(routes);
   return async (event: APIGatewayProxyEventV2) => {
     const path = event.rawPath ?? '/';
     const method = event.requestContext.http.method;
-    const match = router.match(path, method);
+    const match = paths.match(path, method);
     const error = unroutedError(match.kind === 'found' ? { kind: 'not-found' } : match, path);
     logger.info('request refused', {
       method,
