@@ -20,8 +20,8 @@ import {
   originAllowed,
 } from '../../lib/http/headers/cors';
 import { createPathMatcher } from '../../lib/http/paths';
-import { problemReply, routeErrorReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
+import { problemReply, routeErrorReply } from '../../lib/problems/replies';
 import { type HandlerName, type RouteDef, UNROUTED_HANDLER } from '../../lib/routes/route';
 import type { AccessLogEntry } from '../access-log';
 import { loadFunction } from '../function-files';

@@ -10,7 +10,7 @@
 import type { HttpError } from '../errors';
 import { HttpError as HttpErrorClass } from '../errors';
 import type { Logger } from '../logger';
-import { storeProblem } from '../problems';
+import { storeProblem } from '../problems/codec';
 import type { SummarizeResponse } from '../summaries/schemas';
 import type { SummaryService } from '../summaries/service';
 import type { Quota } from '../summaries/store/quota';

@@ -3,7 +3,7 @@
 // names them and the OpenAPI document is generated from them; the page and the MCP tools read
 // the same shapes.
 import { citationSchema, questionSchema } from '../ask/schemas';
-import { problemSchema } from '../http/problem-schema';
+import { problemSchema } from '../problems/schema';
 import * as z from '../schema';
 import { SUMMARY_LENGTH } from '../summaries/limits';
 import { count, summaryLanguageSchema, usedModelSchema } from '../summaries/schemas';

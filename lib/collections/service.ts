@@ -7,7 +7,7 @@
 import type { User } from '../accounts/users/store';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
-import { storeProblem } from '../problems';
+import { storeProblem } from '../problems/codec';
 import { type Catalog, resolveModel } from '../summaries/catalog';
 import { QueueUnavailableError } from '../summaries/jobs/errors';
 import type { JobQueue } from '../summaries/jobs/queue';

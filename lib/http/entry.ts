@@ -4,8 +4,8 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { type Config, loadConfig } from '../config';
 import { appendLogKeys, logger, resetLogKeys } from '../logger';
+import { problemReply } from '../problems/replies';
 import { exit, requestIdOf } from './exit';
-import { problemReply } from './problem';
 import type { Reply } from './reply';
 
 /** A Lambda handler of an API Gateway HTTP API route (payload format 2.0). */
@@ -43,7 +43,7 @@ export function functionEntry(build: () => LambdaHandler): LambdaHandler {
         handler = build();
       } catch (error) {
         logger.error('the function cannot start: invalid configuration', { error });
-        // The codec answers a ConfigError with 503 server-misconfigured (lib/problems.ts).
+        // The codec answers a ConfigError with 503 server-misconfigured (lib/problems/codec.ts).
         return problemReply(error, requestIdOf(event));
       }
     }

@@ -8,10 +8,10 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Authenticator } from '../accounts/auth/bearer';
 import type { Config } from '../config';
 import { logger } from '../logger';
+import { problemReply } from '../problems/replies';
 import type { HandlerName, RouteDef } from '../routes/route';
 import type { LambdaHandler } from './entry';
 import { createPathMatcher, servingRouteKey, unroutedError } from './paths';
-import { problemReply } from './problem';
 import { type ActionOf, createHandler } from './stack/handler';
 
 /** The routes of the group `G` that the function `H` serves, by name. */

@@ -26,7 +26,7 @@ import { BadRequestError, NotAcceptableError, ValidationError } from '../errors'
 import { baseHeaders, type Reply } from '../http/reply';
 import { fieldErrors } from '../http/stack/checks';
 import type { Logger } from '../logger';
-import { problemHeaders, toProblem } from '../problems';
+import { problemHeaders, toProblem } from '../problems/codec';
 import { API_VERSION } from '../routes/route';
 import { assertScope, isObject } from './scope-check';
 import { type ToolContext, type ToolDef, toolJsonSchema } from './tools';

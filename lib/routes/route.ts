@@ -132,7 +132,7 @@ export interface RouteDef<
   /**
    * An endpoint of the OAuth authorization server (token, registration, revocation): its errors
    * are OAuth's JSON (`error`, `error_description`), not problems, and a request its checks
-   * refuse (body, media type, fields) is a 400 with this code (lib/http/problem.ts).
+   * refuse (body, media type, fields) is a 400 with this code (lib/problems/replies.ts).
    */
   oauthErrors?: 'invalid_request' | 'invalid_client_metadata';
 }

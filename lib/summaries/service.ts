@@ -7,7 +7,7 @@
 import type { User } from '../accounts/users/store';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
-import { storedError, storeProblem } from '../problems';
+import { storedError, storeProblem } from '../problems/codec';
 import { parseVideoId } from '../youtube/url';
 import { type Catalog, resolveModel } from './catalog';
 import { JobNotFoundError, QueueUnavailableError, SummaryInProgressError } from './jobs/errors';

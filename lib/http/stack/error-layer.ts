@@ -1,11 +1,11 @@
 // The outer layers of a route's stack (lib/http/stack/handler.ts), which turn whatever went
 // wrong into the answer: errors of libraries expressed in ours, the problem+json reply (the codec's,
-// lib/problems.ts), and one access line per request.
+// lib/problems/codec.ts), and one access line per request.
 import { BadRequestError, HttpError } from '../../errors';
 import { logger } from '../../logger';
+import { routeErrorReply } from '../../problems/replies';
 import type { RouteDef } from '../../routes/route';
 import { requestIdOf } from '../exit';
-import { routeErrorReply } from '../problem';
 import type { HttpRequest, Internal, Middleware } from './middleware';
 
 /** The outermost layer: the problem+json reply of an error, and one access line per request. */

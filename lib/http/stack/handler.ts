@@ -2,7 +2,7 @@
 //   problem+json and access log -> our errors -> body limit -> Origin (where the route checks it)
 //   -> bearer auth -> path parameters -> query -> media type -> middy's body parsers -> zod
 //   validation -> action.
-// Errors leave as RFC 9457 problems made by the problem codec (lib/problems.ts: status, `expose`
+// Errors leave as RFC 9457 problems made by the problem codec (lib/problems/codec.ts: status, `expose`
 // below 500, a ConfigError's 503; error-layer.ts); the access log logs every 5xx with its cause.
 // Every reply, whatever made it, leaves through lib/http/exit.ts (entry.ts). CORS is not here:
 // API Gateway answers it for every route (headers/cors.ts). A function builds its stacks with

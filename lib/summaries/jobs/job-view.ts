@@ -1,6 +1,6 @@
 // A summary job as the API shows it (the SummaryJob schema): its status in the API's words, its
 // live progress read from its record while it is pending, and how soon a client should ask again.
-import { type Problem, storedProblemDocument } from '../../problems';
+import { type Problem, storedProblemDocument } from '../../problems/codec';
 import type { SummarizeResponse } from '../schemas';
 import type { Job, JobProgress } from '../store/jobs';
 import { type SummaryRecord, videoIdOfKey } from '../store/records';

@@ -1,7 +1,7 @@
 // What a job shows of its summary record: the summary as the job's own request asked for it,
 // or the problem, and where the run stands; and settleJob, the one place a job is settled, used
 // by the worker (the jobs that waited, when a run ends) and the service (a job read first).
-import { storeProblem } from '../../problems';
+import { storeProblem } from '../../problems/codec';
 import type { SummarizeResponse } from '../schemas';
 import type { Job, JobOutcome, JobProgress, JobStore } from '../store/jobs';
 import type { SummaryRecord } from '../store/records';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { type HttpError, ServiceUnavailableError } from '../../errors';
 import type { Logger } from '../../logger';
-import { asHttpError } from '../../problems';
+import { asHttpError } from '../../problems/codec';
 import { TranscriptionPendingError, transcriptionTimeout } from '../../transcription/errors';
 import type { CaptionlessHandler } from '../../transcription/reuse';
 import type { YouTubeClient } from '../../youtube/client';

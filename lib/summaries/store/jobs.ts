@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { expressionNames, storeCall, storeError } from '../../aws/dynamodb';
 import { JOBS_INDEX } from '../../aws/table';
-import { type StoredProblem, storeProblem } from '../../problems';
+import { type StoredProblem, storeProblem } from '../../problems/codec';
 import { randomId } from '../../util/random-id';
 import { SummaryOutdatedError } from '../jobs/errors';
 import type { StoredJobStatus } from '../jobs/job-states';

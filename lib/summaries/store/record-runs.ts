@@ -3,7 +3,7 @@
 // (the summary, or the problem). Every write but taking the lease is conditioned on holding it.
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { HttpError } from '../../errors';
-import type { StoredProblem } from '../../problems';
+import type { StoredProblem } from '../../problems/codec';
 import type { JobStage } from '../jobs/schemas';
 import type { SummarizeResponse } from '../schemas';
 import type { CallResult } from '../types';

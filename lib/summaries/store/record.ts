@@ -2,7 +2,7 @@
 // and how a new request may use it.
 import { expressionNames } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
-import type { StoredProblem } from '../../problems';
+import type { StoredProblem } from '../../problems/codec';
 import type { RecordState } from '../jobs/job-states';
 import type { JobStage } from '../jobs/schemas';
 import type { SummarizeResponse } from '../schemas';

@@ -12,8 +12,8 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../errors';
-import { problemReply, routeErrorReply } from '../http/problem';
 import type { Json } from '../json-schema';
+import { problemReply, routeErrorReply } from '../problems/replies';
 import type { RouteDef } from '../routes/route';
 import { youTubeBadResponse } from '../youtube/errors';
 

@@ -1,11 +1,8 @@
 // RFC 9457 problem details as HTTP replies: problem+json, and the OAuth endpoints' own error
-// form. What a client reads of an error is the codec's (lib/problems.ts) to decide.
-import { asHttpError, toProblem } from '../problems';
+// form. What a client reads of an error is the codec's (lib/problems/codec.ts) to decide.
+import { baseHeaders, type Reply } from '../http/reply';
 import type { RouteDef } from '../routes/route';
-import { baseHeaders, type Reply } from './reply';
-
-// Re-exported for the modules that read problems over HTTP (the OpenAPI examples, the local host).
-export { PROBLEM_TYPE_PREFIX, type Problem, toProblem } from '../problems';
+import { asHttpError, toProblem } from './codec';
 
 /** The error codes of RFC 6749 5.2 that an OAuth2 token endpoint's problems carry. */
 export const OAUTH2_ERRORS = [
