@@ -35,7 +35,7 @@ export function invocation(handler: LambdaHandler): LambdaHandler {
  * every later one. A handler that cannot be built (an invalid configuration) answers 503
  * server-misconfigured, and is built again on the next event.
  */
-export function functionEntry(build: () => LambdaHandler): LambdaHandler {
+export function lazyEntry(build: () => LambdaHandler): LambdaHandler {
   let handler: LambdaHandler | undefined;
   return invocation(async (event, context) => {
     if (!handler) {
@@ -53,9 +53,9 @@ export function functionEntry(build: () => LambdaHandler): LambdaHandler {
 
 /**
  * The Lambda entry point of a function module: its handler built by `create` from the
- * environment's Config (functionEntry). Importing a function module thus reads nothing: the
+ * environment's Config (lazyEntry). Importing a function module thus reads nothing: the
  * local host and the tests call `create` with Configs of their own.
  */
 export function lambdaEntry(create: (config: Config) => LambdaHandler): LambdaHandler {
-  return functionEntry(() => create(loadConfig()));
+  return lazyEntry(() => create(loadConfig()));
 }

@@ -1,7 +1,7 @@
 // POST /mcp: the Model Context Protocol's Streamable HTTP transport, stateless, answering JSON
 // (never an event stream: a Lambda answers once). Each request gets a server and a transport of
 // its own from the official SDK, fed the request's JSON-RPC message (already read, size-checked
-// and authenticated by lib/http/stack/handler.ts), and its answer becomes the route's reply.
+// and authenticated by lib/http/stack/route-stack.ts), and its answer becomes the route's reply.
 //
 // The SDK's low-level Server is used rather than its McpServer: McpServer lists a zod schema as
 // JSON Schema draft-07 with the schema's own `$ref` at the root (our schemas carry ids), which the

@@ -1,4 +1,4 @@
-// The outer layers of a route's stack (lib/http/stack/handler.ts), which turn whatever went
+// The outer layers of a route's stack (lib/http/stack/route-stack.ts), which turn whatever went
 // wrong into the answer: errors of libraries expressed in ours, the problem+json reply (the codec's,
 // lib/problems/codec.ts), and one access line per request.
 import { BadRequestError, HttpError } from '../../errors';

@@ -89,19 +89,19 @@ export type ContextOf<R extends RouteDef> = Parameters<ActionOf<R>>[0];
  * authenticated user. A protected route needs an authenticator and a public one takes none: the
  * types say so.
  */
-export function createHandler<R extends RouteDef & { auth: false }>(
+export function createRouteStack<R extends RouteDef & { auth: false }>(
   route: R,
   config: Config,
   action: ActionOf<R>,
 ): LambdaHandler;
-export function createHandler<R extends RouteDef & { auth: true }>(
+export function createRouteStack<R extends RouteDef & { auth: true }>(
   route: R,
   config: Config,
   action: ActionOf<R>,
   // Injected rather than imported, so that public routes do not bundle the user store.
   options: { authenticate: Authenticator },
 ): LambdaHandler;
-export function createHandler(
+export function createRouteStack(
   route: RouteDef,
   config: Config,
   // Each overload narrows what the action is given; here it is whatever the route sends it.
