@@ -23,7 +23,7 @@ import {
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import type { User } from '../accounts/users/store';
 import { BadRequestError, NotAcceptableError, ValidationError } from '../errors';
-import { baseHeaders, type Reply } from '../http/reply';
+import type { Reply } from '../http/reply';
 import { fieldErrors } from '../http/stack/checks';
 import type { Logger } from '../logger';
 import { problemHeaders, toProblem } from '../problems/codec';
@@ -264,12 +264,9 @@ async function replyOf(response: Response): Promise<Reply> {
   if (response.status >= 400) throw transportError(response.status, body);
   return {
     statusCode: response.status,
-    headers: {
-      ...baseHeaders,
-      ...(body
-        ? { 'Content-Type': response.headers.get('content-type') ?? 'application/json' }
-        : {}),
-    },
+    headers: body
+      ? { 'Content-Type': response.headers.get('content-type') ?? 'application/json' }
+      : {},
     ...(body ? { body } : {}),
   };
 }

@@ -1,6 +1,6 @@
 // RFC 9457 problem details as HTTP replies: problem+json, and the OAuth endpoints' own error
 // form. What a client reads of an error is the codec's (lib/problems/codec.ts) to decide.
-import { baseHeaders, type Reply } from '../http/reply';
+import type { Reply } from '../http/reply';
 import type { RouteDef } from '../routes/route';
 import { asHttpError, toProblem } from './codec';
 
@@ -37,7 +37,6 @@ export function problemReply(
   return {
     statusCode: problem.status,
     headers: {
-      ...baseHeaders,
       ...answer.headers,
       'Content-Type': 'application/problem+json; charset=utf-8',
     },
@@ -69,7 +68,6 @@ export function oauthErrorReply(error: unknown, requestId: string, invalid: stri
   return {
     statusCode: status,
     headers: {
-      ...baseHeaders,
       ...answer.headers,
       Pragma: 'no-cache',
       'Content-Type': 'application/json; charset=utf-8',

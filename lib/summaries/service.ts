@@ -12,7 +12,7 @@ import { parseVideoId } from '../youtube/url';
 import { type Catalog, resolveModel } from './catalog';
 import { JobNotFoundError, QueueUnavailableError, SummaryInProgressError } from './jobs/errors';
 import { type JobView, viewOf } from './jobs/job-view';
-import { answerFor, progressOf, settleJob } from './jobs/outcome';
+import { answerFor, recordProgress, settleJob } from './jobs/outcome';
 import type { JobQueue } from './jobs/queue';
 import { plannerFor, SummaryLengthError } from './llm/plan';
 import type { SummarizeRequest, SummarizeResponse } from './schemas';
@@ -137,7 +137,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
     let pause = POLL_FIRST_MS;
     for (;;) {
       const record = await records.get(key);
-      if (record) onProgress?.(progressOf(record));
+      if (record) onProgress?.(recordProgress(record));
       const left = deadline - Date.now();
       if (record?.state !== 'working' || left <= 0) return record;
       const wake = new AbortController();
@@ -288,7 +288,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
         logger.info('summary job removed', { job_id: job.id });
         return 'removed';
       }
-      const progress = record ? progressOf(record) : job.progress;
+      const progress = record ? recordProgress(record) : job.progress;
       const cancelled = await jobs.cancel(
         job.id,
         progress ?? { stage: 'queued', parts_done: 0, parts_total: 0 },

@@ -5,7 +5,7 @@ import type { SummarizeResponse } from '../schemas';
 import type { Job, JobProgress } from '../store/jobs';
 import { type SummaryRecord, videoIdOfKey } from '../store/records';
 import { type JobStatus, jobStatus } from './job-states';
-import { progressOf } from './outcome';
+import { recordProgress } from './outcome';
 
 /** A job as the API shows it (the SummaryJob schema). */
 export interface JobView {
@@ -27,7 +27,7 @@ const NOT_STARTED: JobProgress = { stage: 'queued', parts_done: 0, parts_total: 
 export function viewOf(job: Job, record: SummaryRecord | undefined): JobView {
   // A pending job's progress is its record's (none yet: not started); a settled one keeps its own.
   const pending = job.status === 'pending';
-  const progress = (pending ? record && progressOf(record) : job.progress) ?? NOT_STARTED;
+  const progress = (pending ? record && recordProgress(record) : job.progress) ?? NOT_STARTED;
   return {
     id: job.id,
     status: jobStatus(job.status, progress.stage),

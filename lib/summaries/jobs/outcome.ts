@@ -8,7 +8,7 @@ import type { SummaryRecord } from '../store/records';
 import { SummaryInterruptedError } from './errors';
 
 /** Where a record's run stands, as a job shows it. */
-export function progressOf(record: SummaryRecord): JobProgress {
+export function recordProgress(record: SummaryRecord): JobProgress {
   return {
     stage: record.stage,
     parts_done: Math.min(record.partsDone, record.partsTotal),
@@ -55,7 +55,7 @@ export function outcomeFor(
     return {
       status: 'failed',
       problem: record.problem,
-      progress: progressOf(record),
+      progress: recordProgress(record),
       ...(record.title === undefined ? {} : { title: record.title }),
     };
   }
