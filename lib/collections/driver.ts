@@ -147,7 +147,7 @@ export function createCollectionDriver(deps: CollectionDriverDeps) {
           }
           throw error;
         }
-        if (job.status === 'pending') return;
+        if (job.status === 'running') return;
         changed.set(index, {
           ...video,
           status: job.status,

@@ -112,7 +112,7 @@ export function createCollectionService(deps: CollectionServiceDeps): Collection
       await Promise.all(
         works.slice(start, start + LOOKUPS_AT_ONCE).map(async (work, i) => {
           const use = reusable(await deps.records.get(summaryKey(work)));
-          fresh[start + i] = use !== 'done' && use !== 'working';
+          fresh[start + i] = use !== 'done' && use !== 'running';
         }),
       );
     }
@@ -126,7 +126,7 @@ export function createCollectionService(deps: CollectionServiceDeps): Collection
         if (video.status !== 'running' || video.jobId === undefined) return video;
         try {
           const job = await deps.summaries.job(user, video.jobId);
-          if (job.status === 'pending') return video;
+          if (job.status === 'running') return video;
           return {
             ...video,
             status: job.status,

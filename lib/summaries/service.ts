@@ -103,14 +103,14 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
   const { records, jobs, logger } = deps;
 
   /**
-   * A pending job brought up to date with its record: settled when the run ended (the worker
+   * A running job brought up to date with its record: settled when the run ended (the worker
    * settles it too; whichever comes first wins), failed when the record is gone.
    */
   async function refresh(
     job: Job,
     known?: SummaryRecord,
   ): Promise<{ job: Job; record?: SummaryRecord }> {
-    if (job.status !== 'pending') return { job };
+    if (job.status !== 'running') return { job };
     const record = known ?? (await records.get(job.key));
     const settled = await settleJob(jobs, job, record);
     if (!settled) return { job, ...(record ? { record } : {}) };
@@ -139,7 +139,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
       const record = await records.get(key);
       if (record) onProgress?.(recordProgress(record));
       const left = deadline - Date.now();
-      if (record?.state !== 'working' || left <= 0) return record;
+      if (record?.state !== 'running' || left <= 0) return record;
       const wake = new AbortController();
       await Promise.race([
         new Promise((resolve) => setTimeout(resolve, Math.min(pause, left))),
@@ -182,7 +182,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
             ? {}
             : { summary_language: request.summary_language }),
         },
-        status: 'pending',
+        status: 'running',
         shared: true,
         requestId,
         ...(collection === undefined ? {} : { collection }),
@@ -212,7 +212,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
         }
         // A verdict on the video found a moment ago is every identical request's answer.
         if (use === 'failed' && record?.problem) throw storedError(record.problem);
-        if (use === 'working' && (await records.attach(key, job.id))) {
+        if (use === 'running' && (await records.attach(key, job.id))) {
           await jobs.create(job);
           logger.info('summary job waits for a run under way', fields);
           break;
@@ -281,7 +281,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
 
     async cancel(user, id) {
       const { job, record } = await refresh(await ownJob(user, id));
-      if (job.status !== 'pending') {
+      if (job.status !== 'running') {
         // Its record no longer names it, nor its user as the one who paid for its run.
         await records.forget(job.key, job.id, user.id);
         await jobs.remove(job.id);

@@ -74,7 +74,7 @@ function lostRun(): JobOutcome {
 }
 
 /**
- * Settles a pending job with how its run ended (a record that is gone: interrupted), as updated
+ * Settles a running job with how its run ended (a record that is gone: interrupted), as updated
  * at `now`. Whoever writes first wins (the worker when the run ends, or the service when the job
  * is read first): `written` says whether this call did; when it did not, the job was settled or
  * cancelled meanwhile and the store says what it is now. Undefined while the run goes on.
