@@ -21,7 +21,7 @@ import {
 } from '../../lib/http/headers/cors';
 import { createPathMatcher } from '../../lib/http/paths';
 import type { Reply } from '../../lib/http/reply';
-import { problemReply, routeErrorReply } from '../../lib/problems/replies';
+import { errorReply } from '../../lib/problems/replies';
 import { type FunctionName, type RouteDef, UNROUTED_FUNCTION } from '../../lib/routes/route';
 import type { AccessLogEntry } from '../access-log';
 import { loadFunction } from '../function-files';
@@ -230,7 +230,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       if (body === 'too-large') {
         // Answer without reading the rest; the connection cannot be reused after that.
         const tooLarge = new PayloadTooLargeError(options.maxBodyBytes);
-        answer(routeErrorReply(route, tooLarge, requestId), true);
+        answer(errorReply(tooLarge, requestId, route), true);
         response.on('finish', () => request.destroy());
         return;
       }
@@ -242,7 +242,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           (error: unknown) => error ?? new Error('not ready'),
         );
         if (unavailable !== undefined) {
-          answer(routeErrorReply(route, unavailable, requestId));
+          answer(errorReply(unavailable, requestId, route));
           return;
         }
       }
@@ -260,7 +260,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           error: String(error),
         }),
       );
-      if (!response.headersSent) answer(problemReply(error, requestId));
+      if (!response.headersSent) answer(errorReply(error, requestId));
       else response.destroy();
     }
   });

@@ -8,9 +8,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Authenticator } from '../accounts/auth/bearer';
 import type { Config } from '../config';
 import { logger } from '../logger';
-import { problemReply } from '../problems/replies';
 import type { FunctionName, RouteDef } from '../routes/route';
-import type { LambdaHandler } from './entry';
+import { type LambdaHandler, LoggedFailure } from './entry';
 import { createPathMatcher, servingRouteKey, unroutedError } from './paths';
 import { type ActionOf, createRouteStack } from './stack/route-stack';
 
@@ -47,8 +46,11 @@ type OptionsArg<G, F extends FunctionName> =
     ? [options: ServeOptions & { authenticate: Authenticator }]
     : [options?: ServeOptions & { authenticate?: never }];
 
-/** The $default route's answer: what API Gateway's own 404 would be, in our error shape. */
-function unroutedAnswer(routes: readonly RouteDef[]) {
+/**
+ * The $default route's refusal: what API Gateway's own 404 would be, in our error shape, logged
+ * and thrown for the invocation to answer.
+ */
+function unroutedRefusal(routes: readonly RouteDef[]) {
   const paths = createPathMatcher(routes);
   return async (event: APIGatewayProxyEventV2) => {
     const path = event.rawPath ?? '/';
@@ -61,7 +63,7 @@ function unroutedAnswer(routes: readonly RouteDef[]) {
       status: error.status,
       problem: error.type,
     });
-    return problemReply(error, event.requestContext.requestId);
+    throw new LoggedFailure(error);
   };
 }
 
@@ -101,7 +103,7 @@ export function serve<const F extends FunctionName, G extends Record<string, Rou
       : build(route, config, action);
     byRouteKey.set(`${route.method} ${route.path}`, routeHandler);
   }
-  const unrouted = options?.unrouted && unroutedAnswer(options.unrouted);
+  const unrouted = options?.unrouted && unroutedRefusal(options.unrouted);
   return async (event, context) => {
     const routeHandler = byRouteKey.get(servingRouteKey(event.routeKey));
     if (routeHandler) return routeHandler(event, context);
