@@ -58,22 +58,20 @@ export async function bundleBenchmarks(log: (line: string) => void): Promise<Row
     const sizes = await bundleFunctions({ outdir });
     const rows: Row[] = [];
     for (const size of sizes) {
-      const limit = size.handler === 'health' ? SIZE_TARGETS_KB.health : SIZE_TARGETS_KB.other;
+      const limit = size.name === 'health' ? SIZE_TARGETS_KB.health : SIZE_TARGETS_KB.other;
       rows.push(
-        row('bundle', `${size.handler} minified`, size.minifiedBytes / 1024, 'KB', {
+        row('bundle', `${size.name} minified`, size.minifiedBytes / 1024, 'KB', {
           below: limit,
         }),
       );
-      rows.push(row('bundle', `${size.handler} gzip`, size.gzipBytes / 1024, 'KB'));
+      rows.push(row('bundle', `${size.name} gzip`, size.gzipBytes / 1024, 'KB'));
       if (size.lazyBytes > 0) {
-        rows.push(
-          row('bundle', `${size.handler} on demand (import())`, size.lazyBytes / 1024, 'KB'),
-        );
+        rows.push(row('bundle', `${size.name} on demand (import())`, size.lazyBytes / 1024, 'KB'));
       }
     }
     log('weighing the page for people');
     rows.push(...(await pageRows()));
-    const health = sizes.find((s) => s.handler === 'health');
+    const health = sizes.find((s) => s.name === 'health');
     rows.push(
       row('bundle', 'health free of the AWS SDK', health?.includesAwsSdk ? 0 : 1, 'yes=1', {
         atLeast: 1,
@@ -87,12 +85,12 @@ export async function bundleBenchmarks(log: (line: string) => void): Promise<Row
     const emptyModule = join(outdir, 'empty.mjs');
     writeFileSync(emptyModule, '');
     const floor: number[] = [];
-    const samples = new Map<string, number[]>(sizes.map((s) => [s.handler, []]));
+    const samples = new Map<string, number[]>(sizes.map((s) => [s.name, []]));
     // Interleaved, so load on this shared machine hits every handler and the baseline alike.
     for (let i = 0; i < IMPORT_RUNS; i++) {
       floor.push(importMs(emptyModule, env));
       for (const size of sizes) {
-        samples.get(size.handler)?.push(importMs(join(outdir, size.handler, 'index.mjs'), env));
+        samples.get(size.name)?.push(importMs(join(outdir, size.name, 'index.mjs'), env));
       }
     }
     const empty = median(floor);

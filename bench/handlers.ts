@@ -12,8 +12,8 @@ import { functionLoader } from '../infra/local/server';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import { loadConfig } from '../lib/config';
 import type { Reply } from '../lib/http/reply';
-import type { LambdaHandler } from '../lib/http/stack/handler';
-import type { HandlerName } from '../lib/routes/route';
+import type { LambdaHandler } from '../lib/http/stack/route-stack';
+import type { FunctionName } from '../lib/routes/route';
 import { type FakeYouTube, startFakeYouTube } from '../test/support/fake-youtube';
 import { loadSharedTranscript, toCaptionXml } from '../test/support/transcripts';
 import { npmStartArgs } from './local-start';
@@ -29,7 +29,7 @@ const user = {
 /** Calls `handler` in this process as API Gateway and Lambda would, with a JSON body. */
 export function invoke(
   handler: LambdaHandler,
-  name: HandlerName,
+  name: FunctionName,
   method: string,
   path: string,
   body?: unknown,

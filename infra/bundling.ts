@@ -11,30 +11,30 @@ import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 import { askResponseSchema } from '../lib/ask/schemas';
-import type { HandlerName, RouteDef } from '../lib/routes/route';
+import { type FunctionName, type RouteDef, WORKER } from '../lib/routes/route';
 import { schemaVersion } from '../lib/schema-version';
 import { SHIPPED_PACKAGES } from '../lib/shipped';
 import { summarizeResponseSchema } from '../lib/summaries/schemas';
 import { functionFile } from './function-files';
-import { type FunctionName, WORKER } from './profiles';
+
 import { webBuildOptions, webFiles } from './web-build';
 
 /** The repository root: where esbuild resolves packages and the functions' sources. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The entry of one Lambda (`functions/<area>/<name>.ts`: infra/function-files.ts). */
-export function functionEntry(handler: FunctionName): string {
-  return join(PROJECT_ROOT, functionFile(handler));
+/** The absolute path of one Lambda's entry file (`functions/<area>/<name>.ts`: infra/function-files.ts). */
+export function entryPath(functionName: FunctionName): string {
+  return join(PROJECT_ROOT, functionFile(functionName));
 }
 
-/** The distinct handler names of a route table, in first-seen order: one Lambda each. */
-export function handlerNames(routes: readonly RouteDef[]): HandlerName[] {
-  return [...new Set(routes.map((route) => route.handler))];
+/** The distinct function names of a route table, in first-seen order: one Lambda each. */
+export function routeFunctionNames(routes: readonly RouteDef[]): FunctionName[] {
+  return [...new Set(routes.map((route) => route.function))];
 }
 
-/** Every Lambda a deployment of `routes` bundles: its route handlers, then the worker. */
+/** Every Lambda a deployment of `routes` bundles: its route functions, then the worker. */
 export function functionNames(routes: readonly RouteDef[]): FunctionName[] {
-  return [...handlerNames(routes), WORKER];
+  return [...routeFunctionNames(routes), WORKER];
 }
 
 // An ESM bundle has no `require`, yet CommonJS code inside it (parts of the AWS SDK, wink-nlp)
@@ -90,7 +90,7 @@ export function bundleDefines(): Record<string, string> {
   return defines;
 }
 
-/** swagger-ui-dist's files that lib/site/docs.ts serves; they sit beside the site handler. */
+/** swagger-ui-dist's files that lib/site/docs.ts serves; they sit beside the site function. */
 export const DOCS_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui.css'] as const;
 
 /** Where a package is, relative to the project root, in POSIX form (for shell commands). */
@@ -112,7 +112,7 @@ export function swaggerUiDistDir(): string {
  * playlists and channels, questions across a collection read its videos, both through the
  * proxy). scripts/bundle.ts checks that every bundle using lib/shipped.ts is listed here.
  */
-export const SHIPPED_BY_HANDLER: Partial<Record<FunctionName, readonly string[]>> = {
+export const SHIPPED_BY_FUNCTION: Partial<Record<FunctionName, readonly string[]>> = {
   [WORKER]: SHIPPED_PACKAGES,
   ask: ['undici'],
   mcp: ['undici'],
@@ -121,34 +121,34 @@ export const SHIPPED_BY_HANDLER: Partial<Record<FunctionName, readonly string[]>
 };
 
 /** The shipped packages of a function, with their folders relative to the project root. */
-export function shippedPackages(handler: string): { name: string; dir: string }[] {
-  return (SHIPPED_BY_HANDLER[handler as FunctionName] ?? []).map((name) => ({
+export function shippedPackages(functionName: string): { name: string; dir: string }[] {
+  return (SHIPPED_BY_FUNCTION[functionName as FunctionName] ?? []).map((name) => ({
     name,
     dir: packageDir(name),
   }));
 }
 
-/** What a handler needs besides its JS bundle: Swagger UI's files and the page's (site). */
-export function needsDocsAssets(handler: string): boolean {
-  return handler === 'site';
+/** What a function needs besides its JS bundle: Swagger UI's files and the page's (site). */
+export function needsDocsAssets(functionName: string): boolean {
+  return functionName === 'site';
 }
 
 /**
- * Shell commands that put a handler's extra files beside its bundle: Swagger UI's files next to
- * the site handler (lib/site/docs.ts looks beside `import.meta.url`), and shipped packages into
+ * Shell commands that put a function's extra files beside its bundle: Swagger UI's files next to
+ * the site function (lib/site/docs.ts looks beside `import.meta.url`), and shipped packages into
  * `node_modules/`. Paths are relative to `inputDir`, the project root, so the commands work for
  * local bundling and inside a bundling container alike.
  */
 export function extraFileCommands(
-  handler: string,
+  functionName: string,
 ): (inputDir: string, outputDir: string) => string[] {
   return (inputDir, outputDir) => [
-    ...(needsDocsAssets(handler)
+    ...(needsDocsAssets(functionName)
       ? DOCS_ASSETS.map(
           (file) => `cp "${posix.join(inputDir, swaggerUiDistDir(), file)}" "${outputDir}"`,
         )
       : []),
-    ...shippedPackages(handler).flatMap(({ name, dir }) => [
+    ...shippedPackages(functionName).flatMap(({ name, dir }) => [
       `mkdir -p "${posix.join(outputDir, 'node_modules', posix.dirname(name))}"`,
       `cp -R "${posix.join(inputDir, dir)}" "${posix.join(outputDir, 'node_modules', name)}"`,
     ]),
@@ -156,13 +156,13 @@ export function extraFileCommands(
 }
 
 /**
- * esbuild's options for one handler, built into `dir`: `index.mjs`, and in `chunks/` the code it
+ * esbuild's options for one function, built into `dir`: `index.mjs`, and in `chunks/` the code it
  * loads on demand (each `import()` of the sources becomes a chunk: a cold start reads only what
  * the first request needs, e.g. the worker's YouTube and model clients load on first use).
  */
-export function esbuildOptions(handler: FunctionName, dir: string): BuildOptions {
+export function esbuildOptions(functionName: FunctionName, dir: string): BuildOptions {
   return {
-    entryPoints: { index: functionEntry(handler) },
+    entryPoints: { index: entryPath(functionName) },
     outdir: dir,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
@@ -221,27 +221,27 @@ export function removeUnloadedOutputs(metafile: Metafile): void {
 }
 
 /**
- * Builds a handler into `dir` as its Lambda asset: the bundle (esbuildOptions) without the
+ * Builds a function into `dir` as its Lambda asset: the bundle (esbuildOptions) without the
  * chunks it cannot load, and the files beside it (extraFileCommands). Synchronous, as CDK's
  * local bundling wants it.
- * @throws esbuild's error when the handler does not build.
+ * @throws esbuild's error when the function does not build.
  */
-export function buildFunction(handler: FunctionName, dir: string): void {
-  const { metafile } = buildSync(esbuildOptions(handler, dir));
+export function buildFunction(functionName: FunctionName, dir: string): void {
+  const { metafile } = buildSync(esbuildOptions(functionName, dir));
   if (metafile) removeUnloadedOutputs(metafile);
-  addExtraFiles(handler, dir);
+  addExtraFiles(functionName, dir);
 }
 
 /**
- * Puts a handler's extra files beside its bundle in `dir`: those of extraFileCommands, and for
+ * Puts a function's extra files beside its bundle in `dir`: those of extraFileCommands, and for
  * the site function the page for people, built into `web/` (where lib/site/web.ts reads it).
  * @throws esbuild's error when web/ does not build.
  */
-export function addExtraFiles(handler: string, dir: string): void {
-  for (const command of extraFileCommands(handler)(PROJECT_ROOT, dir)) {
+export function addExtraFiles(functionName: string, dir: string): void {
+  for (const command of extraFileCommands(functionName)(PROJECT_ROOT, dir)) {
     execFileSync('sh', ['-c', command]);
   }
-  if (!needsDocsAssets(handler)) return;
+  if (!needsDocsAssets(functionName)) return;
   mkdirSync(join(dir, 'web'), { recursive: true });
   const files = webFiles(buildSync(webBuildOptions()).outputFiles ?? []);
   for (const [name, content] of Object.entries(files)) {
@@ -250,21 +250,21 @@ export function addExtraFiles(handler: string, dir: string): void {
 }
 
 /**
- * A handler's Lambda code, built by the local esbuild (no Docker) with code splitting, which
+ * A function's Lambda code, built by the local esbuild (no Docker) with code splitting, which
  * NodejsFunction's esbuild command line cannot do. The asset's hash is that of the output.
  */
-export function functionCode(handler: FunctionName): Code {
+export function functionCode(functionName: FunctionName): Code {
   return Code.fromAsset(PROJECT_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       // Never pulled: local bundling always succeeds or throws.
       image: DockerImage.fromRegistry('local-esbuild-only'),
       // CDK caches bundled assets by their bundling options, where a tryBundle function does
-      // not show: without the handler's name every function would get the first one's code.
-      environment: { TUBESUM_HANDLER: handler },
+      // not show: without the function's name every function would get the first one's code.
+      environment: { TUBESUM_HANDLER: functionName },
       local: {
         tryBundle(outputDir) {
-          buildFunction(handler, outputDir);
+          buildFunction(functionName, outputDir);
           return true;
         },
       },

@@ -2,7 +2,7 @@
 // `functions/<name>.ts` for the functions of no area. The bundler (infra/bundling.ts) reads the
 // file, the local host (infra/local/server.ts) loads the module. Each load is a literal import,
 // so that esbuild (the local host's build) and vite (the tests) both see every file.
-import type { FunctionName } from './profiles';
+import type { FunctionName } from '../lib/routes/route';
 
 interface FunctionFile {
   /** Relative to the repository root. */

@@ -1,4 +1,4 @@
-// Construct ids from handler names: `summarize` -> `Summarize` (the logical IDs of deployed
+// Construct ids from function names: `summarize` -> `Summarize` (the logical IDs of deployed
 // stacks derive from them, so they must not change).
 
 export function pascal(name: string): string {

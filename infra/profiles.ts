@@ -1,5 +1,5 @@
 // What each Lambda needs: its size and deadline, and every resource it touches. Keyed by the
-// route table's handler names and the worker, so a function without a profile does not compile.
+// functions' names (the route table's and the worker), so a function without a profile does not compile.
 import { Duration } from 'aws-cdk-lib';
 import {
   ASK_MARGIN_MS,
@@ -10,12 +10,7 @@ import {
   SUMMARIZE_MARGIN_MS,
   WORKER_MARGIN_MS,
 } from '../lib/config/summaries';
-import type { HandlerName } from '../lib/routes/route';
-
-/** The Lambda no route leads to: it consumes the job queue (functions/summaries/worker.ts). */
-export const WORKER = 'worker';
-/** Every Lambda of the stack: one per route handler, and the worker. */
-export type FunctionName = HandlerName | typeof WORKER;
+import type { FunctionName } from '../lib/routes/route';
 
 /**
  * DynamoDB actions a function may call: item actions on the table only, and Query on the jobs

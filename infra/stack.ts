@@ -1,5 +1,5 @@
 // The whole API in one stack, composed of one construct per concern: the table, the JWT key,
-// a function per handler of the route table (each with its own grants), the job queue and the
+// one function for each the route table names (each with its own grants), the job queue and the
 // worker behind it, the HTTP API and the alarms. Everything the code itself needs comes from
 // lib/ (route table, table shape, CORS values, model catalog, queue limits), so the two cannot
 // drift apart.
@@ -14,10 +14,10 @@ import { loadConfig } from '../lib/config';
 import { ConfigError } from '../lib/errors';
 import type { Catalog } from '../lib/models/catalog';
 import { routeList } from '../lib/routes';
-import type { HandlerName, RouteDef } from '../lib/routes/route';
+import { type FunctionName, type RouteDef, WORKER } from '../lib/routes/route';
 import { catalogOf } from '../lib/summaries/offer';
 import { bedrockModelIds } from './bedrock';
-import { handlerNames } from './bundling';
+import { routeFunctionNames } from './bundling';
 import { ServiceAlarms } from './constructs/alarms';
 import { ApiFunction, type FunctionAccess } from './constructs/api-function';
 import { AudioBucket } from './constructs/audio-bucket';
@@ -27,7 +27,7 @@ import { JobQueue } from './constructs/job-queue';
 import { JwtSecret } from './constructs/jwt-secret';
 import { ServiceApi } from './constructs/service-api';
 import { functionId } from './names';
-import { type FunctionName, PROFILES, type TableAction, WORKER } from './profiles';
+import { PROFILES, type TableAction } from './profiles';
 import { readSettings, SettingsError, type StackSettings, SUMMARY_CONTEXT } from './settings';
 
 export interface TubesumStackProps extends StackProps {
@@ -42,7 +42,7 @@ export class TubesumStack extends Stack {
   readonly jwtSecret: Secret;
   readonly credentials: CredentialsSecret;
   readonly alarmTopic: Topic;
-  /** Every Lambda: one per route handler, and the worker. */
+  /** Every Lambda: one per function of the route table, and the worker. */
   readonly functions: ReadonlyMap<FunctionName, ApiFunction>;
   readonly worker: ApiFunction;
   readonly jobQueue: Queue;
@@ -80,11 +80,11 @@ export class TubesumStack extends Stack {
     this.jobQueue = jobs.queue;
     this.deadLetterQueue = jobs.deadLetterQueue;
 
-    const routeFunctions = new Map<HandlerName, ApiFunction>();
-    for (const handler of handlerNames(routes)) {
+    const routeFunctions = new Map<FunctionName, ApiFunction>();
+    for (const name of routeFunctionNames(routes)) {
       routeFunctions.set(
-        handler,
-        this.createFunction(handler, routes, settings, { ...shared, jobQueue: jobs.queue }),
+        name,
+        this.createFunction(name, routes, settings, { ...shared, jobQueue: jobs.queue }),
       );
     }
     const functions = new Map<FunctionName, ApiFunction>([
@@ -141,7 +141,7 @@ export class TubesumStack extends Stack {
 
   /** A function, with what its profile and its routes say it may touch. */
   private createFunction(
-    handler: FunctionName,
+    name: FunctionName,
     routes: readonly RouteDef[],
     settings: StackSettings,
     shared: {
@@ -151,14 +151,14 @@ export class TubesumStack extends Stack {
       audioBucket?: AudioBucket;
     },
   ): ApiFunction {
-    // Always there for the route table's names; a test's made-up handler has none.
-    const profile = PROFILES[handler];
+    // Always there for the route table's names; a test's made-up function has none.
+    const profile = PROFILES[name];
     if (!profile) {
       throw new Error(
-        `the route table names handler "${handler}" but infra/profiles.ts has no profile for it (memory, timeout, permissions)`,
+        `the route table names function "${name}" but infra/profiles.ts has no profile for it (memory, timeout, permissions)`,
       );
     }
-    const served = routes.filter((route) => route.handler === handler);
+    const served = routes.filter((route) => route.function === name);
     const verifiesTokens = served.some((route) => route.auth);
     const acceptsApiKeys = served.some((route) => route.auth && !route.loginOnly);
     // The bearer authenticator loads the user of every verified token, and looks API keys up;
@@ -172,11 +172,11 @@ export class TubesumStack extends Stack {
       ...(profile.youtube ? settings.youtube : {}),
       ...(profile.youtube ? settings.transcription : {}),
       // Only /mcp checks a request's Origin against more than its own.
-      ...(handler === 'mcp' && settings.mcpAllowedOrigins
+      ...(name === 'mcp' && settings.mcpAllowedOrigins
         ? { MCP_ALLOWED_ORIGINS: settings.mcpAllowedOrigins.join(',') }
         : {}),
       // Only the worker drives collections (lib/collections/driver.ts).
-      ...(handler === WORKER && settings.collectionConcurrency !== undefined
+      ...(name === WORKER && settings.collectionConcurrency !== undefined
         ? { COLLECTION_CONCURRENCY: String(settings.collectionConcurrency) }
         : {}),
     };
@@ -185,17 +185,17 @@ export class TubesumStack extends Stack {
     if (verifiesTokens || profile.signsTokens) access.jwtSecret = shared.jwtSecret;
     if (profile.credentials) access.credentials = shared.credentials;
     // Only the worker transcribes: the bucket and Transcribe are its alone.
-    if (handler === WORKER && shared.audioBucket) access.audioBucket = shared.audioBucket;
+    if (name === WORKER && shared.audioBucket) access.audioBucket = shared.audioBucket;
     if (profile.queuesJobs) {
-      if (!shared.jobQueue) throw new Error(`${handler} queues jobs, but there is no queue yet`);
+      if (!shared.jobQueue) throw new Error(`${name} queues jobs, but there is no queue yet`);
       access.jobQueue = shared.jobQueue;
     }
     // A bad catalog or YouTube setting fails the synth instead of every cold start.
     const catalog = profile.catalog || profile.youtube ? validCatalog(environment) : undefined;
     if (profile.bedrock && catalog) access.bedrockModelIds = bedrockModelIds(catalog);
-    const reserved = handler === 'summarize' ? settings.summarizeReservedConcurrency : undefined;
-    return new ApiFunction(this, functionId(handler), {
-      handler,
+    const reserved = name === 'summarize' ? settings.summarizeReservedConcurrency : undefined;
+    return new ApiFunction(this, functionId(name), {
+      name,
       description: profile.description,
       memorySize: profile.memorySize,
       timeout: profile.timeout,

@@ -1,4 +1,4 @@
-// Errors that carry their HTTP status. One codec (lib/problems.ts) turns them, and anything else
+// Errors that carry their HTTP status. One codec (lib/problems/codec.ts) turns them, and anything else
 // thrown, into RFC 9457 problem documents; anything it does not know becomes an opaque 500.
 
 /** A field-level validation failure, as listed in a 422 problem's `errors`. */
@@ -30,7 +30,7 @@ export class HttpError extends Error {
   readonly extensions: Record<string, unknown>;
   /**
    * Whether the client may read `detail`: below 500 always, a 5xx only when its message was
-   * written for clients (middy's rule, `expose = status < 500`, applied by lib/problems.ts).
+   * written for clients (middy's rule, `expose = status < 500`, applied by lib/problems/codec.ts).
    * Status and headers are the client's to see either way (a 503 stays a 503).
    */
   readonly expose: boolean;
@@ -251,7 +251,7 @@ export function storageUnavailable(cause?: unknown): ServiceUnavailableError {
 
 /**
  * What a client is told when the service's configuration is wrong (a ConfigError, mapped by
- * lib/problems.ts, or a table the store cannot use): 503 with the detail hidden, since only the
+ * lib/problems/codec.ts, or a table the store cannot use): 503 with the detail hidden, since only the
  * operator can act on it (the log says what is wrong).
  */
 export class ServerMisconfiguredError extends ServiceUnavailableError {

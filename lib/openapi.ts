@@ -3,7 +3,7 @@
 // request bodies in their input form (what a client may send), responses in their output form.
 // Its parts are in openapi/: tags, headers, problem examples, schemas, and each operation.
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts/oas31';
-import { createRouter } from './http/router';
+import { createPathMatcher } from './http/paths';
 import { SCOPES } from './oauth/scopes';
 import { HEADERS, type HeaderName } from './openapi/headers';
 import { operation } from './openapi/operation';
@@ -25,10 +25,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
   const schemas = schemaCollector(options.models);
   const usedHeaders = new Set<HeaderName>();
   const paths: Record<string, Record<string, OperationObject>> = {};
-  // What a 405 on the path says it allows (HEAD wherever GET is), as the router answers it.
-  const router = createRouter(Object.values(routes));
+  // What a 405 on the path says it allows (HEAD wherever GET is), as path matching answers it.
+  const matcher = createPathMatcher(Object.values(routes));
   const methods = (path: string) => {
-    const match = router.match(path, 'TRACE');
+    const match = matcher.match(path, 'TRACE');
     return match.kind === 'method-not-allowed' ? match.allowed : [];
   };
   for (const [operationId, route] of Object.entries(routes)) {

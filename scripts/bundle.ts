@@ -24,7 +24,8 @@ import { routeList } from '../lib/routes';
 export const SIZE_TARGETS_KB = { health: 5, other: 400 } as const;
 
 export interface BundleSize {
-  handler: string;
+  /** The function's name. */
+  name: string;
   /** What a cold start loads: index.mjs and the chunks it imports statically (no maps). */
   minifiedBytes: number;
   gzipBytes: number;
@@ -69,21 +70,21 @@ function folderBytes(dir: string): number {
 }
 
 /**
- * Bundles each Lambda (the route table's handlers and the worker) into `outdir/<handler>/` (a
+ * Bundles each Lambda (the route table's functions and the worker) into `outdir/<name>/` (a
  * temp folder by default, removed afterwards) and measures it.
- * @throws esbuild's error when a handler does not build.
+ * @throws esbuild's error when a function does not build.
  */
 export async function bundleFunctions(options: { outdir?: string } = {}): Promise<BundleSize[]> {
   const outdir = options.outdir ?? mkdtempSync(join(tmpdir(), 'tubesum-bundles-'));
   try {
     const sizes: BundleSize[] = [];
-    for (const handler of functionNames(routeList)) {
-      const handlerDir = join(outdir, handler);
-      const result = await build(esbuildOptions(handler, handlerDir));
+    for (const name of functionNames(routeList)) {
+      const functionDir = join(outdir, name);
+      const result = await build(esbuildOptions(name, functionDir));
       const metafile = result.metafile as Metafile;
       // What the stack's bundling does besides esbuild, so outdir mirrors the Lambda asset.
       removeUnloadedOutputs(metafile);
-      addExtraFiles(handler, handlerDir);
+      addExtraFiles(name, functionDir);
       const cold = loadedOutputs(metafile, 'cold');
       const loaded = loadedOutputs(metafile, 'all');
       const code = Buffer.concat(cold.map((path) => readFileSync(join(PROJECT_ROOT, path))));
@@ -95,31 +96,31 @@ export async function bundleFunctions(options: { outdir?: string } = {}): Promis
         (sum, path) => sum + statSync(join(PROJECT_ROOT, path)).size,
         0,
       );
-      const assetBytes = folderBytes(handlerDir) - outputBytes;
+      const assetBytes = folderBytes(functionDir) - outputBytes;
       const usesShipped = loaded.some((path) =>
         Object.keys(metafile.outputs[path]?.inputs ?? {}).some((input) =>
           input.endsWith('lib/shipped.ts'),
         ),
       );
-      if (usesShipped && shippedPackages(handler).length === 0) {
+      if (usesShipped && shippedPackages(name).length === 0) {
         throw new Error(
-          `${handler} loads shipped packages: list it in SHIPPED_BY_HANDLER (infra/bundling.ts)`,
+          `${name} loads shipped packages: list it in SHIPPED_BY_FUNCTION (infra/bundling.ts)`,
         );
       }
       const packages = packagesOf(metafile, cold);
       const includesAwsSdk = packagesOf(metafile, loaded).some(
         (p) => p.name.startsWith('@aws-sdk/') || p.name.startsWith('@smithy/'),
       );
-      const limitKb = handler === 'health' ? SIZE_TARGETS_KB.health : SIZE_TARGETS_KB.other;
+      const limitKb = name === 'health' ? SIZE_TARGETS_KB.health : SIZE_TARGETS_KB.other;
       sizes.push({
-        handler,
+        name,
         minifiedBytes: code.length,
         gzipBytes: gzipSync(code).length,
         lazyBytes: codeBytes - code.length,
         includesAwsSdk,
         assetBytes,
         packages,
-        withinTarget: code.length <= limitKb * 1024 && (handler !== 'health' || !includesAwsSdk),
+        withinTarget: code.length <= limitKb * 1024 && (name !== 'health' || !includesAwsSdk),
       });
     }
     return sizes;
@@ -135,9 +136,9 @@ export function formatSizes(sizes: readonly BundleSize[], why = false): string {
   const lines = [
     'function    cold KB   gzip KB   on demand KB   AWS SDK   target    other files',
     ...sizes.map((s) => {
-      const target = s.handler === 'health' ? SIZE_TARGETS_KB.health : SIZE_TARGETS_KB.other;
+      const target = s.name === 'health' ? SIZE_TARGETS_KB.health : SIZE_TARGETS_KB.other;
       return [
-        s.handler.padEnd(11),
+        s.name.padEnd(11),
         kb(s.minifiedBytes).padStart(7),
         kb(s.gzipBytes).padStart(9),
         kb(s.lazyBytes).padStart(14),
@@ -149,7 +150,7 @@ export function formatSizes(sizes: readonly BundleSize[], why = false): string {
   ];
   if (why) {
     for (const s of sizes) {
-      lines.push('', `${s.handler}: largest contributors to a cold start (minified KB)`);
+      lines.push('', `${s.name}: largest contributors to a cold start (minified KB)`);
       for (const p of s.packages.slice(0, 8)) lines.push(`  ${kb(p.bytes).padStart(8)}  ${p.name}`);
     }
   }

@@ -9,7 +9,7 @@ import type {
 import type { tokenResponseSchema } from '../lib/accounts/schemas';
 import type { askResponseSchema } from '../lib/ask/schemas';
 import type { collectionAskResponseSchema, collectionSchema } from '../lib/collections/schemas';
-import type { problemSchema } from '../lib/http/problem-schema';
+import type { problemSchema } from '../lib/problems/schema';
 import type * as z from '../lib/schema';
 import type { jobListSchema, jobSchema } from '../lib/summaries/jobs/schemas';
 import type { summarizeResponseSchema } from '../lib/summaries/schemas';

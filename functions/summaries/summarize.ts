@@ -8,7 +8,7 @@ import { lambdaEntry } from '../../lib/http/entry';
 import { preferenceApplied, readPreferences, waitMsFor } from '../../lib/http/headers/prefer';
 import { json } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
-import type { ContextOf } from '../../lib/http/stack/handler';
+import type { ContextOf } from '../../lib/http/stack/route-stack';
 import { logger } from '../../lib/logger';
 import { summaryRoutes } from '../../lib/routes/summaries';
 import { type JobQueue, sqsQueueFrom } from '../../lib/summaries/jobs/queue';

@@ -17,8 +17,8 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { FunctionName } from '../../lib/routes/route';
 import { functionId } from '../names';
-import type { FunctionName } from '../profiles';
 import type { ApiFunction } from './api-function';
 
 export interface ServiceAlarmsProps {

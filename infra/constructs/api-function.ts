@@ -10,10 +10,11 @@ import { Architecture, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/a
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { FunctionName } from '../../lib/routes/route';
 import { grantBedrockModels } from '../bedrock';
 import { functionCode } from '../bundling';
 import { grantSendMessage, grantTableActions } from '../grants';
-import type { FunctionName, TableAction } from '../profiles';
+import type { TableAction } from '../profiles';
 import type { AudioBucket } from './audio-bucket';
 import type { CredentialsSecret } from './credentials-secret';
 import type { JwtSecret } from './jwt-secret';
@@ -36,7 +37,7 @@ export interface FunctionAccess {
 
 export interface ApiFunctionProps {
   /** The function's name: bundles its `functions/` file (infra/function-files.ts). */
-  handler: FunctionName;
+  name: FunctionName;
   description: string;
   memorySize: number;
   timeout: Duration;
@@ -71,13 +72,13 @@ export class ApiFunction extends Construct {
     // write to all of them: this one may only write to the function's own log group.
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Runs the ${props.handler} function of ${SERVICE_NAME}`,
+      description: `Runs the ${props.name} function of ${SERVICE_NAME}`,
     });
     this.logGroup.grantWrite(this.role);
 
     this.function = new LambdaFunction(this, 'Function', {
       // index.mjs and its chunks, built by infra/bundling.ts.
-      code: functionCode(props.handler),
+      code: functionCode(props.name),
       handler: 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_22_X,

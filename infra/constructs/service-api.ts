@@ -1,5 +1,5 @@
 // The HTTP API: exactly the route table's routes (and HEAD beside each GET), each to its
-// handler's function; API Gateway's `$default` route for the rest (our 404/405 problem); CORS at
+// function; API Gateway's `$default` route for the rest (our 404/405 problem); CORS at
 // the edge; a `$default` stage with throttling and an access log in the fields the local host
 // writes too.
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
@@ -23,15 +23,15 @@ import {
   CORS_EXPOSE_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '../../lib/http/headers/cors';
-import { ACCESS_LOG_FIELDS } from '../../lib/http/stack/access-log';
-import { UNROUTED_HANDLER } from '../../lib/routes';
-import type { HandlerName, RouteDef } from '../../lib/routes/route';
+import { UNROUTED_FUNCTION } from '../../lib/routes';
+import type { FunctionName, RouteDef } from '../../lib/routes/route';
+import { ACCESS_LOG_FIELDS } from '../access-log';
 import { functionId } from '../names';
 import type { ApiFunction } from './api-function';
 
 export interface ServiceApiProps {
   routes: readonly RouteDef[];
-  functions: ReadonlyMap<HandlerName, ApiFunction>;
+  functions: ReadonlyMap<FunctionName, ApiFunction>;
   /** Origins API Gateway answers CORS for; empty means no CORS at all. */
   corsOrigins: readonly string[];
   throttleRateLimit: number;
@@ -51,15 +51,15 @@ export class ServiceApi extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceApiProps) {
     super(scope, id);
-    const integrations = new Map<HandlerName, HttpLambdaIntegration>();
+    const integrations = new Map<FunctionName, HttpLambdaIntegration>();
     /** One integration per function, shared by its routes (the site function serves five, and $default). */
-    const integrationFor = (handler: HandlerName) => {
-      let integration = integrations.get(handler);
+    const integrationFor = (name: FunctionName) => {
+      let integration = integrations.get(name);
       if (!integration) {
-        const fn = props.functions.get(handler);
-        if (!fn) throw new Error(`no function for handler ${handler}`);
-        integration = new HttpLambdaIntegration(`${functionId(handler)}Integration`, fn.function);
-        integrations.set(handler, integration);
+        const fn = props.functions.get(name);
+        if (!fn) throw new Error(`no function ${name}`);
+        integration = new HttpLambdaIntegration(`${functionId(name)}Integration`, fn.function);
+        integrations.set(name, integration);
       }
       return integration;
     };
@@ -84,7 +84,7 @@ export class ServiceApi extends Construct {
       apiName: Stack.of(this).stackName,
       description: 'tubesum HTTP API',
       // Requests no route takes get our 404/405 problem+json, as from the local host.
-      defaultIntegration: integrationFor(UNROUTED_HANDLER),
+      defaultIntegration: integrationFor(UNROUTED_FUNCTION),
       // Our own $default stage below, with throttling and access logs.
       createDefaultStage: false,
       ...(corsPreflight ? { corsPreflight } : {}),
@@ -120,10 +120,10 @@ export class ServiceApi extends Construct {
       const constructs = this.api.addRoutes({
         path: route.path,
         // HEAD wherever GET is (RFC 9110 9.3.2): API Gateway's routes are per method, and the
-        // function serves `HEAD /path` as `GET /path` (servingRouteKey, lib/http/router.ts).
+        // function serves `HEAD /path` as `GET /path` (servingRouteKey, lib/http/paths.ts).
         methods:
           route.method === 'GET' ? [HttpMethod.GET, HttpMethod.HEAD] : [HttpMethod[route.method]],
-        integration: integrationFor(route.handler),
+        integration: integrationFor(route.function),
       });
       for (const construct of constructs) {
         Validations.of(construct).acknowledge({

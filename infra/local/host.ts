@@ -106,7 +106,7 @@ export async function startLocalHost(
   try {
     // Loaded while the JVM starts (on the other core), not before: the route table's schemas,
     // jose and the server take ~0.1 s (the SDK, more, loads with the table and the handlers).
-    const [{ assertStrongSecret }, { routeList, STATELESS_HANDLERS }, server, jobQueue] =
+    const [{ assertStrongSecret }, { routeList, STATELESS_FUNCTIONS }, server, jobQueue] =
       await Promise.all([
         import('../../lib/accounts/auth/tokens'),
         import('../../lib/routes'),
@@ -170,7 +170,7 @@ export async function startLocalHost(
       corsOrigins: config.CORS_ORIGINS,
       loadHandler: server.functionLoader(config, { ...options.services, queue: jobs, web }),
       waitFor: (handler) =>
-        up || STATELESS_HANDLERS.has(handler) ? undefined : withinWait(database, waitMs),
+        up || STATELESS_FUNCTIONS.has(handler) ? undefined : withinWait(database, waitMs),
       accessLog: options.accessLog,
       firstRequestTimeoutMs: options.firstRequestTimeoutMs,
       maxConnections: options.maxConnections,

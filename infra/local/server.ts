@@ -12,18 +12,18 @@ import { InvokeStore } from '@aws/lambda-invoke-store';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Config } from '../../lib/config';
 import { PayloadTooLargeError } from '../../lib/errors';
-import { functionEntry, type LambdaHandler } from '../../lib/http/entry';
+import { type LambdaHandler, lazyEntry } from '../../lib/http/entry';
 import { exit } from '../../lib/http/exit';
 import {
   corsPreflightHeaders,
   corsResponseHeaders,
   originAllowed,
 } from '../../lib/http/headers/cors';
-import { problemReply, routeErrorReply } from '../../lib/http/problem';
+import { createPathMatcher } from '../../lib/http/paths';
 import type { Reply } from '../../lib/http/reply';
-import { createRouter } from '../../lib/http/router';
-import type { AccessLogEntry } from '../../lib/http/stack/access-log';
-import { type HandlerName, type RouteDef, UNROUTED_HANDLER } from '../../lib/routes/route';
+import { errorReply } from '../../lib/problems/replies';
+import { type FunctionName, type RouteDef, UNROUTED_FUNCTION } from '../../lib/routes/route';
+import type { AccessLogEntry } from '../access-log';
 import { loadFunction } from '../function-files';
 import {
   defaultMaxConnections,
@@ -42,14 +42,14 @@ export interface LocalServerOptions {
   /** Origins allowed by CORS (CORS_ORIGINS); empty means no CORS headers at all. */
   corsOrigins: readonly string[];
   /** Loads a route's handler (functionLoader builds those of functions/ from a Config). */
-  loadHandler: (name: HandlerName) => Promise<LambdaHandler>;
+  loadHandler: (name: FunctionName) => Promise<LambdaHandler>;
   /**
    * What a route's handler must wait for before it runs (the host's database, while it starts):
    * a promise that rejects with the error to answer, or undefined to run at once.
    */
-  waitFor?: (name: HandlerName) => Promise<void> | undefined;
-  /** The function of API Gateway's `$default` route (default: UNROUTED_HANDLER). */
-  unroutedHandler?: HandlerName;
+  waitFor?: (name: FunctionName) => Promise<void> | undefined;
+  /** The function of API Gateway's `$default` route (default: UNROUTED_FUNCTION). */
+  unroutedFunction?: FunctionName;
   /** Receives one access line per request (as API Gateway's access log would); none if unset. */
   accessLog?: (entry: AccessLogEntry) => void;
   /**
@@ -75,7 +75,7 @@ export interface LocalServer {
  * Config (POST /summarize's queue: the host's in-process one rather than SQS).
  */
 export function functionLoader(config: Config, services: Record<string, unknown> = {}) {
-  return async (name: HandlerName): Promise<LambdaHandler> => {
+  return async (name: FunctionName): Promise<LambdaHandler> => {
     const module = (await loadFunction(name)) as {
       create: (config: Config, services?: Record<string, unknown>) => LambdaHandler;
     };
@@ -89,7 +89,7 @@ export function functionLoader(config: Config, services: Record<string, unknown>
     }
     // Each invocation as Lambda's entry point serves it (lib/http/entry.ts): its own log
     // keys, and the reply through the one exit.
-    return functionEntry(() => built ?? module.create(config, services));
+    return lazyEntry(() => built ?? module.create(config, services));
   };
 }
 
@@ -107,12 +107,12 @@ export function concurrentInvokeStore() {
 /** Starts the HTTP server; resolves once it listens. */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const invokeStore = await concurrentInvokeStore();
-  const router = createRouter(options.routes);
-  const unrouted = options.unroutedHandler ?? UNROUTED_HANDLER;
+  const paths = createPathMatcher(options.routes);
+  const unrouted = options.unroutedFunction ?? UNROUTED_FUNCTION;
   const load = options.loadHandler;
-  const handlers = new Map<HandlerName, Promise<LambdaHandler>>();
-  const loaded = new Map<HandlerName, LambdaHandler>();
-  const loading = (name: HandlerName): Promise<LambdaHandler> => {
+  const handlers = new Map<FunctionName, Promise<LambdaHandler>>();
+  const loaded = new Map<FunctionName, LambdaHandler>();
+  const loading = (name: FunctionName): Promise<LambdaHandler> => {
     let pending = handlers.get(name);
     if (!pending) {
       pending = load(name).then((handler) => {
@@ -183,7 +183,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       ? corsResponseHeaders(origin, options.corsOrigins)
       : {};
     /** Hands the event to a function, as API Gateway's integration does, and sends its reply. */
-    const invoke = async (name: HandlerName, event: APIGatewayProxyEventV2) => {
+    const invoke = async (name: FunctionName, event: APIGatewayProxyEventV2) => {
       const handler = loaded.get(name) ?? (await loading(name));
       const invokedAt = performance.now();
       const reply = await invokeStore.run({}, () => handler(event, lambdaContext(name, requestId)));
@@ -200,7 +200,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       const queryAt = target.indexOf('?');
       const path = queryAt === -1 ? target : target.slice(0, queryAt);
       const method = (request.method ?? 'GET').toUpperCase();
-      const match = router.match(path, method);
+      const match = paths.match(path, method);
       if (
         match.kind === 'method-not-allowed' &&
         method === 'OPTIONS' &&
@@ -230,11 +230,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       if (body === 'too-large') {
         // Answer without reading the rest; the connection cannot be reused after that.
         const tooLarge = new PayloadTooLargeError(options.maxBodyBytes);
-        answer(routeErrorReply(route, tooLarge, requestId), true);
+        answer(errorReply(tooLarge, requestId, route), true);
         response.on('finish', () => request.destroy());
         return;
       }
-      const waiting = options.waitFor?.(route.handler);
+      const waiting = options.waitFor?.(route.function);
       if (waiting) {
         // Not the handler's doing: answered as the host's own problem, not logged as a crash.
         const unavailable = await waiting.then(
@@ -242,12 +242,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           (error: unknown) => error ?? new Error('not ready'),
         );
         if (unavailable !== undefined) {
-          answer(routeErrorReply(route, unavailable, requestId));
+          answer(errorReply(unavailable, requestId, route));
           return;
         }
       }
       await invoke(
-        route.handler,
+        route.function,
         apiGatewayEvent(request, body, served.routeKey, pathParameters, requestId),
       );
     } catch (error) {
@@ -260,7 +260,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           error: String(error),
         }),
       );
-      if (!response.headersSent) answer(problemReply(error, requestId));
+      if (!response.headersSent) answer(errorReply(error, requestId));
       else response.destroy();
     }
   });
@@ -286,7 +286,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     url: `http://${host}:${port}`,
     server,
     preload: async () => {
-      await Promise.all([...new Set(options.routes.map((r) => r.handler))].map(loading));
+      await Promise.all([...new Set(options.routes.map((r) => r.function))].map(loading));
     },
     close: () =>
       new Promise<void>((resolve) => {

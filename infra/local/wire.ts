@@ -6,8 +6,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { BadRequestError, HttpError } from '../../lib/errors';
 import { exit } from '../../lib/http/exit';
-import { problemReply } from '../../lib/http/problem';
 import type { Reply } from '../../lib/http/reply';
+import { errorReply } from '../../lib/problems/replies';
 
 /** The most bytes of a request's line and headers (Node's default, written out): then 431. */
 export const MAX_HEADER_BYTES = 16_384;
@@ -113,7 +113,7 @@ function clientErrorProblem(error: NodeJS.ErrnoException): HttpError {
 
 /** The problem for a request node:http could not parse, written to its socket, which closes. */
 export function sendClientError(socket: Socket, error: NodeJS.ErrnoException, requestId: string) {
-  const reply = exit(problemReply(clientErrorProblem(error), requestId), requestId);
+  const reply = exit(errorReply(clientErrorProblem(error), requestId), requestId);
   const body = Buffer.from(reply.body ?? '', 'utf8');
   const headers = { ...reply.headers, 'Content-Length': String(body.length), Connection: 'close' };
   const head = Object.entries(headers)

@@ -10,7 +10,7 @@
 import type { HttpError } from '../errors';
 import { HttpError as HttpErrorClass } from '../errors';
 import type { Logger } from '../logger';
-import { storeProblem } from '../problems';
+import { storeProblem } from '../problems/codec';
 import type { Quota } from '../store/quota';
 import type { SummarizeResponse } from '../summaries/schemas';
 import type { SummaryService } from '../summaries/service';
@@ -147,7 +147,7 @@ export function createCollectionDriver(deps: CollectionDriverDeps) {
           }
           throw error;
         }
-        if (job.status === 'pending') return;
+        if (job.status === 'running') return;
         changed.set(index, {
           ...video,
           status: job.status,

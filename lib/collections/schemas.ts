@@ -3,9 +3,10 @@
 // names them and the OpenAPI document is generated from them; the page and the MCP tools read
 // the same shapes.
 import { citationSchema, questionSchema } from '../ask/schemas';
-import { problemSchema } from '../http/problem-schema';
 import { usedModelSchema } from '../json-schema';
+import { problemSchema } from '../problems/schema';
 import * as z from '../schema';
+import { JOB_STATUSES } from '../summaries/jobs/job-states';
 import { SUMMARY_LENGTH } from '../summaries/limits';
 import { count, summaryLanguageSchema } from '../summaries/schemas';
 import { RANDOM_ID_PATTERN } from '../util/random-id';
@@ -22,19 +23,12 @@ export const COLLECTION_ID_PATTERN = RANDOM_ID_PATTERN;
 export const COLLECTION_KINDS = ['playlist', 'channel'] as const;
 export type CollectionKind = (typeof COLLECTION_KINDS)[number];
 
-/** Where a collection stands. */
-export const COLLECTION_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+/** Where a collection stands: a summary job's statuses (lib/summaries/jobs/job-states.ts). */
+export const COLLECTION_STATUSES = JOB_STATUSES;
 export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
 
 /** Where one of its videos stands: a summary job's statuses, and skipped (never summarizable). */
-export const COLLECTION_VIDEO_STATUSES = [
-  'queued',
-  'running',
-  'done',
-  'failed',
-  'cancelled',
-  'skipped',
-] as const;
+export const COLLECTION_VIDEO_STATUSES = [...JOB_STATUSES, 'skipped'] as const;
 export type CollectionVideoStatus = (typeof COLLECTION_VIDEO_STATUSES)[number];
 
 /** Why an entry of a playlist or channel is skipped. */

@@ -8,7 +8,7 @@ import type { User } from '../accounts/users/store';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
 import { type Catalog, resolveModel } from '../models/catalog';
-import { storeProblem } from '../problems';
+import { storeProblem } from '../problems/codec';
 import type { Quota } from '../store/quota';
 import { QueueUnavailableError } from '../summaries/jobs/errors';
 import type { JobQueue } from '../summaries/jobs/queue';
@@ -112,7 +112,7 @@ export function createCollectionService(deps: CollectionServiceDeps): Collection
       await Promise.all(
         works.slice(start, start + LOOKUPS_AT_ONCE).map(async (work, i) => {
           const use = reusable(await deps.records.get(summaryKey(work)));
-          fresh[start + i] = use !== 'done' && use !== 'working';
+          fresh[start + i] = use !== 'done' && use !== 'running';
         }),
       );
     }
@@ -126,7 +126,7 @@ export function createCollectionService(deps: CollectionServiceDeps): Collection
         if (video.status !== 'running' || video.jobId === undefined) return video;
         try {
           const job = await deps.summaries.job(user, video.jobId);
-          if (job.status === 'pending') return video;
+          if (job.status === 'running') return video;
           return {
             ...video,
             status: job.status,

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, storeCall } from '../aws/dynamodb';
 import { JOBS_INDEX } from '../aws/table';
-import type { StoredProblem } from '../problems';
+import type { StoredProblem } from '../problems/codec';
 import { pack, unpack } from '../store/codec';
 import { ownedPage } from '../summaries/store/job-cursor';
 import { randomId } from '../util/random-id';

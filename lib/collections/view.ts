@@ -1,6 +1,6 @@
 // A collection as the API shows it (the Collection schema), and what its videos' summary jobs
 // say of them: the one mapping from a job's status to a collection video's.
-import { storedProblemDocument } from '../problems';
+import { storedProblemDocument } from '../problems/codec';
 import type { CollectionVideoStatus, CollectionView } from './schemas';
 import type { Collection, StoredVideo } from './store';
 

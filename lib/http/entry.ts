@@ -1,20 +1,36 @@
 // How every function is entered, deployed and local alike: one invocation's log keys set and
-// reset, its reply (or the opaque 500 of a crash, or the 503 of a configuration it cannot start
-// with) through the one exit (exit.ts).
+// reset, its failures made replies (a route's problem, the opaque 500 of a crash, the 503 of a
+// configuration it cannot start with), and its reply through the one exit (exit.ts).
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { type Config, loadConfig } from '../config';
 import { appendLogKeys, logger, resetLogKeys } from '../logger';
+import { type ErrorForm, errorReply } from '../problems/replies';
 import { exit, requestIdOf } from './exit';
-import { problemReply } from './problem';
 import type { Reply } from './reply';
 
 /** A Lambda handler of an API Gateway HTTP API route (payload format 2.0). */
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Reply>;
 
 /**
+ * A failure on its way to the invocation, which answers it: logged already where it happened (a
+ * route's access line, the `$default` route's, a function that cannot start), with the form the
+ * route that failed writes its errors in.
+ */
+export class LoggedFailure extends Error {
+  override name = 'LoggedFailure';
+  constructor(
+    readonly failure: unknown,
+    readonly form: ErrorForm = {},
+  ) {
+    super('a failure, logged, to be answered', { cause: failure });
+  }
+}
+
+/**
  * One invocation as every function serves it: the log keys of the request alone (the keys of
  * the invocation before are reset, as Powertools' injectLambdaContext({ resetKeys: true })
- * does), a crash answered with the opaque 500 problem, and the reply through the one exit.
+ * does), and the reply through the one exit. The one place a failure becomes a reply: a route's
+ * in its route's form, a crash as the opaque 500 problem (logged here).
  */
 export function invocation(handler: LambdaHandler): LambdaHandler {
   return async (event, context) => {
@@ -23,9 +39,12 @@ export function invocation(handler: LambdaHandler): LambdaHandler {
     appendLogKeys({ request_id: requestId });
     try {
       return exit(await handler(event, context), requestId);
-    } catch (error) {
-      logger.error('request failed', { error });
-      return exit(problemReply(error, requestId), requestId);
+    } catch (thrown) {
+      if (thrown instanceof LoggedFailure) {
+        return exit(errorReply(thrown.failure, requestId, thrown.form), requestId);
+      }
+      logger.error('request failed', { error: thrown });
+      return exit(errorReply(thrown, requestId), requestId);
     }
   };
 }
@@ -35,7 +54,7 @@ export function invocation(handler: LambdaHandler): LambdaHandler {
  * every later one. A handler that cannot be built (an invalid configuration) answers 503
  * server-misconfigured, and is built again on the next event.
  */
-export function functionEntry(build: () => LambdaHandler): LambdaHandler {
+export function lazyEntry(build: () => LambdaHandler): LambdaHandler {
   let handler: LambdaHandler | undefined;
   return invocation(async (event, context) => {
     if (!handler) {
@@ -43,8 +62,8 @@ export function functionEntry(build: () => LambdaHandler): LambdaHandler {
         handler = build();
       } catch (error) {
         logger.error('the function cannot start: invalid configuration', { error });
-        // The codec answers a ConfigError with 503 server-misconfigured (lib/problems.ts).
-        return problemReply(error, requestIdOf(event));
+        // The codec answers a ConfigError with 503 server-misconfigured (lib/problems/codec.ts).
+        throw new LoggedFailure(error);
       }
     }
     return handler(event, context);
@@ -53,9 +72,9 @@ export function functionEntry(build: () => LambdaHandler): LambdaHandler {
 
 /**
  * The Lambda entry point of a function module: its handler built by `create` from the
- * environment's Config (functionEntry). Importing a function module thus reads nothing: the
+ * environment's Config (lazyEntry). Importing a function module thus reads nothing: the
  * local host and the tests call `create` with Configs of their own.
  */
 export function lambdaEntry(create: (config: Config) => LambdaHandler): LambdaHandler {
-  return functionEntry(() => create(loadConfig()));
+  return lazyEntry(() => create(loadConfig()));
 }

@@ -1,4 +1,5 @@
-// Response helpers with no dependencies, so the smallest handlers (/health) stay tiny.
+// Response helpers with no dependencies, so the smallest handlers (/health) stay tiny. The
+// headers every response carries are added once, as it leaves (exit.ts), not here.
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
 export type Reply = APIGatewayProxyStructuredResultV2 & {
@@ -6,7 +7,7 @@ export type Reply = APIGatewayProxyStructuredResultV2 & {
   headers: Record<string, string>;
 };
 
-/** Headers every API response carries: no sniffing, and nothing cached by default. */
+/** Headers every API response carries (added by the exit): no sniffing, nothing cached by default. */
 export const baseHeaders: Readonly<Record<string, string>> = Object.freeze({
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
@@ -21,7 +22,7 @@ export function json(
 ): Reply {
   return {
     statusCode,
-    headers: { ...baseHeaders, 'Content-Type': 'application/json; charset=utf-8', ...headers },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
     body: JSON.stringify(body),
   };
 }
@@ -35,12 +36,12 @@ export function text(
 ): Reply {
   return {
     statusCode,
-    headers: { ...baseHeaders, 'Content-Type': contentType, ...headers },
+    headers: { 'Content-Type': contentType, ...headers },
     body,
   };
 }
 
 /** A response without a body (204 No Content). */
 export function noContent(headers: Record<string, string> = {}): Reply {
-  return { statusCode: 204, headers: { ...baseHeaders, ...headers } };
+  return { statusCode: 204, headers: { ...headers } };
 }

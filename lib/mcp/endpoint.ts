@@ -1,7 +1,7 @@
 // POST /mcp: the Model Context Protocol's Streamable HTTP transport, stateless, answering JSON
 // (never an event stream: a Lambda answers once). Each request gets a server and a transport of
 // its own from the official SDK, fed the request's JSON-RPC message (already read, size-checked
-// and authenticated by lib/http/stack/handler.ts), and its answer becomes the route's reply.
+// and authenticated by lib/http/stack/route-stack.ts), and its answer becomes the route's reply.
 //
 // The SDK's low-level Server is used rather than its McpServer: McpServer lists a zod schema as
 // JSON Schema draft-07 with the schema's own `$ref` at the root (our schemas carry ids), which the
@@ -23,10 +23,10 @@ import {
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import type { User } from '../accounts/users/store';
 import { BadRequestError, NotAcceptableError, ValidationError } from '../errors';
-import { baseHeaders, type Reply } from '../http/reply';
+import type { Reply } from '../http/reply';
 import { fieldErrors } from '../http/stack/checks';
 import type { Logger } from '../logger';
-import { problemHeaders, toProblem } from '../problems';
+import { problemHeaders, toProblem } from '../problems/codec';
 import { API_VERSION } from '../routes/route';
 import { assertScope, isObject } from './scope-check';
 import { type ToolContext, type ToolDef, toolJsonSchema } from './tools';
@@ -264,12 +264,9 @@ async function replyOf(response: Response): Promise<Reply> {
   if (response.status >= 400) throw transportError(response.status, body);
   return {
     statusCode: response.status,
-    headers: {
-      ...baseHeaders,
-      ...(body
-        ? { 'Content-Type': response.headers.get('content-type') ?? 'application/json' }
-        : {}),
-    },
+    headers: body
+      ? { 'Content-Type': response.headers.get('content-type') ?? 'application/json' }
+      : {},
     ...(body ? { body } : {}),
   };
 }

@@ -6,12 +6,12 @@ import type {
   ResponseObject,
   SchemaObject,
 } from 'openapi3-ts/oas31';
-import { problemSchema } from '../http/problem-schema';
 import { oauthErrorSchema } from '../oauth/schemas';
+import { problemSchema } from '../problems/schema';
 import type { RouteDef } from '../routes/route';
 import type * as z from '../schema';
 import { type HeaderName, responseHeaders } from './headers';
-import { problemExample, usualProblem } from './problems';
+import { problemExample, usualProblem } from './problem-catalog';
 import type { SchemaCollector } from './schemas';
 import { TAGS } from './tags';
 

@@ -17,7 +17,7 @@ export const accountRoutes = {
   health: route({
     method: 'GET',
     path: '/health',
-    handler: 'health',
+    function: 'health',
     auth: false,
     tag: 'service',
     summary: 'Liveness check',
@@ -30,7 +30,7 @@ export const accountRoutes = {
   register: route({
     method: 'POST',
     path: '/register',
-    handler: 'register',
+    function: 'register',
     auth: false,
     tag: 'accounts',
     summary: 'Create an account',
@@ -67,7 +67,7 @@ export const accountRoutes = {
   token: route({
     method: 'POST',
     path: '/token',
-    handler: 'token',
+    function: 'token',
     auth: false,
     tag: 'accounts',
     summary: 'Log in: exchange username (or email) and password for an access token',
@@ -106,7 +106,7 @@ export const accountRoutes = {
   deleteAccount: route({
     method: 'DELETE',
     path: '/account',
-    handler: 'account',
+    function: 'account',
     auth: true,
     loginOnly: true,
     tag: 'accounts',

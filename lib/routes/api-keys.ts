@@ -27,7 +27,7 @@ export const apiKeyRoutes = {
   createApiKey: route({
     method: 'POST',
     path: '/api-keys',
-    handler: 'api-keys',
+    function: 'api-keys',
     auth: true,
     loginOnly: true,
     tag: 'accounts',
@@ -51,7 +51,7 @@ export const apiKeyRoutes = {
   listApiKeys: route({
     method: 'GET',
     path: '/api-keys',
-    handler: 'api-keys',
+    function: 'api-keys',
     auth: true,
     loginOnly: true,
     tag: 'accounts',
@@ -66,7 +66,7 @@ export const apiKeyRoutes = {
   deleteApiKey: route({
     method: 'DELETE',
     path: '/api-keys/{id}',
-    handler: 'api-keys',
+    function: 'api-keys',
     auth: true,
     loginOnly: true,
     tag: 'accounts',

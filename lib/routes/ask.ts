@@ -8,7 +8,7 @@ export const askRoutes = {
   ask: route({
     method: 'POST',
     path: '/ask',
-    handler: 'ask',
+    function: 'ask',
     auth: true,
     tag: 'questions',
     summary: 'Ask a question about a YouTube video, with citations of the moments that answer it',

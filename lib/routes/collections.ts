@@ -30,7 +30,7 @@ export const collectionRoutes = {
   createCollection: route({
     method: 'POST',
     path: '/collections',
-    handler: 'collections',
+    function: 'collections',
     auth: true,
     tag: 'collections',
     summary: 'Summarise a playlist or a channel as one: each video, then an overview',
@@ -80,7 +80,7 @@ export const collectionRoutes = {
   listCollections: route({
     method: 'GET',
     path: '/collections',
-    handler: 'collections',
+    function: 'collections',
     auth: true,
     tag: 'collections',
     summary: "The caller's collections, newest first",
@@ -101,7 +101,7 @@ export const collectionRoutes = {
   getCollection: route({
     method: 'GET',
     path: '/collections/{id}',
-    handler: 'collections',
+    function: 'collections',
     auth: true,
     tag: 'collections',
     summary: 'A collection: its videos as they progress, then its overview',
@@ -121,7 +121,7 @@ export const collectionRoutes = {
   cancelCollection: route({
     method: 'DELETE',
     path: '/collections/{id}',
-    handler: 'collections',
+    function: 'collections',
     auth: true,
     tag: 'collections',
     summary: 'Cancel an unfinished collection, or remove a finished one',
@@ -143,7 +143,7 @@ export const collectionRoutes = {
   askCollection: route({
     method: 'POST',
     path: '/collections/{id}/ask',
-    handler: 'collection-ask',
+    function: 'collection-ask',
     auth: true,
     tag: 'collections',
     summary:

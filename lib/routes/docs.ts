@@ -27,7 +27,7 @@ export const docsRoutes = {
   openapi: route({
     method: 'GET',
     path: '/openapi.json',
-    handler: 'site',
+    function: 'site',
     auth: false,
     tag: 'docs',
     summary: 'This OpenAPI 3.1 document',
@@ -41,7 +41,7 @@ export const docsRoutes = {
   docs: route({
     method: 'GET',
     path: '/docs',
-    handler: 'site',
+    function: 'site',
     auth: false,
     tag: 'docs',
     summary: 'Interactive documentation (Swagger UI)',
@@ -54,7 +54,7 @@ export const docsRoutes = {
   docsAsset: route({
     method: 'GET',
     path: '/docs/{file}',
-    handler: 'site',
+    function: 'site',
     auth: false,
     tag: 'docs',
     summary: 'Swagger UI files (scripts and styles), served locally, no CDN',
@@ -72,7 +72,7 @@ export const docsRoutes = {
   page: route({
     method: 'GET',
     path: '/',
-    handler: 'site',
+    function: 'site',
     auth: false,
     tag: 'page',
     summary: 'The page for people: sign up, summarise a video, read its key points, find it again',
@@ -86,7 +86,7 @@ export const docsRoutes = {
   pageFile: route({
     method: 'GET',
     path: '/app/{file}',
-    handler: 'site',
+    function: 'site',
     auth: false,
     tag: 'page',
     summary: "The page's script and style",

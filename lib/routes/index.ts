@@ -10,7 +10,7 @@ import { collectionRoutes } from './collections';
 import { docsRoutes } from './docs';
 import { mcpRoutes } from './mcp';
 import { oauthRoutes } from './oauth';
-import type { HandlerName, RouteDef } from './route';
+import type { FunctionName, RouteDef } from './route';
 import { summaryRoutes } from './summaries';
 
 /** Every route by name (its operationId), in the order the document and the stack list them. */
@@ -28,14 +28,14 @@ export const routes = {
 export type RouteName = keyof typeof routes;
 
 /**
- * Handlers that touch no storage: the local host serves them while its database is still
+ * Functions that touch no storage: the local host serves them while its database is still
  * starting. The stack grants them no table access (test/infra/stack.test.ts checks both agree).
  */
-export const STATELESS_HANDLERS: ReadonlySet<HandlerName> = new Set([
+export const STATELESS_FUNCTIONS: ReadonlySet<FunctionName> = new Set([
   'health',
   'site',
   'oauth-metadata',
 ]);
 
-export { UNROUTED_HANDLER } from './route';
+export { UNROUTED_FUNCTION } from './route';
 export const routeList: readonly RouteDef[] = Object.values(routes);

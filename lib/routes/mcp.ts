@@ -9,7 +9,7 @@ export const mcpRoutes = {
   mcp: route({
     method: 'POST',
     path: '/mcp',
-    handler: 'mcp',
+    function: 'mcp',
     auth: true,
     mcpTokens: true,
     allowedOrigins: 'MCP_ALLOWED_ORIGINS',

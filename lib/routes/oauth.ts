@@ -61,7 +61,7 @@ const resourceMetadata = (path: string, summary: string) =>
   route({
     method: 'GET',
     path,
-    handler: 'oauth-metadata',
+    function: 'oauth-metadata',
     auth: false,
     tag: 'oauth',
     summary,
@@ -85,7 +85,7 @@ export const oauthRoutes = {
   oauthAuthorizationServer: route({
     method: 'GET',
     path: '/.well-known/oauth-authorization-server',
-    handler: 'oauth-metadata',
+    function: 'oauth-metadata',
     auth: false,
     tag: 'oauth',
     summary: 'OAuth: the authorization server metadata',
@@ -99,7 +99,7 @@ export const oauthRoutes = {
   oauthRegister: route({
     method: 'POST',
     path: '/oauth/register',
-    handler: 'oauth-clients',
+    function: 'oauth-clients',
     auth: false,
     tag: 'oauth',
     summary: 'OAuth: register a client (RFC 7591 dynamic client registration)',
@@ -135,7 +135,7 @@ export const oauthRoutes = {
   oauthAuthorize: route({
     method: 'GET',
     path: '/oauth/authorize',
-    handler: 'oauth-clients',
+    function: 'oauth-clients',
     auth: false,
     tag: 'oauth',
     summary: 'OAuth: the authorization endpoint (a person connects an app)',
@@ -169,7 +169,7 @@ export const oauthRoutes = {
   oauthToken: route({
     method: 'POST',
     path: '/oauth/token',
-    handler: 'oauth-token',
+    function: 'oauth-token',
     auth: false,
     tag: 'oauth',
     summary: 'OAuth: the token endpoint (authorization_code with PKCE, refresh_token)',
@@ -200,7 +200,7 @@ export const oauthRoutes = {
   oauthRevoke: route({
     method: 'POST',
     path: '/oauth/revoke',
-    handler: 'oauth-token',
+    function: 'oauth-token',
     auth: false,
     tag: 'oauth',
     summary: 'OAuth: revoke a token (RFC 7009): the app is disconnected',
@@ -217,7 +217,7 @@ export const oauthRoutes = {
   authorizationRequest: route({
     method: 'GET',
     path: '/oauth/requests/{id}',
-    handler: 'connected-apps',
+    function: 'connected-apps',
     auth: true,
     loginOnly: true,
     tag: 'oauth',
@@ -235,7 +235,7 @@ export const oauthRoutes = {
   answerAuthorizationRequest: route({
     method: 'POST',
     path: '/oauth/requests/{id}',
-    handler: 'connected-apps',
+    function: 'connected-apps',
     auth: true,
     loginOnly: true,
     tag: 'oauth',
@@ -262,7 +262,7 @@ export const oauthRoutes = {
   listConnectedApps: route({
     method: 'GET',
     path: '/connected-apps',
-    handler: 'connected-apps',
+    function: 'connected-apps',
     auth: true,
     loginOnly: true,
     tag: 'oauth',
@@ -278,7 +278,7 @@ export const oauthRoutes = {
   disconnectApp: route({
     method: 'DELETE',
     path: '/connected-apps/{id}',
-    handler: 'connected-apps',
+    function: 'connected-apps',
     auth: true,
     loginOnly: true,
     tag: 'oauth',

@@ -1,5 +1,5 @@
 // What a route is, and what every area of the route table shares: the route's type, route(), the
-// problems every route answers, the handlers' names. Each area's module (accounts.ts,
+// problems every route answers, the functions' names. Each area's module (accounts.ts,
 // summaries.ts, ...) holds its own routes, so that a function bundles only its own; index.ts
 // assembles the whole table for those that need all of it (the OpenAPI document, the local host,
 // the CDK stack). Only plain objects are made here at import, so a bundle drops what it does not
@@ -12,8 +12,11 @@ import type * as z from '../schema';
 /** The API's version, as the OpenAPI document and the MCP server tell it. */
 export const API_VERSION = '0.1.0';
 
-/** Names of the Lambda handlers: each is `functions/<name>.ts` exporting `handler`. */
-export type HandlerName =
+/**
+ * Every Lambda, by name: each is `functions/[area/]<name>.ts` exporting `handler`, which Lambda
+ * calls. Routes lead to all of them but the worker.
+ */
+export type FunctionName =
   | 'health'
   | 'register'
   | 'token'
@@ -29,14 +32,18 @@ export type HandlerName =
   | 'oauth-metadata'
   | 'oauth-clients'
   | 'oauth-token'
-  | 'connected-apps';
+  | 'connected-apps'
+  | 'worker';
+
+/** The function no route leads to: it consumes the job queue. */
+export const WORKER = 'worker' satisfies FunctionName;
 
 /**
- * The handler of API Gateway's `$default` route (requests no route takes): it answers the 404/405
+ * The function of API Gateway's `$default` route (requests no route takes): it answers the 404/405
  * problem, instead of API Gateway's bare `{"message":"Not Found"}`; the local host sends it the
  * same requests.
  */
-export const UNROUTED_HANDLER: HandlerName = 'site';
+export const UNROUTED_FUNCTION: FunctionName = 'site';
 
 export type ContentType = 'application/json' | 'application/x-www-form-urlencoded';
 
@@ -81,7 +88,8 @@ export interface RouteDef<
   method: 'GET' | 'POST' | 'DELETE';
   /** API Gateway path syntax: `/docs/{file}`. */
   path: string;
-  handler: HandlerName;
+  /** The function that serves it. */
+  function: Exclude<FunctionName, typeof WORKER>;
   /** Needs `Authorization: Bearer <token>`: an access token from POST /token or an API key. */
   auth: boolean;
   /**
@@ -132,7 +140,7 @@ export interface RouteDef<
   /**
    * An endpoint of the OAuth authorization server (token, registration, revocation): its errors
    * are OAuth's JSON (`error`, `error_description`), not problems, and a request its checks
-   * refuse (body, media type, fields) is a 400 with this code (lib/http/problem.ts).
+   * refuse (body, media type, fields) is a 400 with this code (lib/problems/replies.ts).
    */
   oauthErrors?: 'invalid_request' | 'invalid_client_metadata';
 }
@@ -145,22 +153,22 @@ export interface RouteDef<
 export const route = <
   B extends z.ZodMiniType,
   const A extends boolean,
-  const H extends HandlerName,
+  const F extends Exclude<FunctionName, typeof WORKER>,
   Q extends z.ZodMiniType = z.ZodMiniType,
   // biome-ignore lint/complexity/noBannedTypes: a route without path parameters has none
   P extends ParamsDef = {},
 >(
-  def: Omit<RouteDef<B, Q, P>, 'auth' | 'handler'> & { auth: A; handler: H },
-): RouteDef<B, Q, P> & { auth: A; handler: H } => def;
+  def: Omit<RouteDef<B, Q, P>, 'auth' | 'function'> & { auth: A; function: F },
+): RouteDef<B, Q, P> & { auth: A; function: F } => def;
 
-// Problems every route can answer, whatever its handler: a wrong method on its path (with
+// Problems every route can answer, whatever its function: a wrong method on its path (with
 // Allow), and a body over the limit (413 is checked before anything else, even on GETs).
 export const anyRoute = {
   405: { description: 'The path does not take this method; Allow lists the ones it does' },
   413: { description: 'Body larger than the limit' },
 } satisfies Record<number, ResponseDef>;
 
-// ...and every route served through the shared HTTP layer (lib/http/stack/handler.ts).
+// ...and every route served through the shared HTTP layer (lib/http/stack/route-stack.ts).
 export const handled = {
   ...anyRoute,
   500: { description: 'Unexpected error (the log has it under request_id)' },

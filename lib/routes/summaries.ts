@@ -23,7 +23,7 @@ export const summaryRoutes = {
   summarize: route({
     method: 'POST',
     path: '/summarize',
-    handler: 'summarize',
+    function: 'summarize',
     auth: true,
     tag: 'summaries',
     summary: 'Summarise the transcript of a YouTube video',
@@ -84,7 +84,7 @@ export const summaryRoutes = {
   listSummaries: route({
     method: 'GET',
     path: '/summaries',
-    handler: 'summaries',
+    function: 'summaries',
     auth: true,
     tag: 'summaries',
     summary: "The caller's summary jobs, newest first (their history)",
@@ -105,7 +105,7 @@ export const summaryRoutes = {
   getSummary: route({
     method: 'GET',
     path: '/summaries/{id}',
-    handler: 'summaries',
+    function: 'summaries',
     auth: true,
     tag: 'summaries',
     summary: 'A summary job: where it stands, then its summary or its problem',
@@ -128,7 +128,7 @@ export const summaryRoutes = {
   cancelSummary: route({
     method: 'DELETE',
     path: '/summaries/{id}',
-    handler: 'summaries',
+    function: 'summaries',
     auth: true,
     tag: 'summaries',
     summary: 'Cancel an unfinished summary job, or remove a finished one from the history',

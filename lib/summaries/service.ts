@@ -8,12 +8,12 @@ import type { User } from '../accounts/users/store';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
 import { type Catalog, resolveModel } from '../models/catalog';
-import { storedError, storeProblem } from '../problems';
+import { storedError, storeProblem } from '../problems/codec';
 import type { Quota } from '../store/quota';
 import { parseVideoId } from '../youtube/url';
 import { JobNotFoundError, QueueUnavailableError, SummaryInProgressError } from './jobs/errors';
 import { type JobView, viewOf } from './jobs/job-view';
-import { answerFor, progressOf, settleJob } from './jobs/outcome';
+import { answerFor, recordProgress, settleJob } from './jobs/outcome';
 import type { JobQueue } from './jobs/queue';
 import { plannerFor, SummaryLengthError } from './llm/plan';
 import type { SummarizeRequest, SummarizeResponse } from './schemas';
@@ -103,14 +103,14 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
   const { records, jobs, logger } = deps;
 
   /**
-   * A pending job brought up to date with its record: settled when the run ended (the worker
+   * A running job brought up to date with its record: settled when the run ended (the worker
    * settles it too; whichever comes first wins), failed when the record is gone.
    */
   async function refresh(
     job: Job,
     known?: SummaryRecord,
   ): Promise<{ job: Job; record?: SummaryRecord }> {
-    if (job.status !== 'pending') return { job };
+    if (job.status !== 'running') return { job };
     const record = known ?? (await records.get(job.key));
     const settled = await settleJob(jobs, job, record);
     if (!settled) return { job, ...(record ? { record } : {}) };
@@ -137,9 +137,9 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
     let pause = POLL_FIRST_MS;
     for (;;) {
       const record = await records.get(key);
-      if (record) onProgress?.(progressOf(record));
+      if (record) onProgress?.(recordProgress(record));
       const left = deadline - Date.now();
-      if (record?.state !== 'working' || left <= 0) return record;
+      if (record?.state !== 'running' || left <= 0) return record;
       const wake = new AbortController();
       await Promise.race([
         new Promise((resolve) => setTimeout(resolve, Math.min(pause, left))),
@@ -182,7 +182,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
             ? {}
             : { summary_language: request.summary_language }),
         },
-        status: 'pending',
+        status: 'running',
         shared: true,
         requestId,
         ...(collection === undefined ? {} : { collection }),
@@ -212,7 +212,7 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
         }
         // A verdict on the video found a moment ago is every identical request's answer.
         if (use === 'failed' && record?.problem) throw storedError(record.problem);
-        if (use === 'working' && (await records.attach(key, job.id))) {
+        if (use === 'running' && (await records.attach(key, job.id))) {
           await jobs.create(job);
           logger.info('summary job waits for a run under way', fields);
           break;
@@ -281,14 +281,14 @@ export function createSummaryService(deps: SummaryServiceDeps): SummaryService {
 
     async cancel(user, id) {
       const { job, record } = await refresh(await ownJob(user, id));
-      if (job.status !== 'pending') {
+      if (job.status !== 'running') {
         // Its record no longer names it, nor its user as the one who paid for its run.
         await records.forget(job.key, job.id, user.id);
         await jobs.remove(job.id);
         logger.info('summary job removed', { job_id: job.id });
         return 'removed';
       }
-      const progress = record ? progressOf(record) : job.progress;
+      const progress = record ? recordProgress(record) : job.progress;
       const cancelled = await jobs.cancel(
         job.id,
         progress ?? { stage: 'queued', parts_done: 0, parts_total: 0 },

@@ -34,14 +34,14 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe('the Lambda bundles', () => {
   it('are built for every function: the route table’s handlers and the worker', () => {
-    expect(sizes.map((size) => size.handler)).toEqual(functionNames(routeList));
-    expect(sizes.map((size) => size.handler)).toContain('worker');
+    expect(sizes.map((size) => size.name)).toEqual(functionNames(routeList));
+    expect(sizes.map((size) => size.name)).toContain('worker');
   });
 
   it('each load in a fresh Node process, as Lambda imports them, and so do their chunks', () => {
-    for (const { handler } of sizes) {
-      const url = pathToFileURL(join(outdir, handler, 'index.mjs')).href;
-      const chunksDir = join(outdir, handler, 'chunks');
+    for (const { name } of sizes) {
+      const url = pathToFileURL(join(outdir, name, 'index.mjs')).href;
+      const chunksDir = join(outdir, name, 'chunks');
       const chunks = existsSync(chunksDir)
         ? readdirSync(chunksDir)
             .filter((file) => file.endsWith('.mjs'))
@@ -62,8 +62,8 @@ describe('the Lambda bundles', () => {
         },
       );
 
-      expect(result.stderr, handler).toBe('');
-      expect(result.status, handler).toBe(0);
+      expect(result.stderr, name).toBe('');
+      expect(result.status, name).toBe(0);
     }
   });
 
@@ -139,14 +139,14 @@ describe('the Lambda bundles', () => {
   });
 
   it('keeps /health under 5 KB and free of the AWS SDK', () => {
-    const health = sizes.find((size) => size.handler === 'health');
+    const health = sizes.find((size) => size.name === 'health');
 
     expect(health?.minifiedBytes).toBeLessThan(5 * 1024);
     expect(health?.includesAwsSdk).toBe(false);
   });
 
   it('puts the packages the worker loads at run time beside its bundle, not inside it', () => {
-    const worker = sizes.find((size) => size.handler === 'worker');
+    const worker = sizes.find((size) => size.name === 'worker');
 
     for (const name of SHIPPED_PACKAGES) {
       expect(existsSync(join(outdir, 'worker', 'node_modules', name, 'package.json')), name).toBe(
@@ -174,7 +174,7 @@ describe('the Lambda bundles', () => {
   });
 
   it('puts undici beside the MCP function (get_transcript’s proxy) and none of the SDK’s HTTP frameworks, nor Ajv, in it', () => {
-    const mcp = sizes.find((size) => size.handler === 'mcp');
+    const mcp = sizes.find((size) => size.name === 'mcp');
     const everything = JSON.stringify(
       readdirSync(join(outdir, 'mcp'), { recursive: true, encoding: 'utf8' })
         .filter((file) => file.endsWith('.mjs.map') && !file.includes('node_modules'))

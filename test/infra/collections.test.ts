@@ -41,11 +41,11 @@ describe('the collections routes', () => {
       const key = `${route.method} ${route.path}`;
       const deployed = routes.find((r) => r.Properties.RouteKey === key);
       const integration = base.resources[deployed?.Properties.Target['Fn::Join'][1][1].Ref];
-      const fn = logicalId(base, fnOf(base, route.handler).function);
+      const fn = logicalId(base, fnOf(base, route.function).function);
 
       expect(integration?.Properties.IntegrationUri, key).toEqual(arnOf(fn));
     }
-    expect(new Set(Object.values(collectionRoutes).map((route) => route.handler))).toEqual(
+    expect(new Set(Object.values(collectionRoutes).map((route) => route.function))).toEqual(
       new Set(['collections', 'collection-ask']),
     );
   });

@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../infra/bundling';
 import { functionFile, loadFunction } from '../../infra/function-files';
-import { type FunctionName, WORKER } from '../../infra/profiles';
 import { routeList } from '../../lib/routes';
+import { type FunctionName, WORKER } from '../../lib/routes/route';
 
-const names: FunctionName[] = [...new Set(routeList.map((route) => route.handler)), WORKER];
+const names: FunctionName[] = [...new Set(routeList.map((route) => route.function)), WORKER];
 
 describe('function files', () => {
   // Each entry names its file twice (the bundler's path, the local host's literal import): the

@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, functionNames } from '../../infra/bundling';
-import type { FunctionName } from '../../infra/profiles';
 import { routeList } from '../../lib/routes';
-import type { RouteDef } from '../../lib/routes/route';
+import type { FunctionName, RouteDef } from '../../lib/routes/route';
 
 /** The module that assembles every area's routes. */
 const WHOLE_TABLE = 'lib/routes/index.ts';
@@ -84,7 +83,7 @@ describe('the route table in the functions', () => {
     for (const name of functions) {
       const area = AREA_OF[name];
       if (area === undefined) continue;
-      const served = routeList.filter((route) => route.handler === name);
+      const served = routeList.filter((route) => route.function === name);
       // Each area module exports its routes as one `<area>Routes` object.
       const module: Record<string, unknown> = await import(`../../${areaModule(area)}`);
       const held = new Set(

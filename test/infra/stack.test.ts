@@ -28,7 +28,7 @@ import {
   CORS_MAX_AGE_SECONDS,
 } from '../../lib/http/headers/cors';
 import { BUILT_IN_MODELS } from '../../lib/models/catalog/built-in';
-import { routeList, routes, STATELESS_HANDLERS, UNROUTED_HANDLER } from '../../lib/routes';
+import { routeList, routes, STATELESS_FUNCTIONS, UNROUTED_FUNCTION } from '../../lib/routes';
 import { SHIPPED_PACKAGES } from '../../lib/shipped';
 import {
   actionsOf,
@@ -174,11 +174,11 @@ describe('functions', () => {
     }
   });
 
-  it('refuses a handler that has no memory, timeout and permission profile', () => {
+  it('refuses a function that has no memory, timeout and permission profile', () => {
     const app = testApp();
-    const stray = { ...routeList[0], handler: 'stray' } as unknown as (typeof routeList)[number];
+    const stray = { ...routeList[0], function: 'stray' } as unknown as (typeof routeList)[number];
     expect(() => new TubesumStack(app, 'Tubesum', { routes: [stray] })).toThrow(
-      /handler "stray" .* no profile/,
+      /function "stray" .* no profile/,
     );
   });
 
@@ -284,7 +284,7 @@ describe('API', () => {
     );
     const integration = base.resources[route?.Properties.Target['Fn::Join'][1][1].Ref];
 
-    expect(routes.deleteAccount.handler).toBe('account');
+    expect(routes.deleteAccount.function).toBe('account');
     expect(integration?.Properties.IntegrationUri).toEqual({
       'Fn::GetAtt': [logicalId(base, fnOf(base, 'account').function), 'Arn'],
     });
@@ -323,7 +323,7 @@ describe('API', () => {
       (r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === 'GET /docs',
     );
 
-    expect(UNROUTED_HANDLER).toBe('site');
+    expect(UNROUTED_FUNCTION).toBe('site');
     expect(defaultRoute?.Properties.Target).toEqual(docsRoute?.Properties.Target);
   });
 
@@ -344,7 +344,7 @@ describe('API', () => {
       const integrationId = route?.Properties.Target['Fn::Join'][1][1].Ref;
       const integration = base.resources[integrationId];
       expect(integration?.Properties.IntegrationUri).toEqual({
-        'Fn::GetAtt': [logicalId(base, fnOf(base, def.handler).function), 'Arn'],
+        'Fn::GetAtt': [logicalId(base, fnOf(base, def.function).function), 'Arn'],
       });
       expect(integration?.Properties.PayloadFormatVersion).toBe('2.0');
     }
@@ -501,7 +501,7 @@ describe('data', () => {
 
   it('hands the secret only to functions that sign or verify tokens', () => {
     const expected: string[] = handlers.filter(
-      (h) => PROFILES[h].signsTokens || routeList.some((r) => r.handler === h && r.auth),
+      (h) => PROFILES[h].signsTokens || routeList.some((r) => r.function === h && r.auth),
     );
     expect(expected).toEqual(
       expect.arrayContaining(['token', 'oauth-token', 'summarize', 'summaries', 'connected-apps']),
@@ -611,7 +611,7 @@ describe('least privilege', () => {
     const withTable = handlers.filter((handler) =>
       actionsOf(statements(base, handler)).some((action) => action.startsWith('dynamodb:')),
     );
-    expect(withTable.sort()).toEqual(handlers.filter((h) => !STATELESS_HANDLERS.has(h)).sort());
+    expect(withTable.sort()).toEqual(handlers.filter((h) => !STATELESS_FUNCTIONS.has(h)).sort());
   });
 
   it('limits the account functions to the item operations the user store and the counters make', () => {
@@ -775,7 +775,7 @@ describe('least privilege', () => {
 
   it('lets every function that accepts API keys record their last use (UpdateItem)', () => {
     const accepting = handlers.filter((handler) =>
-      routeList.some((route) => route.handler === handler && route.auth && !route.loginOnly),
+      routeList.some((route) => route.function === handler && route.auth && !route.loginOnly),
     );
     expect(accepting).toEqual(expect.arrayContaining(['summarize', 'summaries']));
     for (const handler of accepting) {
@@ -787,7 +787,7 @@ describe('least privilege', () => {
     // gets GetItem behind a protected route, and UpdateItem only where keys are accepted.
     const dynamoOf = (route: (typeof routeList)[number]) => {
       const app = testApp();
-      const moved = { ...route, handler: 'health' } as (typeof routeList)[number];
+      const moved = { ...route, function: 'health' } as (typeof routeList)[number];
       // The docs function answers $default, which every stack has.
       const stack = new TubesumStack(app, 'Tubesum', { routes: [moved, routes.docs] });
       const template = Template.fromStack(stack);

@@ -9,7 +9,7 @@ import type {
   OperationObject,
   ResponseObject,
 } from 'openapi3-ts/oas31';
-import { createRouter } from '../../lib/http/router';
+import { createPathMatcher } from '../../lib/http/paths';
 import { routeList } from '../../lib/routes';
 
 export interface ContractResponse {
@@ -24,7 +24,7 @@ export interface Contract {
   check(method: string, path: string, response: ContractResponse): void;
 }
 
-const router = createRouter(routeList);
+const paths = createPathMatcher(routeList);
 
 /** JSON pointer escaping (RFC 6901), for paths such as `/docs/{file}`. */
 const pointer = (...parts: string[]) =>
@@ -56,7 +56,7 @@ export function contractOf(document: OpenAPIObject): Contract {
       };
       // CORS preflights are API Gateway's, not operations of the document.
       if (method === 'OPTIONS' && response.status === 204) return;
-      const match = router.match(path, method);
+      const match = paths.match(path, method);
       const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
       const body = () => {
         try {
@@ -71,7 +71,7 @@ export function contractOf(document: OpenAPIObject): Contract {
       };
 
       if (match.kind !== 'found') {
-        // No operation: the router's 404 or 405, which every path answers alike.
+        // No operation: path matching's 404 or 405, which every path answers alike.
         if (mediaType !== 'application/problem+json') fail(`media type ${mediaType}`);
         validate(problemRef);
         if (match.kind === 'method-not-allowed' && !response.headers.get('allow'))

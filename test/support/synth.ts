@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { App, type CfnResource } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll } from 'vitest';
-import { functionNames, handlerNames } from '../../infra/bundling';
-import type { FunctionName } from '../../infra/profiles';
+import { functionNames, routeFunctionNames } from '../../infra/bundling';
 import { TubesumStack } from '../../infra/stack';
 import { routeList } from '../../lib/routes';
+import type { FunctionName } from '../../lib/routes/route';
 
 // Template JSON is untyped by nature; the assertions are what give it shape.
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
@@ -23,9 +23,9 @@ export interface Synth {
   resources: Record<string, Resource>;
 }
 
-/** The route table's handlers: one Lambda each. */
-export const handlers = handlerNames(routeList);
-/** Every Lambda: the route handlers and the worker. */
+/** The route table's functions: one Lambda each. */
+export const handlers = routeFunctionNames(routeList);
+/** Every Lambda: the route table's functions and the worker. */
 export const allFunctions = functionNames(routeList);
 
 // Every synth writes a cloud assembly; without an outdir the CDK leaves one per App in the

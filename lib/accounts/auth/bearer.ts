@@ -30,7 +30,7 @@ export interface RequestTarget {
   origin: string;
 }
 
-/** What createHandler calls on protected routes with the Authorization header. */
+/** What createRouteStack calls on protected routes with the Authorization header. */
 export type Authenticator = (
   authorization: string | undefined,
   target?: RequestTarget,

@@ -1,17 +1,21 @@
-// The outer layers of a route's stack (lib/http/stack/handler.ts), which turn whatever went
-// wrong into the answer: errors of libraries expressed in ours, the problem+json reply (the codec's,
-// lib/problems.ts), and one access line per request.
+// The outer layers of a route's stack (lib/http/stack/route-stack.ts), which hand whatever went
+// wrong to the invocation (lib/http/entry.ts), the one place it becomes a reply: errors of
+// libraries expressed in ours, and one access line per request.
 import { BadRequestError, HttpError } from '../../errors';
 import { logger } from '../../logger';
+import { errorStatus } from '../../problems/replies';
 import type { RouteDef } from '../../routes/route';
-import { requestIdOf } from '../exit';
-import { routeErrorReply } from '../problem';
+import { LoggedFailure } from '../entry';
 import type { HttpRequest, Internal, Middleware } from './middleware';
 
-/** The outermost layer: the problem+json reply of an error, and one access line per request. */
-export function problemsAndAccessLog(route: RouteDef): Middleware {
+/**
+ * The outermost layer: one access line per request, and an error handed on, logged, with the
+ * form its route answers in (the invocation writes the reply).
+ */
+export function accessLog(route: RouteDef): Middleware {
   const finish = (request: HttpRequest, error?: unknown) => {
-    const status = request.response?.statusCode ?? 500;
+    const status =
+      error === undefined ? (request.response?.statusCode ?? 500) : errorStatus(error, route);
     const line = {
       method: route.method,
       route: route.path,
@@ -42,10 +46,11 @@ export function problemsAndAccessLog(route: RouteDef): Middleware {
     },
     after: (request) => finish(request as HttpRequest),
     onError: (request) => {
-      // Whatever was thrown: the codec makes it a problem (an opaque 500 for what it does not know).
+      // Whatever was thrown: the invocation makes it a problem (an opaque 500 for what it does
+      // not know); no response here, so middy throws it on.
       const error = request.error;
-      request.response = routeErrorReply(route, error, requestIdOf(request.event));
       finish(request as HttpRequest, error);
+      request.error = new LoggedFailure(error, route);
     },
   };
 }

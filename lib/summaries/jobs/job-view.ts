@@ -1,11 +1,11 @@
 // A summary job as the API shows it (the SummaryJob schema): its status in the API's words, its
-// live progress read from its record while it is pending, and how soon a client should ask again.
-import { type Problem, storedProblemDocument } from '../../problems';
+// live progress read from its record while it is running, and how soon a client should ask again.
+import { type Problem, storedProblemDocument } from '../../problems/codec';
 import type { SummarizeResponse } from '../schemas';
 import type { Job, JobProgress } from '../store/jobs';
 import { type SummaryRecord, videoIdOfKey } from '../store/records';
 import { type JobStatus, jobStatus } from './job-states';
-import { progressOf } from './outcome';
+import { recordProgress } from './outcome';
 
 /** A job as the API shows it (the SummaryJob schema). */
 export interface JobView {
@@ -23,11 +23,11 @@ export interface JobView {
 /** Where a job stands before its run got anywhere. */
 const NOT_STARTED: JobProgress = { stage: 'queued', parts_done: 0, parts_total: 0 };
 
-/** A job as the API shows it, its live progress read from its record while it is pending. */
+/** A job as the API shows it, its live progress read from its record while it is running. */
 export function viewOf(job: Job, record: SummaryRecord | undefined): JobView {
-  // A pending job's progress is its record's (none yet: not started); a settled one keeps its own.
-  const pending = job.status === 'pending';
-  const progress = (pending ? record && progressOf(record) : job.progress) ?? NOT_STARTED;
+  // A running job's progress is its record's (none yet: not started); a settled one keeps its own.
+  const running = job.status === 'running';
+  const progress = (running ? record && recordProgress(record) : job.progress) ?? NOT_STARTED;
   return {
     id: job.id,
     status: jobStatus(job.status, progress.stage),

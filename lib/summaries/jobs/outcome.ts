@@ -1,14 +1,14 @@
 // What a job shows of its summary record: the summary as the job's own request asked for it,
 // or the problem, and where the run stands; and settleJob, the one place a job is settled, used
 // by the worker (the jobs that waited, when a run ends) and the service (a job read first).
-import { storeProblem } from '../../problems';
+import { storeProblem } from '../../problems/codec';
 import type { SummarizeResponse } from '../schemas';
 import type { Job, JobOutcome, JobProgress, JobStore } from '../store/jobs';
 import type { SummaryRecord } from '../store/records';
 import { SummaryInterruptedError } from './errors';
 
 /** Where a record's run stands, as a job shows it. */
-export function progressOf(record: SummaryRecord): JobProgress {
+export function recordProgress(record: SummaryRecord): JobProgress {
   return {
     stage: record.stage,
     parts_done: Math.min(record.partsDone, record.partsTotal),
@@ -55,7 +55,7 @@ export function outcomeFor(
     return {
       status: 'failed',
       problem: record.problem,
-      progress: progressOf(record),
+      progress: recordProgress(record),
       ...(record.title === undefined ? {} : { title: record.title }),
     };
   }
@@ -74,7 +74,7 @@ function lostRun(): JobOutcome {
 }
 
 /**
- * Settles a pending job with how its run ended (a record that is gone: interrupted), as updated
+ * Settles a running job with how its run ended (a record that is gone: interrupted), as updated
  * at `now`. Whoever writes first wins (the worker when the run ends, or the service when the job
  * is read first): `written` says whether this call did; when it did not, the job was settled or
  * cancelled meanwhile and the store says what it is now. Undefined while the run goes on.

@@ -2,7 +2,7 @@
 // verdict on the video, for identical requests a while; the quota unit given back when the
 // failure was ours), and with the jobs that waited settled either way.
 import type { HttpError } from '../../errors';
-import { storeProblem } from '../../problems';
+import { storeProblem } from '../../problems/codec';
 import { givesUnitBack } from '../../store/quota';
 import type { SummaryRecord } from '../store/records';
 import { MAX_RECEIVES } from './delivery';

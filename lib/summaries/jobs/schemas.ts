@@ -2,7 +2,7 @@
 // job (GET /summaries/{id}, GET /summaries): its id, where it stands, and in the end the very
 // body (or problem) a direct call would have answered. The request and answer of POST /summarize
 // itself are the area's schemas (lib/summaries/schemas.ts).
-import { problemSchema } from '../../http/problem-schema';
+import { problemSchema } from '../../problems/schema';
 import * as z from '../../schema';
 import { RANDOM_ID_PATTERN } from '../../util/random-id';
 import { count, summarizeResponseSchema } from '../schemas';

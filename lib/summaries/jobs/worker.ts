@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { type HttpError, ServiceUnavailableError } from '../../errors';
 import type { Logger } from '../../logger';
 import { type Catalog, type CatalogEntry, resolveModel } from '../../models/catalog';
-import { asHttpError } from '../../problems';
+import { asHttpError } from '../../problems/codec';
 import type { Cache } from '../../store/cache';
 import type { Quota } from '../../store/quota';
 import { TranscriptionPendingError, transcriptionTimeout } from '../../transcription/errors';

@@ -1,5 +1,5 @@
 // Summary jobs: a user's handle on a summary record (records.ts). One item per job, `JOB#<id>`,
-// in the user's history (the jobs-by-user index, newest first). A job stays pending while its
+// in the user's history (the jobs-by-user index, newest first). A job stays running while its
 // record's run goes on; its outcome is copied into it once settled (the summary as the user
 // asked for it, or the problem), so the history outlives the summary cache.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -12,11 +12,17 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { expressionNames, storeCall, storeError } from '../../aws/dynamodb';
 import { JOBS_INDEX } from '../../aws/table';
-import { type StoredProblem, storeProblem } from '../../problems';
+import { type StoredProblem, storeProblem } from '../../problems/codec';
 import { pack, unpack } from '../../store/codec';
 import { randomId } from '../../util/random-id';
 import { SummaryOutdatedError } from '../jobs/errors';
-import type { StoredJobStatus } from '../jobs/job-states';
+import {
+  type JobState,
+  jobStateOf,
+  STORED_RUNNING_JOB,
+  type StoredJobState,
+  storedJobState,
+} from '../jobs/job-states';
 import { JOB_ID_PATTERN, type JobStage } from '../jobs/schemas';
 import type { SummarizeResponse } from '../schemas';
 import { ownedPage } from './job-cursor';
@@ -45,7 +51,7 @@ export interface Job {
   /** The summary record it is a handle on. */
   key: string;
   request: JobRequest;
-  status: StoredJobStatus;
+  status: JobState;
   /** Whether it waits for a run another job started (its answer is then marked cached). */
   shared: boolean;
   /** Where the run stood when the job was settled or cancelled. */
@@ -64,7 +70,7 @@ export interface Job {
   collection?: string;
 }
 
-/** What settles a pending job (with the video's title when the run got that far). */
+/** What settles a running job (with the video's title when the run got that far). */
 export type JobOutcome =
   | { status: 'done'; result: SummarizeResponse; progress: JobProgress }
   | { status: 'failed'; problem: StoredProblem; progress: JobProgress; title?: string };
@@ -87,7 +93,7 @@ interface Item {
   key: string;
   /** Jobs made before chapters existed have no include_chapters (they read as true). */
   request: Omit<JobRequest, 'include_chapters'> & { include_chapters?: boolean };
-  status: StoredJobStatus;
+  status: StoredJobState;
   shared?: boolean;
   progress?: JobProgress;
   requestId: string;
@@ -110,7 +116,7 @@ function fromItem(item: Item): Job {
     userId: item.userId,
     key: item.key,
     request: { ...item.request, include_chapters: item.request.include_chapters ?? true },
-    status: item.status,
+    status: jobStateOf(item.status),
     shared: item.shared === true,
     requestId: item.requestId,
     createdAt: Number(item.createdAt),
@@ -138,7 +144,7 @@ function fromItem(item: Item): Job {
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
  */
 export function createJobStore(db: DynamoDBDocumentClient, table: string) {
-  /** A conditional update of a pending job; false when it is no longer pending. */
+  /** A conditional update of a running job; false when it is no longer running. */
   const whilePending = async (
     id: string,
     set: string,
@@ -153,7 +159,7 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
           UpdateExpression: `SET ${set}, #updatedAt = :now`,
           ConditionExpression: '#status = :pending',
           ExpressionAttributeNames: expressionNames([set, '#status #updatedAt']),
-          ExpressionAttributeValues: { ...values, ':pending': 'pending', ':now': now },
+          ExpressionAttributeValues: { ...values, ':pending': STORED_RUNNING_JOB, ':now': now },
         }),
       );
       return true;
@@ -164,14 +170,14 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
   };
 
   return {
-    /** Stores a new job (pending, or already settled: a summary served from its record). */
+    /** Stores a new job (running, or already settled: a summary served from its record). */
     async create(job: Job): Promise<void> {
       const item: Item = {
         pk: jobPk(job.id),
         userId: job.userId,
         key: job.key,
         request: job.request,
-        status: job.status,
+        status: storedJobState(job.status),
         shared: job.shared,
         requestId: job.requestId,
         createdAt: job.createdAt,
@@ -206,8 +212,8 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
     },
 
     /**
-     * Settles a pending job with its summary's outcome, as updated at `now`; false when it was
-     * not pending.
+     * Settles a running job with its summary's outcome, as updated at `now`; false when it was
+     * not running.
      */
     async settle(id: string, outcome: JobOutcome, now = Date.now()): Promise<boolean> {
       return outcome.status === 'done'
@@ -235,7 +241,7 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
           );
     },
 
-    /** Marks a pending job cancelled (keeping the video's title if known); false when it was not pending. */
+    /** Marks a running job cancelled (keeping the video's title if known); false when it was not running. */
     async cancel(id: string, progress: JobProgress, title?: string): Promise<boolean> {
       return whilePending(id, `#status = :cancelled, #progress = :progress${titleSet(title)}`, {
         ':cancelled': 'cancelled',

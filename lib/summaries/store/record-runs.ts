@@ -3,8 +3,9 @@
 // (the summary, or the problem). Every write but taking the lease is conditioned on holding it.
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { HttpError } from '../../errors';
-import type { StoredProblem } from '../../problems';
+import type { StoredProblem } from '../../problems/codec';
 import { pack } from '../../store/codec';
+import { STORED_RUNNING_RECORD } from '../jobs/job-states';
 import type { JobStage } from '../jobs/schemas';
 import type { SummarizeResponse } from '../schemas';
 import type { CallResult } from '../types';
@@ -46,7 +47,7 @@ export function createRunWrites({ get, update, owned, leaseMs: _leaseMs }: RunWr
       force = false,
     ): Promise<SummaryRecord | 'busy' | 'gone'> {
       const record = await get(key, true);
-      if (record?.state !== 'working') return 'gone';
+      if (record?.state !== 'running') return 'gone';
       const now = Date.now();
       const held = record.owner !== undefined;
       if (held && !force && (record.leaseUntil ?? 0) > now) return 'busy';
@@ -62,7 +63,7 @@ export function createRunWrites({ get, update, owned, leaseMs: _leaseMs }: RunWr
           ':until': now + options.leaseMs,
           ':crash': held ? 1 : 0,
           ':now': now,
-          ':working': 'working',
+          ':working': STORED_RUNNING_RECORD,
           ':transcript': 'transcript',
           ...(held ? { ':previous': record.owner, ':previousLease': record.leaseUntil } : {}),
         },
@@ -89,7 +90,7 @@ export function createRunWrites({ get, update, owned, leaseMs: _leaseMs }: RunWr
         ExpressionAttributeValues: {
           ':until': now + options.leaseMs,
           ':me': owner,
-          ':working': 'working',
+          ':working': STORED_RUNNING_RECORD,
         },
       });
       if (result !== false) return 'ok';
@@ -101,7 +102,7 @@ export function createRunWrites({ get, update, owned, leaseMs: _leaseMs }: RunWr
     async stillWanted(key: string, owner: string): Promise<'ok' | 'cancelled' | 'lost'> {
       const record = await get(key);
       if (record?.owner !== owner) return 'lost';
-      return record.state === 'working' ? 'ok' : 'cancelled';
+      return record.state === 'running' ? 'ok' : 'cancelled';
     },
 
     /**
@@ -227,7 +228,10 @@ export function createRunWrites({ get, update, owned, leaseMs: _leaseMs }: RunWr
       const item = await update(key, {
         ...input,
         ConditionExpression: '#state = :working AND attribute_not_exists(#owner)',
-        ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':working': 'working' },
+        ExpressionAttributeValues: {
+          ...input.ExpressionAttributeValues,
+          ':working': STORED_RUNNING_RECORD,
+        },
       });
       if (item === false) throw new LeaseLostError(`${key} was taken by a worker`);
       return fromItem(item);

@@ -2,9 +2,9 @@
 // and how a new request may use it.
 import { expressionNames } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
-import type { StoredProblem } from '../../problems';
+import type { StoredProblem } from '../../problems/codec';
 import { unpack } from '../../store/codec';
-import type { RecordState } from '../jobs/job-states';
+import { type RecordState, recordStateOf, type StoredRecordState } from '../jobs/job-states';
 import type { JobStage } from '../jobs/schemas';
 import type { SummarizeResponse } from '../schemas';
 import type { CallResult } from '../types';
@@ -76,9 +76,9 @@ export class LeaseLostError extends Error {
 export function reusable(
   record: SummaryRecord | undefined,
   now = Date.now(),
-): 'done' | 'failed' | 'working' | 'free' {
+): 'done' | 'failed' | 'running' | 'free' {
   if (!record) return 'free';
-  if (record.state === 'working') return record.expiresAt * 1000 > now ? 'working' : 'free';
+  if (record.state === 'running') return record.expiresAt * 1000 > now ? 'running' : 'free';
   if ((record.state === 'done' || record.state === 'failed') && record.reuseUntil > now) {
     return record.state;
   }
@@ -103,7 +103,7 @@ export const nowSeconds = (now = Date.now()) => Math.floor(now / 1000);
 
 export interface Item {
   pk: string;
-  state: RecordState;
+  state: StoredRecordState;
   work: Work;
   stage?: JobStage;
   partsDone?: number;
@@ -127,7 +127,7 @@ export interface Item {
 export function fromItem(item: Item): SummaryRecord {
   const record: SummaryRecord = {
     key: item.pk,
-    state: item.state,
+    state: recordStateOf(item.state),
     work: item.work,
     stage: item.stage ?? 'queued',
     partsDone: Number(item.partsDone ?? 0),

@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, storeError } from '../../aws/dynamodb';
 import type { Reservation } from '../../store/quota';
+import { STORED_RUNNING_RECORD } from '../jobs/job-states';
 import {
   attributeNames,
   type Charge,
@@ -145,7 +146,7 @@ export function createRecordStore(
         ConditionExpression,
         ExpressionAttributeNames: attributeNames(UpdateExpression, ConditionExpression),
         ExpressionAttributeValues: {
-          ':working': 'working',
+          ':working': STORED_RUNNING_RECORD,
           ':cancelled': 'cancelled',
           ':done': 'done',
           ':failed': 'failed',
@@ -192,7 +193,7 @@ export function createRecordStore(
         ExpressionAttributeValues: {
           ':job': new Set([jobId]),
           ':now': now,
-          ':working': 'working',
+          ':working': STORED_RUNNING_RECORD,
           ':nowSeconds': nowSeconds(now),
         },
       });
@@ -215,7 +216,7 @@ export function createRecordStore(
         ConditionExpression: '#state = :working AND attribute_not_exists(#jobs)',
         ExpressionAttributeValues: {
           ':cancelled': 'cancelled',
-          ':working': 'working',
+          ':working': STORED_RUNNING_RECORD,
           ':now': now,
         },
       });
@@ -257,7 +258,10 @@ export function createRecordStore(
               FilterExpression: UNFINISHED,
               ProjectionExpression: UNFINISHED_ATTRIBUTES,
               ExpressionAttributeNames: attributeNames(UNFINISHED, UNFINISHED_ATTRIBUTES),
-              ExpressionAttributeValues: { ':working': 'working', ':prefix': 'SUMMARY#' },
+              ExpressionAttributeValues: {
+                ':working': STORED_RUNNING_RECORD,
+                ':prefix': 'SUMMARY#',
+              },
               ...(start ? { ExclusiveStartKey: start } : {}),
             }),
           );

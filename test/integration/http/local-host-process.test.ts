@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { ACCESS_LOG_FIELDS } from '../../../lib/http/stack/access-log';
+import { ACCESS_LOG_FIELDS } from '../../../infra/access-log';
 import { readinessBudget } from '../../support/budget';
 import { newUser } from '../../support/host';
 import { waitForOutput } from '../../support/local-process';

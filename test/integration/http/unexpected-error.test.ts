@@ -2,14 +2,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '../../../infra/local/server';
 import { invocation } from '../../../lib/http/entry';
-import { createHandler } from '../../../lib/http/stack/handler';
+import { createRouteStack } from '../../../lib/http/stack/route-stack';
 import type { RouteDef } from '../../../lib/routes/route';
 import { testConfig } from '../../support/host';
 
 const boom: RouteDef & { auth: false } = {
   method: 'GET',
   path: '/boom',
-  handler: 'health',
+  function: 'health',
   auth: false,
   tag: 'service',
   summary: 'always fails',
@@ -19,7 +19,7 @@ const boom: RouteDef & { auth: false } = {
 
 let server: LocalServer;
 beforeAll(async () => {
-  const handler = createHandler(boom, testConfig(), async () => {
+  const handler = createRouteStack(boom, testConfig(), async () => {
     throw new Error(
       'AccessDenied on arn:aws:dynamodb:us-east-1:123456789012:table/secret-table at /var/task/index.mjs:1',
     );

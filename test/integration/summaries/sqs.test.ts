@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { create } from '../../../functions/summaries/summarize';
 import { apiGatewayEvent, lambdaContext } from '../../../infra/local/event';
 import { withSettings } from '../../../lib/config';
+import { invocation } from '../../../lib/http/entry';
 import { startTestHost, type TestHost } from '../../support/host';
 import { type SqsStub, startSqsStub } from '../../support/sqs-stub';
 
@@ -18,9 +19,12 @@ beforeAll(async () => {
   host = await startTestHost();
   ({ token } = await host.registerAndLogin());
   sqs = await startSqsStub();
-  // The function as the stack configures it: no queue handed in, the SQS one from its settings.
-  deployed = create(
-    withSettings(host.config, { JOB_QUEUE_URL: QUEUE_URL, AWS_ENDPOINT_URL_SQS: sqs.endpoint }),
+  // The function as the stack configures it: no queue handed in, the SQS one from its settings;
+  // entered as every function is (the invocation answers what it refuses).
+  deployed = invocation(
+    create(
+      withSettings(host.config, { JOB_QUEUE_URL: QUEUE_URL, AWS_ENDPOINT_URL_SQS: sqs.endpoint }),
+    ),
   );
 });
 afterAll(async () => {

@@ -149,7 +149,7 @@ function pendingJob(jobs: ReturnType<typeof worker>['jobs'], key: string, jobId:
       include_key_points: true,
       include_chapters: true,
     },
-    status: 'pending',
+    status: 'running',
     shared: false,
     requestId: 'req-crash',
     createdAt: Date.now(),
@@ -246,8 +246,8 @@ describe('a run the store interrupts', () => {
     const outcome = await run({ key, request_id: 'req-blink' }, budget());
 
     expect(outcome).toBe('retry');
-    expect((await records.get(key))?.state).toBe('working');
-    expect((await jobs.get(jobId))?.status).toBe('pending');
+    expect((await records.get(key))?.state).toBe('running');
+    expect((await jobs.get(jobId))?.status).toBe('running');
   });
 
   it('ends failed on its last delivery, so neither its jobs nor a new request wait for a dead message', async () => {

@@ -1,7 +1,8 @@
 // The YouTube module end to end over HTTP, against the fake YouTube serving real recordings.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError, ValidationError } from '../../../lib/errors';
-import { problemReply, toProblem } from '../../../lib/http/problem';
+import { toProblem } from '../../../lib/problems/codec';
+import { problemReply } from '../../../lib/problems/replies';
 import { createYouTubeClient, type YouTubeClient } from '../../../lib/youtube/client';
 import { parseClientOrder } from '../../../lib/youtube/innertube/clients';
 import type { Video } from '../../../lib/youtube/types';

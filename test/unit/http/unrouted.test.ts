@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { create } from '../../../functions/site';
 import { apiGatewayEvent, lambdaContext } from '../../../infra/local/event';
 import { loadConfig } from '../../../lib/config';
+import { invocation } from '../../../lib/http/entry';
 
-const handler = create(loadConfig({}));
+// As every function's entry serves it: the invocation answers what the function refuses.
+const handler = invocation(create(loadConfig({})));
 
 const call = (method: string, path: string) => {
   const event = apiGatewayEvent(

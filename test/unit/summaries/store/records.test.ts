@@ -67,9 +67,9 @@ describe('what a new request may do with a record', () => {
   });
 
   it('joins a run under way, and starts anew after a cancelled one or none', () => {
-    expect(reusable(record('working'), now)).toBe('working');
+    expect(reusable(record('running'), now)).toBe('running');
     // A run abandoned for so long that its record is due for deletion is started anew.
-    expect(reusable(record('working', 0, now / 1000 - 1), now)).toBe('free');
+    expect(reusable(record('running', 0, now / 1000 - 1), now)).toBe('free');
     expect(reusable(record('cancelled', now + 1_000), now)).toBe('free');
     expect(reusable(undefined, now)).toBe('free');
   });

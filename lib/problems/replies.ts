@@ -1,11 +1,10 @@
 // RFC 9457 problem details as HTTP replies: problem+json, and the OAuth endpoints' own error
-// form. What a client reads of an error is the codec's (lib/problems.ts) to decide.
-import { asHttpError, toProblem } from '../problems';
-import type { RouteDef } from '../routes/route';
-import { baseHeaders, type Reply } from './reply';
+// form. What a client reads of an error is the codec's (lib/problems/codec.ts) to decide.
 
-// Re-exported for the modules that read problems over HTTP (the OpenAPI examples, the local host).
-export { PROBLEM_TYPE_PREFIX, type Problem, toProblem } from '../problems';
+import type { HttpError } from '../errors';
+import type { Reply } from '../http/reply';
+import type { RouteDef } from '../routes/route';
+import { asHttpError, toProblem } from './codec';
 
 /** The error codes of RFC 6749 5.2 that an OAuth2 token endpoint's problems carry. */
 export const OAUTH2_ERRORS = [
@@ -40,12 +39,23 @@ export function problemReply(
   return {
     statusCode: problem.status,
     headers: {
-      ...baseHeaders,
       ...answer.headers,
       'Content-Type': 'application/problem+json; charset=utf-8',
     },
     body: JSON.stringify(problem),
   };
+}
+
+/** An OAuth endpoint's status and `error` code for an error (see oauthErrorReply). */
+function oauthAnswer(answer: HttpError, invalid: string): { status: number; code: string } {
+  const own = answer.extensions.error;
+  const status = answer.status;
+  if (typeof own === 'string') return { status, code: own };
+  if (status === 400 || status === 413 || status === 415 || status === 422) {
+    return { status: status === 413 ? 413 : 400, code: invalid };
+  }
+  if (status === 429 || status === 503) return { status, code: 'temporarily_unavailable' };
+  return { status, code: 'server_error' };
 }
 
 /**
@@ -58,21 +68,12 @@ export function problemReply(
 export function oauthErrorReply(error: unknown, requestId: string, invalid: string): Reply {
   const answer = asHttpError(error);
   const problem = toProblem(answer, requestId);
-  const own = answer.extensions.error;
-  let status = problem.status;
-  let code: string;
-  if (typeof own === 'string') code = own;
-  else if (status === 400 || status === 413 || status === 415 || status === 422) {
-    code = invalid;
-    if (status !== 413) status = 400;
-  } else if (status === 429 || status === 503) code = 'temporarily_unavailable';
-  else code = 'server_error';
+  const { status, code } = oauthAnswer(answer, invalid);
   const fields = (problem.errors as { field: string; message: string }[] | undefined) ?? [];
   const description = [problem.detail, ...fields.map((f) => `${f.field} ${f.message}`)].join(' ');
   return {
     statusCode: status,
     headers: {
-      ...baseHeaders,
       ...answer.headers,
       Pragma: 'no-cache',
       'Content-Type': 'application/json; charset=utf-8',
@@ -81,9 +82,21 @@ export function oauthErrorReply(error: unknown, requestId: string, invalid: stri
   };
 }
 
-/** The error reply of a route: an OAuth endpoint's, or a problem (with OAuth2's fields on /token). */
-export function routeErrorReply(route: RouteDef, error: unknown, requestId: string): Reply {
-  return route.oauthErrors
-    ? oauthErrorReply(error, requestId, route.oauthErrors)
-    : problemReply(error, requestId, { oauth2: route.oauth2Errors });
+/** How a route writes its errors (its table entry's `oauthErrors` and `oauth2Errors`). */
+export type ErrorForm = Pick<RouteDef, 'oauthErrors' | 'oauth2Errors'>;
+
+/**
+ * The reply to any thrown value, in the form of the route that threw it: an OAuth endpoint's
+ * error, or a problem (with OAuth2's fields on /token); a plain problem without a form.
+ */
+export function errorReply(error: unknown, requestId: string, form: ErrorForm = {}): Reply {
+  return form.oauthErrors
+    ? oauthErrorReply(error, requestId, form.oauthErrors)
+    : problemReply(error, requestId, { oauth2: form.oauth2Errors });
+}
+
+/** The status errorReply answers a thrown value with, in a form. */
+export function errorStatus(error: unknown, form: ErrorForm = {}): number {
+  const answer = asHttpError(error);
+  return form.oauthErrors ? oauthAnswer(answer, form.oauthErrors).status : answer.status;
 }

@@ -7,15 +7,15 @@ import type { Authenticator } from '../../../../lib/accounts/auth/bearer';
 import type { User } from '../../../../lib/accounts/users/store';
 import type { Config } from '../../../../lib/config';
 import { json } from '../../../../lib/http/reply';
-import { createHandler, type LambdaHandler } from '../../../../lib/http/stack/handler';
+import { createRouteStack, type LambdaHandler } from '../../../../lib/http/stack/route-stack';
 import { routes } from '../../../../lib/routes';
 
 declare const config: Config;
 declare const authenticate: Authenticator;
 
-describe('createHandler', () => {
+describe('createRouteStack', () => {
   it('builds a protected route with an authenticator, handing its action a User', () => {
-    const handler = createHandler(
+    const handler = createRouteStack(
       routes.summarize,
       config,
       async ({ user }) => {
@@ -29,7 +29,7 @@ describe('createHandler', () => {
   });
 
   it('builds a public route without an authenticator, handing its action no user', () => {
-    createHandler(routes.register, config, async ({ user }) => {
+    createRouteStack(routes.register, config, async ({ user }) => {
       expectTypeOf(user).toBeUndefined();
       return json(201, {});
     });
@@ -37,11 +37,11 @@ describe('createHandler', () => {
 
   it('refuses a protected route without an authenticator', () => {
     // @ts-expect-error /summarize needs a token: no authenticator, no handler
-    createHandler(routes.summarize, config, async () => json(200, {}));
+    createRouteStack(routes.summarize, config, async () => json(200, {}));
   });
 
   it('refuses a public route with an authenticator', () => {
     // @ts-expect-error /register is public: it takes no authenticator
-    createHandler(routes.register, config, async () => json(201, {}), { authenticate });
+    createRouteStack(routes.register, config, async () => json(201, {}), { authenticate });
   });
 });

@@ -3,9 +3,9 @@
 // headers); this module decides what the client reads of it (5xx details hidden unless written
 // for clients), maps what is not ours (a ConfigError: 503 server-misconfigured; anything else:
 // the opaque 500), and writes and reads a failed job's stored problem. The HTTP exit
-// (lib/http/problem.ts), the summary jobs (store, service, worker) and MCP's tool errors use it.
-import { ConfigError } from './config';
-import { HttpError, InternalError, ServerMisconfiguredError } from './errors';
+// (lib/problems/replies.ts), the summary jobs (store, service, worker) and MCP's tool errors use it.
+import { ConfigError } from '../config';
+import { HttpError, InternalError, ServerMisconfiguredError } from '../errors';
 
 export const PROBLEM_TYPE_PREFIX = 'urn:tubesum:problem:';
 

@@ -1,4 +1,4 @@
-// The problem codec (lib/problems.ts): each named error's RFC 9457 document, what a client reads
+// The problem codec (lib/problems/codec.ts): each named error's RFC 9457 document, what a client reads
 // of a 5xx, the one mapping of a configuration error, and a failed job's stored problem.
 import { describe, expect, it } from 'vitest';
 import {
@@ -6,7 +6,7 @@ import {
   ServerMisconfiguredError,
   ServiceUnavailableError,
   ValidationError,
-} from '../../lib/errors';
+} from '../../../lib/errors';
 import {
   asHttpError,
   problemHeaders,
@@ -14,7 +14,7 @@ import {
   storedProblemDocument,
   storeProblem,
   toProblem,
-} from '../../lib/problems';
+} from '../../../lib/problems/codec';
 import {
   JobNotFoundError,
   JobTimeoutError,
@@ -23,7 +23,7 @@ import {
   SummaryInProgressError,
   SummaryInterruptedError,
   SummaryOutdatedError,
-} from '../../lib/summaries/jobs/errors';
+} from '../../../lib/summaries/jobs/errors';
 
 const HIDDEN = 'The server could not complete the request.';
 

@@ -1,5 +1,5 @@
 // One access line per request, in the fields API Gateway's access log has for the deployed
-// stack (infra/stack.ts gives it this format). The local host writes the same fields itself, so
+// stack (the service API construct gives it this format). The local host writes the same fields itself, so
 // a line reads alike wherever the API runs. No headers, query strings or bodies: tokens and
 // passwords never reach it.
 

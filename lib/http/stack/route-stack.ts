@@ -1,10 +1,11 @@
 // The HTTP layer every route shares, as one middy stack:
-//   problem+json and access log -> our errors -> body limit -> Origin (where the route checks it)
+//   access log -> our errors -> body limit -> Origin (where the route checks it)
 //   -> bearer auth -> path parameters -> query -> media type -> middy's body parsers -> zod
 //   validation -> action.
-// Errors leave as RFC 9457 problems made by the problem codec (lib/problems.ts: status, `expose`
-// below 500, a ConfigError's 503; error-layer.ts); the access log logs every 5xx with its cause.
-// Every reply, whatever made it, leaves through lib/http/exit.ts (entry.ts). CORS is not here:
+// Errors leave the stack logged (the access log logs every 5xx with its cause; error-layer.ts),
+// and the invocation (entry.ts) answers them as RFC 9457 problems made by the problem codec
+// (lib/problems/codec.ts: status, `expose` below 500, a ConfigError's 503). Every reply,
+// whatever made it, leaves through lib/http/exit.ts. CORS is not here:
 // API Gateway answers it for every route (headers/cors.ts). A function builds its stacks with
 // serve (serve.ts), never by hand.
 import middy from '@middy/core';
@@ -29,7 +30,7 @@ import {
   validatePath,
   validateQuery,
 } from './checks';
-import { ourErrors, problemsAndAccessLog } from './error-layer';
+import { accessLog, ourErrors } from './error-layer';
 import type { Internal, RouteContext } from './middleware';
 
 export type { LambdaHandler } from '../entry';
@@ -89,19 +90,19 @@ export type ContextOf<R extends RouteDef> = Parameters<ActionOf<R>>[0];
  * authenticated user. A protected route needs an authenticator and a public one takes none: the
  * types say so.
  */
-export function createHandler<R extends RouteDef & { auth: false }>(
+export function createRouteStack<R extends RouteDef & { auth: false }>(
   route: R,
   config: Config,
   action: ActionOf<R>,
 ): LambdaHandler;
-export function createHandler<R extends RouteDef & { auth: true }>(
+export function createRouteStack<R extends RouteDef & { auth: true }>(
   route: R,
   config: Config,
   action: ActionOf<R>,
   // Injected rather than imported, so that public routes do not bundle the user store.
   options: { authenticate: Authenticator },
 ): LambdaHandler;
-export function createHandler(
+export function createRouteStack(
   route: RouteDef,
   config: Config,
   // Each overload narrows what the action is given; here it is whatever the route sends it.
@@ -110,7 +111,7 @@ export function createHandler(
 ): LambdaHandler {
   const run = action as Action<unknown, User | undefined, unknown, unknown>;
   const stack = middy<APIGatewayProxyEventV2, Reply, Error, RouteContext, Internal>();
-  stack.use(problemsAndAccessLog(route));
+  stack.use(accessLog(route));
   stack.use(ourErrors());
   stack.use(bodyLimit(config));
   // A page of another site is refused before its credential is even looked at.

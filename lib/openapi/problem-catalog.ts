@@ -12,8 +12,8 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../errors';
-import { problemReply, routeErrorReply } from '../http/problem';
 import type { Json } from '../json-schema';
+import { errorReply } from '../problems/replies';
 import type { RouteDef } from '../routes/route';
 import { youTubeBadResponse } from '../youtube/errors';
 
@@ -22,7 +22,7 @@ const EXAMPLE_REQUEST_ID = 'Xq3dAjmLIAMEbJQ=';
 
 /**
  * The problem a status usually answers, for a route that names none (ResponseDef.example):
- * made by the same error classes and problemReply() as real answers, so examples cannot drift.
+ * made by the same error classes and errorReply() as real answers, so examples cannot drift.
  */
 export function usualProblem(status: number, route: RouteDef, allowed: readonly string[]): unknown {
   switch (status) {
@@ -58,9 +58,6 @@ export function usualProblem(status: number, route: RouteDef, allowed: readonly 
  * the router's problem, whatever the route).
  */
 export function problemExample(error: unknown, route: RouteDef, status: number): Json {
-  const reply =
-    status === 405
-      ? problemReply(error, EXAMPLE_REQUEST_ID)
-      : routeErrorReply(route, error, EXAMPLE_REQUEST_ID);
+  const reply = errorReply(error, EXAMPLE_REQUEST_ID, status === 405 ? {} : route);
   return JSON.parse(String(reply.body)) as Json;
 }

@@ -1,9 +1,9 @@
 // The zod schema of a problem (RFC 9457), as the OpenAPI document describes every 4xx/5xx body
-// and a failed summary job's `error`. Kept apart from problem.ts, which every handler bundles
+// and a failed summary job's `error`. Kept apart from replies.ts, which every handler bundles
 // and which needs no zod.
 import * as z from '../schema';
 import { BLOCK_REASONS } from '../youtube/errors';
-import { OAUTH2_ERRORS } from './problem';
+import { OAUTH2_ERRORS } from './replies';
 
 export const problemSchema = z
   .object({

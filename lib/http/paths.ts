@@ -34,7 +34,7 @@ function compile(route: RouteDef): Compiled {
 }
 
 /** A matcher over `routes`; results per path are remembered (bounded). */
-export function createRouter(routes: readonly RouteDef[]) {
+export function createPathMatcher(routes: readonly RouteDef[]) {
   const compiled = routes.map(compile);
   const byPath = new Map<string, { entry: Compiled; match: RegExpExecArray }[]>();
 

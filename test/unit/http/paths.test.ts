@@ -1,13 +1,13 @@
-// The router: HEAD is served wherever GET is (RFC 9110 9.3.2), and listed in Allow there.
+// Path matching: HEAD is served wherever GET is (RFC 9110 9.3.2), and listed in Allow there.
 import { describe, expect, it } from 'vitest';
-import { createRouter, servingRouteKey } from '../../../lib/http/router';
+import { createPathMatcher, servingRouteKey } from '../../../lib/http/paths';
 import { routeList } from '../../../lib/routes';
 
-const router = createRouter(routeList);
+const paths = createPathMatcher(routeList);
 
-describe('the router', () => {
+describe('path matching', () => {
   it('gives a HEAD request the GET route of its path', () => {
-    const match = router.match('/docs/init.js', 'HEAD');
+    const match = paths.match('/docs/init.js', 'HEAD');
 
     expect(match).toMatchObject({
       kind: 'found',
@@ -17,22 +17,22 @@ describe('the router', () => {
   });
 
   it('lists HEAD after GET in the methods a path allows, and not where GET is not', () => {
-    expect(router.match('/health', 'PUT')).toEqual({
+    expect(paths.match('/health', 'PUT')).toEqual({
       kind: 'method-not-allowed',
       allowed: ['GET', 'HEAD'],
     });
-    expect(router.match('/register', 'HEAD')).toEqual({
+    expect(paths.match('/register', 'HEAD')).toEqual({
       kind: 'method-not-allowed',
       allowed: ['POST'],
     });
   });
 
   it('takes a path parameter from one segment only: /summaries/a/b is no summary', () => {
-    expect(router.match('/summaries/a', 'GET')).toMatchObject({
+    expect(paths.match('/summaries/a', 'GET')).toMatchObject({
       kind: 'found',
       pathParameters: { id: 'a' },
     });
-    expect(router.match('/summaries/a/b', 'GET')).toEqual({ kind: 'not-found' });
+    expect(paths.match('/summaries/a/b', 'GET')).toEqual({ kind: 'not-found' });
   });
 
   it('serves the routeKey of a deployed HEAD route by its GET route', () => {
