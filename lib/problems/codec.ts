@@ -4,8 +4,7 @@
 // for clients), maps what is not ours (a ConfigError: 503 server-misconfigured; anything else:
 // the opaque 500), and writes and reads a failed job's stored problem. The HTTP exit
 // (lib/problems/replies.ts), the summary jobs (store, service, worker) and MCP's tool errors use it.
-import { ConfigError } from '../config';
-import { HttpError, InternalError, ServerMisconfiguredError } from '../errors';
+import { ConfigError, HttpError, InternalError, ServerMisconfiguredError } from '../errors';
 
 export const PROBLEM_TYPE_PREFIX = 'urn:tubesum:problem:';
 

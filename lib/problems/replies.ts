@@ -2,9 +2,17 @@
 // form. What a client reads of an error is the codec's (lib/problems/codec.ts) to decide.
 
 import type { HttpError } from '../errors';
-import type { Reply } from '../http/reply';
-import type { RouteDef } from '../routes/route';
 import { asHttpError, toProblem } from './codec';
+
+/**
+ * A reply as lib/http/reply.ts makes them, said here without importing it: the HTTP layer uses
+ * these replies, so it is the one that imports problems, never the other way round.
+ */
+export interface Reply {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 /** The error codes of RFC 6749 5.2 that an OAuth2 token endpoint's problems carry. */
 export const OAUTH2_ERRORS = [
@@ -83,7 +91,12 @@ export function oauthErrorReply(error: unknown, requestId: string, invalid: stri
 }
 
 /** How a route writes its errors (its table entry's `oauthErrors` and `oauth2Errors`). */
-export type ErrorForm = Pick<RouteDef, 'oauthErrors' | 'oauth2Errors'>;
+export interface ErrorForm {
+  /** RouteDef's oauthErrors: the route answers OAuth's JSON errors with this code. */
+  oauthErrors?: 'invalid_request' | 'invalid_client_metadata' | undefined;
+  /** RouteDef's oauth2Errors: problems also carry RFC 6749's error fields. */
+  oauth2Errors?: boolean | undefined;
+}
 
 /**
  * The reply to any thrown value, in the form of the route that threw it: an OAuth endpoint's

@@ -4,12 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { create } from '../../../../functions/accounts/token';
 import { apiGatewayEvent, lambdaContext } from '../../../../infra/local/event';
 import { loadConfig } from '../../../../lib/config';
+import { invocation } from '../../../../lib/http/entry';
 
 const config = loadConfig({});
 
 describe('the body limit', () => {
   it('answers 413 for a body over MAX_BODY_BYTES that comes without Content-Length', async () => {
-    const handler = create(config);
+    // As the function's entry serves it: the invocation answers what the function refuses.
+    const handler = invocation(create(config));
     const body = Buffer.from(
       JSON.stringify({ username: 'someone', password: 'x'.repeat(config.MAX_BODY_BYTES) }),
     );
