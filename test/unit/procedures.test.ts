@@ -58,7 +58,6 @@ const KNOWN_LONG = new Set<string>([
   'lib/youtube/audio/media.ts downloadMedia',
   'lib/youtube/client.ts createYouTubeClient',
   'lib/youtube/fetch.ts createControlledFetch',
-  'functions/summaries/worker.ts create',
   'web/account/connected-apps.tsx ConnectedApps',
   'web/account/consent.tsx Consent',
   'web/account/delete-account.tsx DeleteAccount',
@@ -81,7 +80,6 @@ const KNOWN_LONG_FILES = new Set<string>([
   'functions/collections/collections.ts',
   'functions/mcp.ts',
   'functions/oauth/oauth-clients.ts',
-  'functions/summaries/worker.ts',
 ]);
 
 /** Every .ts and .tsx file under a folder (declaration files left out). */
