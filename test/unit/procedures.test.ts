@@ -46,8 +46,6 @@ const KNOWN_LONG = new Set<string>([
   'lib/summaries/service.ts submit',
   'lib/summaries/store/jobs.ts createJobStore',
   'lib/summaries/store/quota.ts createQuota',
-  'lib/summaries/store/record-runs.ts createRunWrites',
-  'lib/summaries/store/records.ts createRecordStore',
   'lib/transcription/amazon.ts createAmazonTranscription',
   'lib/transcription/audio-source.ts createAudioSource',
   'lib/transcription/openai.ts createOpenAiTranscription',
