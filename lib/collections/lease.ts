@@ -4,7 +4,7 @@
 // collection is never left unseen. A holder that dies lets go when the lease lapses.
 
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite } from '../aws/dynamodb';
+import { conditionalWrite, type DocumentTable } from '../aws/dynamodb';
 import { bound } from '../util/bound';
 
 /** Who advances a collection, until when, and how often others asked meanwhile. */
@@ -16,12 +16,6 @@ export interface Lease {
 
 const pkOf = (id: string) => `COLLECTION#${id}`;
 
-/** The table the collections are in. */
-export interface LeaseTable {
-  db: DynamoDBDocumentClient;
-  table: string;
-}
-
 /** A collection's key. */
 const key = (id: string) => ({ pk: pkOf(id) });
 
@@ -30,7 +24,7 @@ const key = (id: string) => ({ pk: pkOf(id) });
  * @throws ServiceUnavailableError (storage-unavailable) when DynamoDB fails.
  */
 export function createCollectionLeases(db: DynamoDBDocumentClient, table: string) {
-  const collections: LeaseTable = { db, table };
+  const collections: DocumentTable = { db, table };
   return {
     acquire: bound(collections, acquireLease),
     renew: bound(collections, renewLease),
@@ -44,7 +38,7 @@ export function createCollectionLeases(db: DynamoDBDocumentClient, table: string
  * so that it looks again before letting go.
  */
 export async function acquireLease(
-  collections: LeaseTable,
+  collections: DocumentTable,
   id: string,
   owner: string,
   ms: number,
@@ -87,7 +81,7 @@ export async function acquireLease(
 
 /** Keeps `owner`'s lease `ms` longer; false when it is no longer theirs. */
 export async function renewLease(
-  collections: LeaseTable,
+  collections: DocumentTable,
   id: string,
   owner: string,
   ms: number,
@@ -112,7 +106,7 @@ export async function renewLease(
  * whatever pokes came (an advance that failed: the message comes again).
  */
 export async function releaseLease(
-  collections: LeaseTable,
+  collections: DocumentTable,
   id: string,
   owner: string,
   pokes?: number,

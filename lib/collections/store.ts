@@ -14,7 +14,7 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, storeCall } from '../aws/dynamodb';
+import { conditionalWrite, type DocumentTable, storeCall } from '../aws/dynamodb';
 import { JOBS_INDEX } from '../aws/table';
 import type { StoredProblem } from '../problems';
 import { pack, unpack } from '../summaries/store/codec';
@@ -143,12 +143,6 @@ function fromItem(item: Item): Collection & { lease: Lease } {
   return collection;
 }
 
-/** The table the collections are in. */
-export interface CollectionTable {
-  db: DynamoDBDocumentClient;
-  table: string;
-}
-
 /** A collection's key. */
 const key = (id: string) => ({ pk: pkOf(id) });
 
@@ -157,7 +151,7 @@ const key = (id: string) => ({ pk: pkOf(id) });
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
  */
 export function createCollectionStore(db: DynamoDBDocumentClient, table: string) {
-  const collections: CollectionTable = { db, table };
+  const collections: DocumentTable = { db, table };
   return {
     ...createCollectionLeases(db, table),
     create: bound(collections, putCollection),
@@ -171,7 +165,7 @@ export function createCollectionStore(db: DynamoDBDocumentClient, table: string)
 
 /** Stores a new collection, listed under its user (never over one of the same id). */
 export async function putCollection(
-  collections: CollectionTable,
+  collections: DocumentTable,
   collection: Collection,
 ): Promise<void> {
   const { db, table } = collections;
@@ -198,7 +192,7 @@ export async function putCollection(
 
 /** The collection with this id, whoever owns it (callers check), with its lease. */
 export async function getCollection(
-  collections: CollectionTable,
+  collections: DocumentTable,
   id: string,
 ): Promise<(Collection & { lease: Lease }) | undefined> {
   const { db, table } = collections;
@@ -214,7 +208,7 @@ export async function getCollection(
  * under `owner`'s lease when given; false when another write came first (read it again).
  */
 export async function saveCollection(
-  collections: CollectionTable,
+  collections: DocumentTable,
   collection: Collection,
   owner?: string,
 ): Promise<boolean> {
@@ -253,7 +247,7 @@ export async function saveCollection(
 }
 
 /** Removes a collection from its user's list (its videos' jobs stay theirs). */
-export async function removeCollection(collections: CollectionTable, id: string): Promise<void> {
+export async function removeCollection(collections: DocumentTable, id: string): Promise<void> {
   const { db, table } = collections;
   await storeCall(() => db.send(new DeleteCommand({ TableName: table, Key: key(id) })));
 }
@@ -263,7 +257,7 @@ export async function removeCollection(collections: CollectionTable, id: string)
  * @throws ValidationError for a cursor this store did not give.
  */
 export async function listCollections(
-  collections: CollectionTable,
+  collections: DocumentTable,
   userId: string,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ collections: Collection[]; next: string | null }> {
@@ -281,7 +275,7 @@ export async function listCollections(
  * Scan: deployed, SQS delivers an interrupted advance again instead).
  */
 export async function unfinishedCollections(
-  collections: CollectionTable,
+  collections: DocumentTable,
 ): Promise<(Collection & { lease: Lease })[]> {
   const { db, table } = collections;
   const found: (Collection & { lease: Lease })[] = [];

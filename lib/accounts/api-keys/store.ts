@@ -21,7 +21,7 @@ import {
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { storeCall, storeError, writeTransaction } from '../../aws/dynamodb';
+import { type DocumentTable, storeCall, storeError, writeTransaction } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { bound } from '../../util/bound';
 import { tooManyApiKeys } from './errors';
@@ -65,15 +65,9 @@ const RETENTION_MS = API_KEY_EXPIRED_RETENTION_DAYS * DAY_MS;
 const removedBy = (now: number, entry: { keyExpiresAt?: number | undefined }) =>
   entry.keyExpiresAt !== undefined && entry.keyExpiresAt + RETENTION_MS <= now;
 
-/** The table the keys are in. */
-export interface ApiKeyTable {
-  db: DynamoDBDocumentClient;
-  table: string;
-}
-
 /** The user's list item's map of keys (consistent: a key just made or deleted shows). */
 async function keysOf(
-  { db, table }: ApiKeyTable,
+  { db, table }: DocumentTable,
   userId: string,
 ): Promise<Record<string, Omit<StoredApiKey, 'id'>>> {
   const { Item } = await storeCall(() =>
@@ -89,7 +83,7 @@ async function keysOf(
  * `lookup` (the key's lookup item, put or deleted). The codes when a condition refused it.
  */
 function changeKey(
-  { db, table }: ApiKeyTable,
+  { db, table }: DocumentTable,
   userId: string,
   id: string,
   change: { update: string; condition: string; values?: Record<string, unknown> },
@@ -120,7 +114,7 @@ function changeKey(
  * when the entry was gone already (deleted by a request of theirs a moment ago).
  */
 async function removeEntry(
-  keys: ApiKeyTable,
+  keys: DocumentTable,
   userId: string,
   id: string,
   hash: string,
@@ -141,7 +135,7 @@ async function removeEntry(
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
  */
 export function createApiKeyStore(db: DynamoDBDocumentClient, table: string) {
-  const keys: ApiKeyTable = { db, table };
+  const keys: DocumentTable = { db, table };
 
   return {
     add: bound(keys, addApiKey),
@@ -160,7 +154,7 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, table: string) {
  * @throws ConflictError (too-many-api-keys) when they do.
  */
 export async function addApiKey(
-  keys: ApiKeyTable,
+  keys: DocumentTable,
   userId: string,
   key: StoredApiKey,
 ): Promise<void> {
@@ -223,7 +217,7 @@ export async function addApiKey(
  * user's list still holds, those too (what deleting the account must remove).
  */
 export async function listApiKeys(
-  keys: ApiKeyTable,
+  keys: DocumentTable,
   userId: string,
   now?: number,
 ): Promise<ListedApiKey[]> {
@@ -262,7 +256,7 @@ export async function listApiKeys(
  * stops working at once. False when the user has no key with this id.
  */
 export async function removeApiKey(
-  keys: ApiKeyTable,
+  keys: DocumentTable,
   userId: string,
   id: string,
 ): Promise<boolean> {
@@ -275,7 +269,7 @@ export async function removeApiKey(
  * removed: a key added meanwhile by a request let in before the deletion began is refused
  * anyway, as its user is not found).
  */
-export async function removeApiKeyList(keys: ApiKeyTable, userId: string): Promise<void> {
+export async function removeApiKeyList(keys: DocumentTable, userId: string): Promise<void> {
   const { db, table } = keys;
   await storeCall(() =>
     db.send(new DeleteCommand({ TableName: table, Key: { pk: listPk(userId) } })),
@@ -287,7 +281,7 @@ export async function removeApiKeyList(keys: ApiKeyTable, userId: string): Promi
  * deleted a moment ago is not found, on every instance.
  */
 export async function findApiKeyByHash(
-  keys: ApiKeyTable,
+  keys: DocumentTable,
   hash: string,
 ): Promise<KeyHolder | undefined> {
   const { db, table } = keys;
@@ -306,7 +300,7 @@ export async function findApiKeyByHash(
  * concurrent request did it) or the key was deleted meanwhile: both are fine, not errors.
  */
 export async function recordApiKeyUse(
-  keys: ApiKeyTable,
+  keys: DocumentTable,
   hash: string,
   now: number,
   since: number,

@@ -16,7 +16,12 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, storeCall, writeTransaction } from '../../aws/dynamodb';
+import {
+  conditionalWrite,
+  type DocumentTable,
+  storeCall,
+  writeTransaction,
+} from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { bound } from '../../util/bound';
 
@@ -69,14 +74,8 @@ function grantOf(item: Record<string, unknown> | undefined): Grant | undefined {
   return grant;
 }
 
-/** The table the grants are in. */
-export interface GrantTable {
-  db: DynamoDBDocumentClient;
-  table: string;
-}
-
 /** An item by its key, read consistently. */
-async function getItem({ db, table }: GrantTable, pk: string) {
+async function getItem({ db, table }: DocumentTable, pk: string) {
   return (
     await storeCall(() =>
       db.send(new GetCommand({ TableName: table, Key: { pk }, ConsistentRead: true })),
@@ -86,7 +85,7 @@ async function getItem({ db, table }: GrantTable, pk: string) {
 
 /** A transaction's Put of a new refresh token of `grant`, living until `until`. */
 function newRefresh(
-  { table }: GrantTable,
+  { table }: DocumentTable,
   hash: string,
   grant: Pick<Grant, 'id' | 'clientId'>,
   until: number,
@@ -110,7 +109,7 @@ function newRefresh(
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
  */
 export function createGrantStore(db: DynamoDBDocumentClient, table: string) {
-  const grants: GrantTable = { db, table };
+  const grants: DocumentTable = { db, table };
 
   return {
     createFromCode: bound(grants, createGrantFromCode),
@@ -131,7 +130,7 @@ export function createGrantStore(db: DynamoDBDocumentClient, table: string) {
  * returned): a code gives one grant, and a code seen used always has its grant.
  */
 export async function createGrantFromCode(
-  grants: GrantTable,
+  grants: DocumentTable,
   codePk: string,
   grant: Grant,
   refreshHash: string,
@@ -203,7 +202,7 @@ export async function createGrantFromCode(
 
 /** A grant, unless it is gone or expired by `now` (a consistent read: ended means gone). */
 export async function getGrant(
-  grants: GrantTable,
+  grants: DocumentTable,
   id: string,
   now: number,
 ): Promise<Grant | undefined> {
@@ -213,7 +212,7 @@ export async function getGrant(
 
 /** A refresh token by its hash, used or not. */
 export async function findRefresh(
-  grants: GrantTable,
+  grants: DocumentTable,
   hash: string,
 ): Promise<RefreshRecord | undefined> {
   const item = await getItem(grants, refreshPk(hash));
@@ -229,7 +228,7 @@ export async function findRefresh(
  * it ended meanwhile: 'gone').
  */
 export async function rotateRefresh(
-  grants: GrantTable,
+  grants: DocumentTable,
   grant: Grant,
   oldHash: string,
   newHash: string,
@@ -275,7 +274,7 @@ export async function rotateRefresh(
  * its refresh tokens find nothing) and taken off its person's list. The grant as it was, or
  * undefined when it was gone already.
  */
-export async function endGrant(grants: GrantTable, id: string): Promise<Grant | undefined> {
+export async function endGrant(grants: DocumentTable, id: string): Promise<Grant | undefined> {
   const { db, table } = grants;
   const { Attributes } = await storeCall(() =>
     db.send(
@@ -292,7 +291,11 @@ export async function endGrant(grants: GrantTable, id: string): Promise<Grant | 
 }
 
 /** Takes a grant off its person's list (gone already: fine). */
-export async function unlistGrant(grants: GrantTable, userId: string, id: string): Promise<void> {
+export async function unlistGrant(
+  grants: DocumentTable,
+  userId: string,
+  id: string,
+): Promise<void> {
   const { db, table } = grants;
   await conditionalWrite(
     db,
@@ -307,13 +310,13 @@ export async function unlistGrant(grants: GrantTable, userId: string, id: string
 }
 
 /** The ids on a person's list, whether or not their grants still exist. */
-export async function listedGrantIds(grants: GrantTable, userId: string): Promise<string[]> {
+export async function listedGrantIds(grants: DocumentTable, userId: string): Promise<string[]> {
   const item = await getItem(grants, listPk(userId));
   return Object.keys((item?.grants ?? {}) as Record<string, unknown>);
 }
 
 /** Deletes a person's (by now empty) list. */
-export async function removeGrantList(grants: GrantTable, userId: string): Promise<void> {
+export async function removeGrantList(grants: DocumentTable, userId: string): Promise<void> {
   const { db, table } = grants;
   await storeCall(() =>
     db.send(new DeleteCommand({ TableName: table, Key: { pk: listPk(userId) } })),
@@ -325,7 +328,7 @@ export async function removeGrantList(grants: GrantTable, userId: string): Promi
  * the grant ended meanwhile: both are fine, not errors.
  */
 export async function recordGrantUse(
-  grants: GrantTable,
+  grants: DocumentTable,
   id: string,
   now: number,
   since: number,

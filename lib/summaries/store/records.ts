@@ -13,7 +13,7 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { cancellationCodes, storeError } from '../../aws/dynamodb';
+import { cancellationCodes, type DocumentTable, storeError } from '../../aws/dynamodb';
 import type { Reservation } from './quota';
 import {
   attributeNames,
@@ -38,12 +38,6 @@ export interface RecordStoreOptions {
   leaseMs: number;
 }
 
-/** The table the records are in. */
-export interface RecordTable {
-  db: DynamoDBDocumentClient;
-  table: string;
-}
-
 type RecordUpdate = Omit<UpdateCommandInput, 'TableName' | 'Key'>;
 
 /** What a run claims a record with: its work, its job and request, and the user's quota unit. */
@@ -64,7 +58,7 @@ export function createRecordStore(
   table: string,
   options: RecordStoreOptions,
 ) {
-  const records: RecordTable = { db, table };
+  const records: DocumentTable = { db, table };
   const get = (key: string, withCheckpoints = false) => getRecord(records, key, withCheckpoints);
   const update = (key: string, input: RecordUpdate) => updateRecord(records, key, input);
   const owned = (key: string, owner: string, input: RecordUpdate) =>
@@ -88,7 +82,7 @@ export type RecordStore = ReturnType<typeof createRecordStore>;
 
 /** One conditional update; false when the condition does not hold. */
 export async function updateRecord(
-  { db, table }: RecordTable,
+  { db, table }: DocumentTable,
   key: string,
   input: RecordUpdate,
 ): Promise<Item | false> {
@@ -114,7 +108,7 @@ export async function updateRecord(
 
 /** Conditions a worker's write on holding the lease. @throws LeaseLostError when it does not. */
 export async function updateOwned(
-  records: RecordTable,
+  records: DocumentTable,
   key: string,
   owner: string,
   input: RecordUpdate,
@@ -133,7 +127,7 @@ export async function updateOwned(
  * without, the read stays small (waiting requests read it often).
  */
 export async function getRecord(
-  { db, table }: RecordTable,
+  { db, table }: DocumentTable,
   key: string,
   withCheckpoints = false,
 ): Promise<SummaryRecord | undefined> {
@@ -178,7 +172,7 @@ const CLAIM_CONDITION =
  * from them.
  */
 export async function claimRecord(
-  { db, table }: RecordTable,
+  { db, table }: DocumentTable,
   key: string,
   run: RunClaim,
 ): Promise<'claimed' | 'taken' | 'quota' | 'conflict'> {
@@ -230,7 +224,7 @@ export async function claimRecord(
 
 /** Adds a job to a run under way: false when there is none (done, failed, cancelled). */
 export async function attachJob(
-  records: RecordTable,
+  records: DocumentTable,
   key: string,
   jobId: string,
 ): Promise<boolean> {
@@ -253,7 +247,7 @@ export async function attachJob(
  * no further model call). True when the run was cancelled.
  */
 export async function detachJob(
-  records: RecordTable,
+  records: DocumentTable,
   key: string,
   jobId: string,
 ): Promise<boolean> {
@@ -278,7 +272,7 @@ export async function detachJob(
  * a record that is gone.
  */
 export async function forgetCharge(
-  records: RecordTable,
+  records: DocumentTable,
   key: string,
   jobId: string,
   userId: string,
@@ -297,7 +291,7 @@ const UNFINISHED = '#state = :working AND begins_with(pk, :prefix)';
 const UNFINISHED_ATTRIBUTES = 'pk, #state, #work, #owner, #leaseUntil, #requestId, #crashes';
 
 /** Runs under way (read by the local host when it starts, to resume them). */
-export async function unfinishedRecords({ db, table }: RecordTable): Promise<SummaryRecord[]> {
+export async function unfinishedRecords({ db, table }: DocumentTable): Promise<SummaryRecord[]> {
   const found: SummaryRecord[] = [];
   let start: Record<string, unknown> | undefined;
   try {
