@@ -19,8 +19,6 @@ const MAX_FUNCTION_FILE_LINES = 60;
  */
 const KNOWN_LONG = new Set<string>([
   'lib/accounts/users/store.ts createUserStore',
-  'lib/ask/service.ts createAskService',
-  'lib/mcp/endpoint.ts createMcpEndpoint',
   'lib/oauth/authorize/authorization.ts authorize',
   'lib/openapi.ts buildOpenApiDocument',
   'lib/openapi/operation.ts operation',
