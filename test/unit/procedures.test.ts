@@ -29,8 +29,6 @@ const KNOWN_LONG = new Set<string>([
   'lib/summaries/llm/summarizer.ts createLlmSummarizer',
   'lib/summaries/llm/summarizer.ts summarize',
   'lib/summaries/store/quota.ts createQuota',
-  'lib/transcription/amazon.ts createAmazonTranscription',
-  'lib/transcription/openai.ts createOpenAiTranscription',
   'lib/transcription/run.ts createTranscription',
   'lib/youtube/acquisition/ask-client.ts askClient',
   'lib/youtube/audio/media.ts downloadMedia',
