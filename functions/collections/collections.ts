@@ -3,7 +3,7 @@
 import { bearerAuthenticatorFrom } from '../../lib/accounts/auth/wiring';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
 import { collectionSourceFrom } from '../../lib/collections/source';
-import { collectionPollSeconds } from '../../lib/collections/view';
+import { collectionPollSeconds, retryAfterOf } from '../../lib/collections/view';
 import { collectionServiceFrom } from '../../lib/collections/wiring';
 import type { Config } from '../../lib/config';
 import { lambdaEntry } from '../../lib/http/entry';
@@ -24,13 +24,8 @@ export function create(config: Config, services: CollectionsServices = {}) {
   const db = createDocumentClient(config);
   const authenticate = bearerAuthenticatorFrom(config, db);
   const queue = services.queue ?? sqsQueueFrom(config);
-  const collections = collectionServiceFrom(
-    config,
-    db,
-    queue,
-    collectionSourceFrom(config),
-    logger,
-  );
+  const source = collectionSourceFrom(config);
+  const collections = collectionServiceFrom(config, db, queue, source, logger);
   const at = (id: string) => collectionRoutes.getCollection.path.replace('{id}', id);
   return serve(
     'collections',
@@ -46,12 +41,7 @@ export function create(config: Config, services: CollectionsServices = {}) {
       listCollections: async ({ user, query }) => json(200, await collections.list(user, query)),
       getCollection: async ({ user, params }) => {
         const found = await collections.get(user, params.id);
-        const unfinished = found.status === 'queued' || found.status === 'running';
-        return json(
-          200,
-          found,
-          unfinished ? { 'Retry-After': String(collectionPollSeconds(found)) } : {},
-        );
+        return json(200, found, retryAfterOf(found));
       },
       cancelCollection: async ({ user, params }) => {
         const outcome = await collections.cancel(user, params.id);

@@ -4,14 +4,12 @@
 import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
 import { mcpResource } from '../../lib/config/origin';
-import { HttpError } from '../../lib/errors';
 import { type LambdaHandler, lambdaEntry } from '../../lib/http/entry';
 import { requestOrigin } from '../../lib/http/headers/origin';
-import { json, noContent } from '../../lib/http/reply';
+import { json } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
-import { authorize } from '../../lib/oauth/authorize/authorization';
-import { errorPage, forwardingPage } from '../../lib/oauth/authorize/pages';
+import { authorizationReply } from '../../lib/oauth/authorize/answer';
 import { registerClient } from '../../lib/oauth/clients/registration';
 import { type ClientMetadataOverrides, oauthClientsFrom } from '../../lib/oauth/wiring';
 import { oauthRoutes } from '../../lib/routes/oauth';
@@ -21,9 +19,6 @@ export interface OAuthClientsServices {
   /** The metadata document fetch's address policy (tests: their local TLS server). */
   clientMetadata?: ClientMetadataOverrides;
 }
-
-/** A 303 to `location`. */
-const seeOther = (location: string) => ({ ...noContent({ Location: location }), statusCode: 303 });
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config, services: OAuthClientsServices = {}): LambdaHandler {
@@ -47,20 +42,8 @@ export function create(config: Config, services: OAuthClientsServices = {}): Lam
       },
       oauthAuthorize: async ({ event }) => {
         const origin = requestOrigin(config, event);
-        try {
-          const outcome = await authorize(authorization, event.rawQueryString ?? '', {
-            resource: mcpResource(origin),
-            now: Date.now(),
-          });
-          if (outcome.kind === 'redirect') return seeOther(outcome.location);
-          return forwardingPage(`${origin}/?authorize=${outcome.requestId}`);
-        } catch (error) {
-          // A person reads this in their browser: a page, not JSON.
-          if (!(error instanceof HttpError)) throw error;
-          if (error.status >= 500) logger.error('authorization request failed', { error });
-          else logger.info('authorization request refused', { problem: error.type });
-          return errorPage(error);
-        }
+        const request = { origin, resource: mcpResource(origin) };
+        return authorizationReply(authorization, event.rawQueryString ?? '', request, logger);
       },
     },
     config,

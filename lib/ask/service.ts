@@ -17,7 +17,7 @@ import { givesUnitBack, type Quota } from '../store/quota';
 import { transcriptMetadata, type VideoRequest } from '../summaries/videos';
 import type { Video } from '../youtube/types';
 import { parseVideoId } from '../youtube/url';
-import type { Answer, answerWithModel } from './answerers';
+import type { answerWithModel } from './answerers';
 import { normaliseQuestion } from './question';
 import { type AskRequest, type AskResponse, askResponseSchema } from './schemas';
 
@@ -78,84 +78,102 @@ export function answerKey(key: {
 
 /** The questions service over its collaborators (all injectable for tests). */
 export function createAskService(deps: AskServiceDeps): AskService {
+  return { ask: (user, request, options) => askQuestion(deps, user, request, options) };
+}
+
+/** AskService.ask: a kept answer, or one made on the user's quota and kept. */
+export async function askQuestion(
+  deps: AskServiceDeps,
+  user: User,
+  request: AskRequest,
+  { signal, deadlineAt }: AskOptions,
+): Promise<AskResponse> {
   const { logger } = deps;
-  return {
-    async ask(user, request, { signal, deadlineAt }) {
-      const startedAt = Date.now();
-      // Checked before any I/O: a bad URL or model costs no request anywhere and no unit.
-      const videoId = parseVideoId(request.video_url);
-      const model = resolveModel(deps.catalog, request.used_model ?? deps.defaultModel);
-      const key = answerKey({ ...request, videoId, model: model.name });
-      const fields = { video_id: videoId, model: model.name };
-      const cached = await deps.answers.get(key);
-      if (cached) {
-        logger.info('answer served from cache', fields);
-        return {
-          ...cached,
-          metadata: {
-            ...cached.metadata,
-            question: request.question,
-            cached: true,
-            elapsed_ms: Date.now() - startedAt,
-          },
-        };
-      }
+  const startedAt = Date.now();
+  // Checked before any I/O: a bad URL or model costs no request anywhere and no unit.
+  const videoId = parseVideoId(request.video_url);
+  const model = resolveModel(deps.catalog, request.used_model ?? deps.defaultModel);
+  const key = answerKey({ ...request, videoId, model: model.name });
+  const fields = { video_id: videoId, model: model.name };
+  const cached = await deps.answers.get(key);
+  if (cached) {
+    logger.info('answer served from cache', fields);
+    return {
+      ...cached,
+      metadata: {
+        ...cached.metadata,
+        question: request.question,
+        cached: true,
+        elapsed_ms: Date.now() - startedAt,
+      },
+    };
+  }
 
-      const { day } = await deps.quota.reserve(user.id);
-      let answer: Answer;
-      let video: Video;
-      try {
-        video = await deps.video({ videoId, language: request.language, signal, deadlineAt });
-        const input = { question: request.question, videoId, video };
-        // Loaded on the first answer made, not at a cold start that may serve only the cache.
-        const answerers = await import('./answerers');
-        answer =
-          model.kind === 'extractive'
-            ? answerers.answerByRetrieval(input)
-            : await answerers.answerWithModel(input, {
-                chat: await deps.chat(model),
-                model,
-                signal,
-              });
-      } catch (error) {
-        // A failure of ours or of the model gives the unit back; what YouTube answered keeps it.
-        const ours = !(error instanceof HttpError) || givesUnitBack(error);
-        if (ours) {
-          await deps.quota.release(user.id, day).catch((releaseError: unknown) => {
-            logger.warn('could not give back a quota unit', { error: String(releaseError) });
+  const { day } = await deps.quota.reserve(user.id);
+  const { answer, video } = await answerOnQuota(deps, { user, day }, async () => {
+    const video = await deps.video({ videoId, language: request.language, signal, deadlineAt });
+    const input = { question: request.question, videoId, video };
+    // Loaded on the first answer made, not at a cold start that may serve only the cache.
+    const answerers = await import('./answerers');
+    const answer =
+      model.kind === 'extractive'
+        ? answerers.answerByRetrieval(input)
+        : await answerers.answerWithModel(input, {
+            chat: await deps.chat(model),
+            model,
+            signal,
           });
-        }
-        throw error;
-      }
+    return { answer, video };
+  });
 
-      const response: AskResponse = {
-        answer: answer.answer,
-        citations: answer.citations,
-        metadata: {
-          ...video.metadata,
-          question: request.question,
-          answered: answer.answered,
-          ...transcriptMetadata(video),
-          context: answer.context,
-          passages: answer.passages,
-          cached: false,
-          ...usageMetadata(model, answer.inputTokens, answer.outputTokens),
-          elapsed_ms: Date.now() - startedAt,
-          generated_at: new Date().toISOString(),
-        },
-      };
-      await deps.answers.put(key, response).catch((error: unknown) => {
-        logger.warn('could not cache the answer', { error: String(error) });
-      });
-      logger.info('question answered', {
-        ...fields,
-        answered: answer.answered,
-        citations: answer.citations.length,
-        context: answer.context,
-        input_tokens: answer.inputTokens,
-        output_tokens: answer.outputTokens,
-      });
-      return response;
+  const response: AskResponse = {
+    answer: answer.answer,
+    citations: answer.citations,
+    metadata: {
+      ...video.metadata,
+      question: request.question,
+      answered: answer.answered,
+      ...transcriptMetadata(video),
+      context: answer.context,
+      passages: answer.passages,
+      cached: false,
+      ...usageMetadata(model, answer.inputTokens, answer.outputTokens),
+      elapsed_ms: Date.now() - startedAt,
+      generated_at: new Date().toISOString(),
     },
   };
+  await deps.answers.put(key, response).catch((error: unknown) => {
+    logger.warn('could not cache the answer', { error: String(error) });
+  });
+  logger.info('question answered', {
+    ...fields,
+    answered: answer.answered,
+    citations: answer.citations.length,
+    context: answer.context,
+    input_tokens: answer.inputTokens,
+    output_tokens: answer.outputTokens,
+  });
+  return response;
+}
+
+/**
+ * Makes an answer with `make` on the unit taken on `day`: a failure of ours or of the model
+ * gives the unit back; what YouTube answered keeps it.
+ */
+async function answerOnQuota<T>(
+  { quota, logger }: Pick<AskServiceDeps, 'quota' | 'logger'>,
+  { user, day }: { user: User; day: string },
+  make: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await make();
+  } catch (error) {
+    const ours = !(error instanceof HttpError) || givesUnitBack(error);
+    if (ours) {
+      await quota.release(user.id, day).catch((releaseError: unknown) => {
+        logger.warn('could not give back a quota unit', { error: String(releaseError) });
+      });
+    }
+    throw error;
+  }
 }

@@ -220,3 +220,9 @@ export function expressionNames(
   }
   return names;
 }
+
+/** A table as a store's operations take it: the client, and the table's name. */
+export interface DocumentTable {
+  db: DynamoDBDocumentClient;
+  table: string;
+}

@@ -52,148 +52,168 @@ function answerKey(
 
 /** The collection questions service over its collaborators. */
 export function createCollectionAsk(deps: CollectionAskDeps) {
-  const { logger } = deps;
-
-  /** The transcripts of its done videos (a video that cannot be read now is left out). */
-  async function transcripts(
-    collection: Collection,
-    options: { signal: AbortSignal; deadlineAt: number },
-  ): Promise<{ videoId: string; video: Video }[]> {
-    const done = collection.videos.filter((video) => video.status === 'done');
-    const read: ({ videoId: string; video: Video } | undefined)[] = [];
-    let firstError: unknown;
-    for (let start = 0; start < done.length; start += READS_AT_ONCE) {
-      read.push(
-        ...(await Promise.all(
-          done.slice(start, start + READS_AT_ONCE).map(async ({ videoId }) => {
-            try {
-              return { videoId, video: await deps.video({ videoId, ...options }) };
-            } catch (error) {
-              firstError ??= error;
-              logger.warn('a video of the collection could not be read', {
-                video_id: videoId,
-                error,
-              });
-              return undefined;
-            }
-          }),
-        )),
-      );
-    }
-    const found = read.filter((entry) => entry !== undefined);
-    if (found.length === 0 && firstError !== undefined) throw firstError;
-    return found;
-  }
-
   return {
     /**
      * Answers a question across the user's collection.
      * @throws CollectionNotFoundError, CollectionNotReadyError (409), 429 (quota), 502-504
      *   (YouTube or the model), 503 (the table).
      */
-    async ask(
+    ask: (
       user: Pick<User, 'id'>,
       id: string,
       question: string,
-      options: { signal: AbortSignal; deadlineAt: number },
-    ): Promise<CollectionAskResponse> {
-      const startedAt = Date.now();
-      const collection = await deps.collection(user, id);
-      const done = collection.videos.filter((video) => video.status === 'done');
-      if (done.length === 0) throw new CollectionNotReadyError();
-      const model = resolveModel(deps.catalog, collection.request.model);
-      const key = answerKey(
-        collection,
-        done.map((video) => video.videoId),
-        model.name,
-        question,
-      );
-      const cached = await deps.answers.get(key);
-      if (cached) {
-        return {
-          ...cached,
-          metadata: {
-            ...cached.metadata,
-            question,
-            cached: true,
-            elapsed_ms: Date.now() - startedAt,
-          },
-        };
-      }
-      const { day } = await deps.quota.reserve(user.id);
-      let made: Omit<
-        CollectionAskResponse['metadata'],
-        'question' | 'model' | 'cached' | 'elapsed_ms'
-      > & {
-        answer: string;
-        citations: CollectionCitation[];
-      };
-      try {
-        const videos = await transcripts(collection, options);
-        const passages: Found[] = videos.flatMap(({ video }, v) =>
-          passagesOf(video.transcript).map((passage) => ({ video: v, passage })),
-        );
-        const search = searchPassages(
-          passages.map(({ passage }, index) => ({ ...passage, index })),
-          question,
-        );
-        const at = (index: number) => passages[index] as Found;
-        if (model.kind === 'extractive') {
-          const best = answeringPassages(search).map((match) => at(match.passage.index));
-          const citations = best.map(({ video, passage }) => ({
-            video_id: videos[video]?.videoId ?? '',
-            ...makeCitation(videos[video]?.videoId ?? '', passage.startMs, passage.text),
-          }));
-          made = {
-            answer:
-              citations.length === 0
-                ? NOT_ADDRESSED
-                : citations
-                    .map((c) => `${c.text} [${formatTimestamp(c.start_seconds * 1000)}]`)
-                    .join('\n\n'),
-            citations,
-            answered: citations.length > 0,
-            videos: videos.length,
-            passages: citations.length,
-            input_tokens: null,
-            output_tokens: null,
-          };
-        } else {
-          const matches = search.matches.map((match) => at(match.passage.index));
-          made = await modelAnswer(question, matches, videos, {
-            chat: await deps.chat(model),
-            model,
-            signal: options.signal,
-          });
-        }
-      } catch (error) {
-        if (!(error instanceof HttpError) || givesUnitBack(error)) {
-          await deps.quota.release(user.id, day).catch(() => undefined);
-        }
-        throw error;
-      }
-      const { answer, citations, ...rest } = made;
-      const response: CollectionAskResponse = {
-        answer,
-        citations,
-        metadata: {
-          question,
-          model: model.name,
-          ...rest,
-          cached: false,
-          elapsed_ms: Date.now() - startedAt,
-        },
-      };
-      await deps.answers.put(key, response).catch((error: unknown) => {
-        logger.warn('could not cache the answer', { error: String(error) });
-      });
-      logger.info('collection question answered', {
-        collection_id: collection.id,
-        model: model.name,
-        answered: response.metadata.answered,
-        citations: citations.length,
-      });
-      return response;
+      options: ReadOptions,
+    ): Promise<CollectionAskResponse> => askCollection(deps, user, id, question, options),
+  };
+}
+
+/** How long the videos may take to read, and what stops them. */
+type ReadOptions = { signal: AbortSignal; deadlineAt: number };
+
+/** An answer as made, before the question's own metadata is added. */
+type MadeAnswer = Omit<
+  CollectionAskResponse['metadata'],
+  'question' | 'model' | 'cached' | 'elapsed_ms'
+> & {
+  answer: string;
+  citations: CollectionCitation[];
+};
+
+/** createCollectionAsk's ask: a kept answer, or one made on the user's quota and kept. */
+export async function askCollection(
+  deps: CollectionAskDeps,
+  user: Pick<User, 'id'>,
+  id: string,
+  question: string,
+  options: ReadOptions,
+): Promise<CollectionAskResponse> {
+  const { logger } = deps;
+  const startedAt = Date.now();
+  const collection = await deps.collection(user, id);
+  const done = collection.videos.filter((video) => video.status === 'done');
+  if (done.length === 0) throw new CollectionNotReadyError();
+  const model = resolveModel(deps.catalog, collection.request.model);
+  const key = answerKey(
+    collection,
+    done.map((video) => video.videoId),
+    model.name,
+    question,
+  );
+  const cached = await deps.answers.get(key);
+  if (cached) {
+    return {
+      ...cached,
+      metadata: { ...cached.metadata, question, cached: true, elapsed_ms: Date.now() - startedAt },
+    };
+  }
+  const { day } = await deps.quota.reserve(user.id);
+  let made: MadeAnswer;
+  try {
+    made = await answerOf(deps, collection, model, question, options);
+  } catch (error) {
+    if (!(error instanceof HttpError) || givesUnitBack(error)) {
+      await deps.quota.release(user.id, day).catch(() => undefined);
+    }
+    throw error;
+  }
+  const { answer, citations, ...rest } = made;
+  const response: CollectionAskResponse = {
+    answer,
+    citations,
+    metadata: {
+      question,
+      model: model.name,
+      ...rest,
+      cached: false,
+      elapsed_ms: Date.now() - startedAt,
     },
   };
+  await deps.answers.put(key, response).catch((error: unknown) => {
+    logger.warn('could not cache the answer', { error: String(error) });
+  });
+  logger.info('collection question answered', {
+    collection_id: collection.id,
+    model: model.name,
+    answered: response.metadata.answered,
+    citations: citations.length,
+  });
+  return response;
+}
+
+/** The answer from the videos' passages: the best of them offline, else the model's. */
+async function answerOf(
+  deps: CollectionAskDeps,
+  collection: Collection,
+  model: ReturnType<typeof resolveModel>,
+  question: string,
+  options: ReadOptions,
+): Promise<MadeAnswer> {
+  const videos = await readTranscripts(deps, collection, options);
+  const passages: Found[] = videos.flatMap(({ video }, v) =>
+    passagesOf(video.transcript).map((passage) => ({ video: v, passage })),
+  );
+  const search = searchPassages(
+    passages.map(({ passage }, index) => ({ ...passage, index })),
+    question,
+  );
+  const at = (index: number) => passages[index] as Found;
+  if (model.kind !== 'extractive') {
+    const matches = search.matches.map((match) => at(match.passage.index));
+    return modelAnswer(question, matches, videos, {
+      chat: await deps.chat(model),
+      model,
+      signal: options.signal,
+    });
+  }
+  const best = answeringPassages(search).map((match) => at(match.passage.index));
+  const citations = best.map(({ video, passage }) => ({
+    video_id: videos[video]?.videoId ?? '',
+    ...makeCitation(videos[video]?.videoId ?? '', passage.startMs, passage.text),
+  }));
+  return {
+    answer:
+      citations.length === 0
+        ? NOT_ADDRESSED
+        : citations
+            .map((c) => `${c.text} [${formatTimestamp(c.start_seconds * 1000)}]`)
+            .join('\n\n'),
+    citations,
+    answered: citations.length > 0,
+    videos: videos.length,
+    passages: citations.length,
+    input_tokens: null,
+    output_tokens: null,
+  };
+}
+
+/** The transcripts of its done videos (a video that cannot be read now is left out). */
+export async function readTranscripts(
+  { video, logger }: Pick<CollectionAskDeps, 'video' | 'logger'>,
+  collection: Collection,
+  options: ReadOptions,
+): Promise<{ videoId: string; video: Video }[]> {
+  const done = collection.videos.filter((entry) => entry.status === 'done');
+  const read: ({ videoId: string; video: Video } | undefined)[] = [];
+  let firstError: unknown;
+  for (let start = 0; start < done.length; start += READS_AT_ONCE) {
+    read.push(
+      ...(await Promise.all(
+        done.slice(start, start + READS_AT_ONCE).map(async ({ videoId }) => {
+          try {
+            return { videoId, video: await video({ videoId, ...options }) };
+          } catch (error) {
+            firstError ??= error;
+            logger.warn('a video of the collection could not be read', {
+              video_id: videoId,
+              error,
+            });
+            return undefined;
+          }
+        }),
+      )),
+    );
+  }
+  const found = read.filter((entry) => entry !== undefined);
+  if (found.length === 0 && firstError !== undefined) throw firstError;
+  return found;
 }

@@ -59,223 +59,251 @@ const PASSING_STARTS = new Set(['storage-unavailable', 'summary-in-progress']);
 /** Passing failures of the overview's model: the message is delivered again. */
 const PASSING = new Set([429, 503, 504]);
 
+/** What the worker does with a collection's message: its videos started, then its overview. */
 export function createCollectionDriver(deps: CollectionDriverDeps) {
-  const { collections, logger } = deps;
-
-  /**
-   * Applies `change` to the collection and writes it; when another write came first (DELETE),
-   * applies it to what the store now says. The collection as written.
-   */
-  async function persist(
-    collection: Collection,
-    owner: string,
-    change: (collection: Collection) => void,
-  ): Promise<Collection> {
-    let current = collection;
-    for (let attempt = 0; attempt < MAX_WRITES; attempt++) {
-      change(current);
-      if (await collections.save(current, owner)) return current;
-      const fresh = await collections.get(current.id);
-      if (!fresh || fresh.lease.owner !== owner) throw new LeaseLost();
-      current = fresh;
-    }
-    throw new LeaseLost();
-  }
-
-  const setVideo = (index: number, video: StoredVideo) => (collection: Collection) => {
-    // A video DELETE cancelled meanwhile that did start keeps its start: its job goes on.
-    collection.videos[index] = video;
-    if (collection.status === 'queued') collection.status = 'running';
-  };
-
-  /** Starts one video's summary job: how the video then stands. */
-  async function start(collection: Collection, video: StoredVideo): Promise<StoredVideo> {
-    const { request } = collection;
-    const user = { id: collection.userId };
-    const prepaid =
-      video.prepaid && collection.prepaidDay ? { day: collection.prepaidDay } : undefined;
-    try {
-      const submitted = await deps.summaries.submit(
-        user,
-        {
-          video_url: `https://www.youtube.com/watch?v=${video.videoId}`,
-          summary_length: request.summaryLength,
-          used_model: request.model,
-          include_key_points: true,
-          include_chapters: true,
-          ...(request.summaryLanguage === undefined
-            ? {}
-            : { summary_language: request.summaryLanguage }),
-        },
-        { waitMs: 0, requestId: collection.requestId, prepaid, collection: collection.id },
-      );
-      // Served from the cache, or joined to a run under way: the unit taken for it goes back.
-      if (prepaid && !submitted.charged) await giveBack(collection);
-      const status = submitted.ready ? 'done' : 'running';
-      return { ...video, status, jobId: submitted.job.id, prepaid: false };
-    } catch (error) {
-      // The table down, or identical requests colliding: passing, the message comes again.
-      if (!(error instanceof HttpErrorClass) || PASSING_STARTS.has(error.type)) throw error;
-      // A verdict on the video found before (or the queue refusing): no run was made for it.
-      if (prepaid) await giveBack(collection);
-      return { ...video, status: 'failed', problem: storeProblem(error), prepaid: false };
-    }
-  }
-
-  async function giveBack(collection: Collection): Promise<void> {
-    if (collection.prepaidDay === undefined) return;
-    await deps.quota.release(collection.userId, collection.prepaidDay).catch((error: unknown) => {
-      logger.warn('could not give back a quota unit', { error: String(error) });
-    });
-  }
-
-  /** Reads how the running videos' jobs stand; the videos that changed, by index. */
-  async function settled(collection: Collection): Promise<Map<number, StoredVideo>> {
-    const changed = new Map<number, StoredVideo>();
-    const user = { id: collection.userId };
-    await Promise.all(
-      collection.videos.map(async (video, index) => {
-        if (video.status !== 'running' || video.jobId === undefined) return;
-        let job: Awaited<ReturnType<SummaryService['job']>>;
-        try {
-          job = await deps.summaries.job(user, video.jobId);
-        } catch (error) {
-          // Its user removed the job from their history: the video has no summary to show.
-          if (error instanceof HttpErrorClass && error.status === 404) {
-            changed.set(index, { ...video, status: 'cancelled' });
-            return;
-          }
-          throw error;
-        }
-        if (job.status === 'running') return;
-        changed.set(index, {
-          ...video,
-          status: job.status,
-          ...(job.problem ? { problem: job.problem } : {}),
-        });
-      }),
-    );
-    return changed;
-  }
-
-  /** The summaries of its done videos, in the collection's order. */
-  async function summarized(collection: Collection): Promise<SummarizedVideo[]> {
-    const user = { id: collection.userId };
-    const found = await Promise.all(
-      collection.videos.map(async (video) => {
-        if (video.status !== 'done' || video.jobId === undefined) return undefined;
-        const job = await deps.summaries.job(user, video.jobId).catch(() => undefined);
-        return job?.result
-          ? {
-              videoId: video.videoId,
-              title: job.result.metadata.title || video.title,
-              summary: job.result,
-            }
-          : undefined;
-      }),
-    );
-    return found.filter((video): video is SummarizedVideo => video !== undefined);
-  }
-
-  /** Makes the overview (or fails the collection) once every video is settled. */
-  async function finish(
-    collection: Collection,
-    owner: string,
-    options: AdvanceOptions,
-  ): Promise<Collection> {
-    const videos = await summarized(collection);
-    if (videos.length === 0) {
-      const problem = storeProblem(new CollectionFailedError(collection.videos.length));
-      return persist(collection, owner, (c) => {
-        c.status = 'failed';
-        c.problem = problem;
-      });
-    }
-    const renewal = setInterval(
-      () => {
-        collections.renew(collection.id, owner, deps.leaseMs).catch(() => undefined);
-      },
-      Math.max(500, deps.leaseMs / 3),
-    );
-    try {
-      const overview = await deps.overview(collection, videos);
-      logger.info('collection overview made', {
-        collection_id: collection.id,
-        videos: videos.length,
-        themes: overview.themes.length,
-      });
-      return await persist(collection, owner, (c) => {
-        c.status = 'done';
-        c.overview = overview;
-      });
-    } catch (error) {
-      if (!(error instanceof HttpErrorClass)) throw error;
-      if (PASSING.has(error.status) && !options.lastDelivery) throw error;
-      const problem = storeProblem(error as HttpError);
-      logger.warn('collection overview failed', { collection_id: collection.id, error });
-      return persist(collection, owner, (c) => {
-        c.status = 'failed';
-        c.problem = problem;
-      });
-    } finally {
-      clearInterval(renewal);
-    }
-  }
-
-  /** One look at the collection: its settled videos, the next ones started, maybe the end. */
-  async function step(initial: Collection, owner: string, options: AdvanceOptions) {
-    let collection = initial;
-    for (const [index, video] of await settled(collection)) {
-      collection = await persist(collection, owner, setVideo(index, video));
-    }
-    let running = collection.videos.filter((video) => video.status === 'running').length;
-    for (let index = 0; index < collection.videos.length; index++) {
-      if (running >= deps.concurrency || collection.status === 'cancelled') break;
-      const video = collection.videos[index];
-      if (video?.status !== 'queued') continue;
-      const started = await start(collection, video);
-      collection = await persist(collection, owner, setVideo(index, started));
-      if (started.status === 'running') running++;
-      logger.info('collection video started', {
-        collection_id: collection.id,
-        video_id: video.videoId,
-        status: started.status,
-      });
-    }
-    if (collection.status !== 'cancelled' && collection.videos.every(isSettled)) {
-      await finish(collection, owner, options);
-    }
-  }
-
   return {
-    /**
-     * Advances a collection: 'busy' when another advance holds it (it is poked and looks again),
-     * 'gone' when there is no such collection.
-     * @throws what the store throws (the message is delivered again), and passing failures of
-     *   the overview's model before the message's last delivery.
-     */
-    async advance(id: string, options: AdvanceOptions = {}): Promise<AdvanceOutcome> {
-      const owner = randomId();
-      if (!(await collections.acquire(id, owner, deps.leaseMs, options.force))) return 'busy';
+    advance: (id: string, options: AdvanceOptions = {}) => advanceCollection(deps, id, options),
+  };
+}
+
+/**
+ * Advances a collection: 'busy' when another advance holds it (it is poked and looks again),
+ * 'gone' when there is no such collection.
+ * @throws what the store throws (the message is delivered again), and passing failures of
+ *   the overview's model before the message's last delivery.
+ */
+export async function advanceCollection(
+  deps: CollectionDriverDeps,
+  id: string,
+  options: AdvanceOptions = {},
+): Promise<AdvanceOutcome> {
+  const { collections } = deps;
+  const owner = randomId();
+  if (!(await collections.acquire(id, owner, deps.leaseMs, options.force))) return 'busy';
+  try {
+    for (;;) {
+      const collection = await collections.get(id);
+      if (!collection) return 'gone';
+      if (collection.lease.owner !== owner) return 'busy';
+      const pokes = collection.lease.pokes;
+      if (collection.status === 'queued' || collection.status === 'running') {
+        await step(deps, collection, owner, options);
+      }
+      if (await collections.release(id, owner, pokes)) return 'advanced';
+    }
+  } catch (error) {
+    if (error instanceof LeaseLost) return 'busy';
+    // The lease lapses by itself; given back now, the message's next delivery needs no wait.
+    await collections.release(id, owner).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A change that sets one video of the collection (see persist). */
+const setVideo = (index: number, video: StoredVideo) => (collection: Collection) => {
+  // A video DELETE cancelled meanwhile that did start keeps its start: its job goes on.
+  collection.videos[index] = video;
+  if (collection.status === 'queued') collection.status = 'running';
+};
+
+/**
+ * Applies `change` to the collection and writes it; when another write came first (DELETE),
+ * applies it to what the store now says. The collection as written.
+ */
+async function persist(
+  deps: CollectionDriverDeps,
+  collection: Collection,
+  owner: string,
+  change: (collection: Collection) => void,
+): Promise<Collection> {
+  const { collections } = deps;
+  let current = collection;
+  for (let attempt = 0; attempt < MAX_WRITES; attempt++) {
+    change(current);
+    if (await collections.save(current, owner)) return current;
+    const fresh = await collections.get(current.id);
+    if (!fresh || fresh.lease.owner !== owner) throw new LeaseLost();
+    current = fresh;
+  }
+  throw new LeaseLost();
+}
+
+/** Starts one video's summary job: how the video then stands. */
+async function start(
+  deps: CollectionDriverDeps,
+  collection: Collection,
+  video: StoredVideo,
+): Promise<StoredVideo> {
+  const { request } = collection;
+  const user = { id: collection.userId };
+  const prepaid =
+    video.prepaid && collection.prepaidDay ? { day: collection.prepaidDay } : undefined;
+  try {
+    const submitted = await deps.summaries.submit(
+      user,
+      {
+        video_url: `https://www.youtube.com/watch?v=${video.videoId}`,
+        summary_length: request.summaryLength,
+        used_model: request.model,
+        include_key_points: true,
+        include_chapters: true,
+        ...(request.summaryLanguage === undefined
+          ? {}
+          : { summary_language: request.summaryLanguage }),
+      },
+      { waitMs: 0, requestId: collection.requestId, prepaid, collection: collection.id },
+    );
+    // Served from the cache, or joined to a run under way: the unit taken for it goes back.
+    if (prepaid && !submitted.charged) await giveBack(deps, collection);
+    const status = submitted.ready ? 'done' : 'running';
+    return { ...video, status, jobId: submitted.job.id, prepaid: false };
+  } catch (error) {
+    // The table down, or identical requests colliding: passing, the message comes again.
+    if (!(error instanceof HttpErrorClass) || PASSING_STARTS.has(error.type)) throw error;
+    // A verdict on the video found before (or the queue refusing): no run was made for it.
+    if (prepaid) await giveBack(deps, collection);
+    return { ...video, status: 'failed', problem: storeProblem(error), prepaid: false };
+  }
+}
+
+async function giveBack(deps: CollectionDriverDeps, collection: Collection): Promise<void> {
+  const { logger } = deps;
+  if (collection.prepaidDay === undefined) return;
+  await deps.quota.release(collection.userId, collection.prepaidDay).catch((error: unknown) => {
+    logger.warn('could not give back a quota unit', { error: String(error) });
+  });
+}
+
+/** Reads how the running videos' jobs stand; the videos that changed, by index. */
+async function settled(
+  deps: CollectionDriverDeps,
+  collection: Collection,
+): Promise<Map<number, StoredVideo>> {
+  const changed = new Map<number, StoredVideo>();
+  const user = { id: collection.userId };
+  await Promise.all(
+    collection.videos.map(async (video, index) => {
+      if (video.status !== 'running' || video.jobId === undefined) return;
+      let job: Awaited<ReturnType<SummaryService['job']>>;
       try {
-        for (;;) {
-          const collection = await collections.get(id);
-          if (!collection) return 'gone';
-          if (collection.lease.owner !== owner) return 'busy';
-          const pokes = collection.lease.pokes;
-          if (collection.status === 'queued' || collection.status === 'running') {
-            await step(collection, owner, options);
-          }
-          if (await collections.release(id, owner, pokes)) return 'advanced';
-        }
+        job = await deps.summaries.job(user, video.jobId);
       } catch (error) {
-        if (error instanceof LeaseLost) return 'busy';
-        // The lease lapses by itself; given back now, the message's next delivery needs no wait.
-        await collections.release(id, owner).catch(() => undefined);
+        // Its user removed the job from their history: the video has no summary to show.
+        if (error instanceof HttpErrorClass && error.status === 404) {
+          changed.set(index, { ...video, status: 'cancelled' });
+          return;
+        }
         throw error;
       }
+      if (job.status === 'running') return;
+      changed.set(index, {
+        ...video,
+        status: job.status,
+        ...(job.problem ? { problem: job.problem } : {}),
+      });
+    }),
+  );
+  return changed;
+}
+
+/** The summaries of its done videos, in the collection's order. */
+async function summarized(
+  deps: CollectionDriverDeps,
+  collection: Collection,
+): Promise<SummarizedVideo[]> {
+  const user = { id: collection.userId };
+  const found = await Promise.all(
+    collection.videos.map(async (video) => {
+      if (video.status !== 'done' || video.jobId === undefined) return undefined;
+      const job = await deps.summaries.job(user, video.jobId).catch(() => undefined);
+      return job?.result
+        ? {
+            videoId: video.videoId,
+            title: job.result.metadata.title || video.title,
+            summary: job.result,
+          }
+        : undefined;
+    }),
+  );
+  return found.filter((video): video is SummarizedVideo => video !== undefined);
+}
+
+/** Makes the overview (or fails the collection) once every video is settled. */
+async function finish(
+  deps: CollectionDriverDeps,
+  collection: Collection,
+  owner: string,
+  options: AdvanceOptions,
+): Promise<Collection> {
+  const { collections, logger } = deps;
+  const videos = await summarized(deps, collection);
+  if (videos.length === 0) {
+    const problem = storeProblem(new CollectionFailedError(collection.videos.length));
+    return persist(deps, collection, owner, (c) => {
+      c.status = 'failed';
+      c.problem = problem;
+    });
+  }
+  const renewal = setInterval(
+    () => {
+      collections.renew(collection.id, owner, deps.leaseMs).catch(() => undefined);
     },
-  };
+    Math.max(500, deps.leaseMs / 3),
+  );
+  try {
+    const overview = await deps.overview(collection, videos);
+    logger.info('collection overview made', {
+      collection_id: collection.id,
+      videos: videos.length,
+      themes: overview.themes.length,
+    });
+    return await persist(deps, collection, owner, (c) => {
+      c.status = 'done';
+      c.overview = overview;
+    });
+  } catch (error) {
+    if (!(error instanceof HttpErrorClass)) throw error;
+    if (PASSING.has(error.status) && !options.lastDelivery) throw error;
+    const problem = storeProblem(error as HttpError);
+    logger.warn('collection overview failed', { collection_id: collection.id, error });
+    return persist(deps, collection, owner, (c) => {
+      c.status = 'failed';
+      c.problem = problem;
+    });
+  } finally {
+    clearInterval(renewal);
+  }
+}
+
+/** One look at the collection: its settled videos, the next ones started, maybe the end. */
+async function step(
+  deps: CollectionDriverDeps,
+  initial: Collection,
+  owner: string,
+  options: AdvanceOptions,
+) {
+  const { logger } = deps;
+  let collection = initial;
+  for (const [index, video] of await settled(deps, collection)) {
+    collection = await persist(deps, collection, owner, setVideo(index, video));
+  }
+  let running = collection.videos.filter((video) => video.status === 'running').length;
+  for (let index = 0; index < collection.videos.length; index++) {
+    if (running >= deps.concurrency || collection.status === 'cancelled') break;
+    const video = collection.videos[index];
+    if (video?.status !== 'queued') continue;
+    const started = await start(deps, collection, video);
+    collection = await persist(deps, collection, owner, setVideo(index, started));
+    if (started.status === 'running') running++;
+    logger.info('collection video started', {
+      collection_id: collection.id,
+      video_id: video.videoId,
+      status: started.status,
+    });
+  }
+  if (collection.status !== 'cancelled' && collection.videos.every(isSettled)) {
+    await finish(deps, collection, owner, options);
+  }
 }
 
 /** The lease was taken over: another advance goes on with the collection. */

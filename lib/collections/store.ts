@@ -5,6 +5,7 @@
 // collection under a lease (one advance at a time; one that finds the lease taken pokes it, and
 // the holder looks again before letting go), and DELETE, which cancels; every write is
 // conditional on the version it read.
+
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -13,11 +14,12 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, storeCall } from '../aws/dynamodb';
+import { conditionalWrite, type DocumentTable, storeCall } from '../aws/dynamodb';
 import { JOBS_INDEX } from '../aws/table';
 import type { StoredProblem } from '../problems/codec';
 import { pack, unpack } from '../store/codec';
 import { ownedPage } from '../summaries/store/job-cursor';
+import { bound } from '../util/bound';
 import { randomId } from '../util/random-id';
 import { createCollectionLeases, type Lease } from './lease';
 import {
@@ -141,135 +143,163 @@ function fromItem(item: Item): Collection & { lease: Lease } {
   return collection;
 }
 
+/** A collection's key. */
+const key = (id: string) => ({ pk: pkOf(id) });
+
 /**
  * The collections of one table.
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
  */
 export function createCollectionStore(db: DynamoDBDocumentClient, table: string) {
-  const key = (id: string) => ({ pk: pkOf(id) });
-
+  const collections: DocumentTable = { db, table };
   return {
     ...createCollectionLeases(db, table),
-    async create(collection: Collection): Promise<void> {
-      const { videos, overview, problem, id, ...rest } = collection;
-      const item: Item = {
-        ...rest,
-        pk: pkOf(id),
-        body: pack({ videos, overview, problem } satisfies Body),
-      };
-      await storeCall(() =>
-        db.send(
-          new PutCommand({
-            TableName: table,
-            Item: {
-              ...item,
-              [JOBS_INDEX.partitionKey]: ownerKey(collection.userId),
-              [JOBS_INDEX.sortKey]: sortKey(collection),
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        ),
-      );
-    },
-
-    /** The collection with this id, whoever owns it (callers check), with its lease. */
-    async get(id: string): Promise<(Collection & { lease: Lease }) | undefined> {
-      if (!COLLECTION_ID_PATTERN.test(id)) return undefined;
-      const { Item } = await storeCall(() =>
-        db.send(new GetCommand({ TableName: table, Key: key(id), ConsistentRead: true })),
-      );
-      return Item ? fromItem(Item as Item) : undefined;
-    },
-
-    /**
-     * Writes what changed of a collection read at `collection.version` (its status and body),
-     * under `owner`'s lease when given; false when another write came first (read it again).
-     */
-    async save(collection: Collection, owner?: string): Promise<boolean> {
-      const { videos, overview, problem } = collection;
-      const now = Date.now();
-      const written = await conditionalWrite(
-        db,
-        new UpdateCommand({
-          TableName: table,
-          Key: key(collection.id),
-          UpdateExpression:
-            'SET #status = :status, #body = :body, #updatedAt = :now, #version = :next',
-          ConditionExpression: `#version = :version${owner ? ' AND #leaseOwner = :owner' : ''}`,
-          ExpressionAttributeNames: {
-            '#status': 'status',
-            '#body': 'body',
-            '#updatedAt': 'updatedAt',
-            '#version': 'version',
-            ...(owner ? { '#leaseOwner': 'leaseOwner' } : {}),
-          },
-          ExpressionAttributeValues: {
-            ':status': collection.status,
-            ':body': pack({ videos, overview, problem } satisfies Body),
-            ':now': now,
-            ':version': collection.version,
-            ':next': collection.version + 1,
-            ...(owner ? { ':owner': owner } : {}),
-          },
-        }),
-      );
-      if (written) {
-        collection.version += 1;
-        collection.updatedAt = now;
-      }
-      return written;
-    },
-
-    /** Removes a collection from its user's list (its videos' jobs stay theirs). */
-    async remove(id: string): Promise<void> {
-      await storeCall(() => db.send(new DeleteCommand({ TableName: table, Key: key(id) })));
-    },
-
-    /**
-     * A page of a user's collections, newest first, and the cursor of the next page.
-     * @throws ValidationError for a cursor this store did not give.
-     */
-    async list(
-      userId: string,
-      page: { limit: number; cursor?: string | undefined },
-    ): Promise<{ collections: Collection[]; next: string | null }> {
-      const { items, next } = await ownedPage(db, table, {
-        owner: ownerKey(userId),
-        pkOf,
-        ...page,
-      });
-      return { collections: items.map((item) => fromItem(item as unknown as Item)), next };
-    },
-
-    /**
-     * Every unfinished collection of the table: the local host resumes them after a crash (a
-     * Scan: deployed, SQS delivers an interrupted advance again instead).
-     */
-    async unfinished(): Promise<(Collection & { lease: Lease })[]> {
-      const found: (Collection & { lease: Lease })[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const output = await storeCall(() =>
-          db.send(
-            new ScanCommand({
-              TableName: table,
-              FilterExpression: 'begins_with(pk, :prefix) AND #status IN (:queued, :running)',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: {
-                ':prefix': PREFIX,
-                ':queued': 'queued',
-                ':running': 'running',
-              },
-              ...(start ? { ExclusiveStartKey: start } : {}),
-            }),
-          ),
-        );
-        for (const item of output.Items ?? []) found.push(fromItem(item as Item));
-        start = output.LastEvaluatedKey;
-      } while (start);
-      return found;
-    },
+    create: bound(collections, putCollection),
+    get: bound(collections, getCollection),
+    save: bound(collections, saveCollection),
+    remove: bound(collections, removeCollection),
+    list: bound(collections, listCollections),
+    unfinished: bound(collections, unfinishedCollections),
   };
+}
+
+/** Stores a new collection, listed under its user (never over one of the same id). */
+export async function putCollection(
+  collections: DocumentTable,
+  collection: Collection,
+): Promise<void> {
+  const { db, table } = collections;
+  const { videos, overview, problem, id, ...rest } = collection;
+  const item: Item = {
+    ...rest,
+    pk: pkOf(id),
+    body: pack({ videos, overview, problem } satisfies Body),
+  };
+  await storeCall(() =>
+    db.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          ...item,
+          [JOBS_INDEX.partitionKey]: ownerKey(collection.userId),
+          [JOBS_INDEX.sortKey]: sortKey(collection),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+}
+
+/** The collection with this id, whoever owns it (callers check), with its lease. */
+export async function getCollection(
+  collections: DocumentTable,
+  id: string,
+): Promise<(Collection & { lease: Lease }) | undefined> {
+  const { db, table } = collections;
+  if (!COLLECTION_ID_PATTERN.test(id)) return undefined;
+  const { Item } = await storeCall(() =>
+    db.send(new GetCommand({ TableName: table, Key: key(id), ConsistentRead: true })),
+  );
+  return Item ? fromItem(Item as Item) : undefined;
+}
+
+/**
+ * Writes what changed of a collection read at `collection.version` (its status and body),
+ * under `owner`'s lease when given; false when another write came first (read it again).
+ */
+export async function saveCollection(
+  collections: DocumentTable,
+  collection: Collection,
+  owner?: string,
+): Promise<boolean> {
+  const { db, table } = collections;
+  const { videos, overview, problem } = collection;
+  const now = Date.now();
+  const written = await conditionalWrite(
+    db,
+    new UpdateCommand({
+      TableName: table,
+      Key: key(collection.id),
+      UpdateExpression: 'SET #status = :status, #body = :body, #updatedAt = :now, #version = :next',
+      ConditionExpression: `#version = :version${owner ? ' AND #leaseOwner = :owner' : ''}`,
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#body': 'body',
+        '#updatedAt': 'updatedAt',
+        '#version': 'version',
+        ...(owner ? { '#leaseOwner': 'leaseOwner' } : {}),
+      },
+      ExpressionAttributeValues: {
+        ':status': collection.status,
+        ':body': pack({ videos, overview, problem } satisfies Body),
+        ':now': now,
+        ':version': collection.version,
+        ':next': collection.version + 1,
+        ...(owner ? { ':owner': owner } : {}),
+      },
+    }),
+  );
+  if (written) {
+    collection.version += 1;
+    collection.updatedAt = now;
+  }
+  return written;
+}
+
+/** Removes a collection from its user's list (its videos' jobs stay theirs). */
+export async function removeCollection(collections: DocumentTable, id: string): Promise<void> {
+  const { db, table } = collections;
+  await storeCall(() => db.send(new DeleteCommand({ TableName: table, Key: key(id) })));
+}
+
+/**
+ * A page of a user's collections, newest first, and the cursor of the next page.
+ * @throws ValidationError for a cursor this store did not give.
+ */
+export async function listCollections(
+  collections: DocumentTable,
+  userId: string,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<{ collections: Collection[]; next: string | null }> {
+  const { db, table } = collections;
+  const { items, next } = await ownedPage(db, table, {
+    owner: ownerKey(userId),
+    pkOf,
+    ...page,
+  });
+  return { collections: items.map((item) => fromItem(item as unknown as Item)), next };
+}
+
+/**
+ * Every unfinished collection of the table: the local host resumes them after a crash (a
+ * Scan: deployed, SQS delivers an interrupted advance again instead).
+ */
+export async function unfinishedCollections(
+  collections: DocumentTable,
+): Promise<(Collection & { lease: Lease })[]> {
+  const { db, table } = collections;
+  const found: (Collection & { lease: Lease })[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const output = await storeCall(() =>
+      db.send(
+        new ScanCommand({
+          TableName: table,
+          FilterExpression: 'begins_with(pk, :prefix) AND #status IN (:queued, :running)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':prefix': PREFIX,
+            ':queued': 'queued',
+            ':running': 'running',
+          },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      ),
+    );
+    for (const item of output.Items ?? []) found.push(fromItem(item as Item));
+    start = output.LastEvaluatedKey;
+  } while (start);
+  return found;
 }
 
 export type CollectionStore = ReturnType<typeof createCollectionStore>;

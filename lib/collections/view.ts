@@ -19,6 +19,12 @@ export function collectionPollSeconds(collection: Pick<Collection, 'status'>): n
   return collection.status === 'queued' ? 2 : 5;
 }
 
+/** The Retry-After header of a collection still under way (none once it is settled). */
+export function retryAfterOf(collection: Pick<Collection, 'status'>): Record<string, string> {
+  const unfinished = collection.status === 'queued' || collection.status === 'running';
+  return unfinished ? { 'Retry-After': String(collectionPollSeconds(collection)) } : {};
+}
+
 /** The collection as the API shows it. */
 export function collectionView(collection: Collection): CollectionView {
   const { request } = collection;

@@ -5,6 +5,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { type Config, loadConfig } from '../config';
 import { appendLogKeys, logger, resetLogKeys } from '../logger';
 import { type ErrorForm, errorReply } from '../problems/replies';
+import { builtOnFirstCall } from '../util/lazy';
 import { exit, requestIdOf } from './exit';
 import type { Reply } from './reply';
 
@@ -55,19 +56,13 @@ export function invocation(handler: LambdaHandler): LambdaHandler {
  * server-misconfigured, and is built again on the next event.
  */
 export function lazyEntry(build: () => LambdaHandler): LambdaHandler {
-  let handler: LambdaHandler | undefined;
-  return invocation(async (event, context) => {
-    if (!handler) {
-      try {
-        handler = build();
-      } catch (error) {
-        logger.error('the function cannot start: invalid configuration', { error });
-        // The codec answers a ConfigError with 503 server-misconfigured (lib/problems/codec.ts).
-        throw new LoggedFailure(error);
-      }
-    }
-    return handler(event, context);
-  });
+  return invocation(
+    builtOnFirstCall(build, async (error) => {
+      logger.error('the function cannot start: invalid configuration', { error });
+      // The codec answers a ConfigError with 503 server-misconfigured (lib/problems/codec.ts).
+      throw new LoggedFailure(error);
+    }),
+  );
 }
 
 /**

@@ -100,71 +100,6 @@ export function createMcpEndpoint(
     return listed;
   };
 
-  /** A tools/call: `args` as the client sent them (absent: none), checked here, not by the SDK. */
-  async function callTool(
-    name: string,
-    args: unknown,
-    context: ToolContext,
-  ): Promise<CallToolResult> {
-    const tool = byName.get(name);
-    // An unknown tool is a protocol error (the client asked for something that is not there).
-    if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
-    }
-    const started = Date.now();
-    try {
-      const parsed = tool.input.safeParse(args === undefined ? {} : args);
-      if (!parsed.success) {
-        const errors = fieldErrors(parsed.error).map((error) =>
-          error.field === 'body' ? { ...error, field: 'arguments' } : error,
-        );
-        throw new ValidationError(errors);
-      }
-      const answer = await tool.run(parsed.data, context);
-      logger.info('tool call done', { tool: tool.name, duration_ms: Date.now() - started });
-      const json = { type: 'text' as const, text: JSON.stringify(answer.structured) };
-      return {
-        content: answer.note ? [{ type: 'text', text: answer.note }, json] : [json],
-        structuredContent: answer.structured as Record<string, unknown>,
-      };
-    } catch (error) {
-      return toolError(tool.name, error, context.requestId, Date.now() - started);
-    }
-  }
-
-  /** A tool's failure as MCP tells it: isError, with the problem the REST route would answer. */
-  function toolError(
-    name: string,
-    thrown: unknown,
-    requestId: string,
-    durationMs: number,
-  ): CallToolResult {
-    const problem = toProblem(thrown, requestId);
-    const line = { tool: name, status: problem.status, duration_ms: durationMs };
-    if (problem.status >= 500) {
-      // The cause chain (SDK messages, stacks) goes to the log only, as for a REST route.
-      logger.error('tool call failed', { ...line, error: thrown });
-    } else {
-      logger.info('tool call refused', { ...line, problem: problem.type });
-    }
-    const retryAfter = problemHeaders(thrown)['Retry-After'];
-    const fields = (problem.errors as { field: string; message: string }[] | undefined) ?? [];
-    const said = [
-      `${problem.title} (${problem.status}): ${problem.detail}`,
-      ...fields.map(({ field, message }) => `${field}: ${message}`),
-      ...(retryAfter ? [`Try again in ${retryAfter} seconds.`] : []),
-    ].join('\n');
-    // Not in structuredContent: that must match the tool's outputSchema, and the official client
-    // checks it even on an error result. The problem itself follows as JSON.
-    return {
-      isError: true,
-      content: [
-        { type: 'text', text: said },
-        { type: 'text', text: JSON.stringify(problem) },
-      ],
-    };
-  }
-
   return async (request) => {
     assertScope(request, byName);
     const server = new Server(
@@ -195,7 +130,7 @@ export function createMcpEndpoint(
                 })
                 .catch((error: unknown) => logger.warn('progress not sent', { error }));
             };
-      return callTool(params.name, aside ? aside.value : params.arguments, {
+      return callTool({ byName, logger }, params.name, aside ? aside.value : params.arguments, {
         ...context,
         progress,
       });
@@ -217,6 +152,73 @@ export function createMcpEndpoint(
     } finally {
       await server.close();
     }
+  };
+}
+
+/** A tools/call: `args` as the client sent them (absent: none), checked here, not by the SDK. */
+async function callTool(
+  { byName, logger }: { byName: ReadonlyMap<string, ToolDef>; logger: Logger },
+  name: string,
+  args: unknown,
+  context: ToolContext,
+): Promise<CallToolResult> {
+  const tool = byName.get(name);
+  // An unknown tool is a protocol error (the client asked for something that is not there).
+  if (!tool) {
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
+  }
+  const started = Date.now();
+  try {
+    const parsed = tool.input.safeParse(args === undefined ? {} : args);
+    if (!parsed.success) {
+      const errors = fieldErrors(parsed.error).map((error) =>
+        error.field === 'body' ? { ...error, field: 'arguments' } : error,
+      );
+      throw new ValidationError(errors);
+    }
+    const answer = await tool.run(parsed.data, context);
+    logger.info('tool call done', { tool: tool.name, duration_ms: Date.now() - started });
+    const json = { type: 'text' as const, text: JSON.stringify(answer.structured) };
+    return {
+      content: answer.note ? [{ type: 'text', text: answer.note }, json] : [json],
+      structuredContent: answer.structured as Record<string, unknown>,
+    };
+  } catch (error) {
+    return toolError(logger, tool.name, error, context.requestId, Date.now() - started);
+  }
+}
+
+/** A tool's failure as MCP tells it: isError, with the problem the REST route would answer. */
+function toolError(
+  logger: Logger,
+  name: string,
+  thrown: unknown,
+  requestId: string,
+  durationMs: number,
+): CallToolResult {
+  const problem = toProblem(thrown, requestId);
+  const line = { tool: name, status: problem.status, duration_ms: durationMs };
+  if (problem.status >= 500) {
+    // The cause chain (SDK messages, stacks) goes to the log only, as for a REST route.
+    logger.error('tool call failed', { ...line, error: thrown });
+  } else {
+    logger.info('tool call refused', { ...line, problem: problem.type });
+  }
+  const retryAfter = problemHeaders(thrown)['Retry-After'];
+  const fields = (problem.errors as { field: string; message: string }[] | undefined) ?? [];
+  const said = [
+    `${problem.title} (${problem.status}): ${problem.detail}`,
+    ...fields.map(({ field, message }) => `${field}: ${message}`),
+    ...(retryAfter ? [`Try again in ${retryAfter} seconds.`] : []),
+  ].join('\n');
+  // Not in structuredContent: that must match the tool's outputSchema, and the official client
+  // checks it even on an error result. The problem itself follows as JSON.
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: said },
+      { type: 'text', text: JSON.stringify(problem) },
+    ],
   };
 }
 

@@ -88,6 +88,17 @@ export const resultSchema = z.object({
   }),
 });
 
+const audioKey = (job: string) => `${AUDIO_PREFIX}${job}`;
+const resultKey = (job: string) => `${RESULTS_PREFIX}${job}.json`;
+
+/** What a transcription's steps use: the clients, how often to poll, and the bucket. */
+interface AmazonClients {
+  s3: S3Client;
+  transcribe: TranscribeClient;
+  poll: NonNullable<AmazonTranscriptionOptions['poll']>;
+  bucket: string;
+}
+
 /** The backend of Amazon Transcribe, with its S3 bucket. */
 export function createAmazonTranscription(options: AmazonTranscriptionOptions): JobBackend {
   const handler = () => new NodeHttpHandler({ connectionTimeout: 3_000, requestTimeout: 60_000 });
@@ -101,132 +112,147 @@ export function createAmazonTranscription(options: AmazonTranscriptionOptions): 
     ...(options.transcribeEndpoint ? { endpoint: options.transcribeEndpoint } : {}),
     requestHandler: handler(),
   });
-  const poll = options.poll ?? DEFAULT_POLL;
-  const { bucket } = options;
-  const audioKey = (job: string) => `${AUDIO_PREFIX}${job}`;
-  const resultKey = (job: string) => `${RESULTS_PREFIX}${job}.json`;
-
-  /** Uploads the audio and starts a job on it; the job's name. */
-  async function start(file: AudioFile, call: TranscribeCall): Promise<string> {
-    const name = `${JOB_NAME_PREFIX}${file.videoId}-${randomId()}`;
-    // Named before it exists: a run that dies between the two calls leaves a name a later run
-    // finds unknown, and starts again.
-    await call.started(name);
-    const signal = { abortSignal: call.signal };
-    await s3.send(
-      new PutObjectCommand({
-        Bucket: bucket,
-        Key: audioKey(name),
-        Body: file.bytes,
-        ContentType: file.mimeType,
-      }),
-      signal,
-    );
-    const locale =
-      call.language && (LOCALES[call.language] ?? /^[a-z]{2}-[A-Z]{2}$/.exec(call.language)?.[0]);
-    await transcribe.send(
-      new StartTranscriptionJobCommand({
-        TranscriptionJobName: name,
-        Media: { MediaFileUri: `s3://${bucket}/${audioKey(name)}` },
-        MediaFormat: containerOf(file.mimeType) as MediaFormat,
-        ...(locale ? { LanguageCode: locale as LanguageCode } : { IdentifyLanguage: true }),
-        OutputBucketName: bucket,
-        OutputKey: resultKey(name),
-      }),
-      signal,
-    );
-    return name;
-  }
-
-  /** The job, or undefined when Transcribe does not know it. */
-  async function job(name: string, signal: AbortSignal): Promise<TranscriptionJob | undefined> {
-    try {
-      const output = await transcribe.send(
-        new GetTranscriptionJobCommand({ TranscriptionJobName: name }),
-        { abortSignal: signal },
-      );
-      return output.TranscriptionJob;
-    } catch (error) {
-      // Transcribe answers an unknown job name with a BadRequest ("couldn't be found").
-      if (error instanceof Error && /couldn.t be found|not found/i.test(error.message)) {
-        return undefined;
-      }
-      throw error;
-    }
-  }
-
-  /** Waits for the job to end, until the run must hand over. */
-  async function finished(
-    name: string,
-    call: TranscribeCall,
-  ): Promise<TranscriptionJob | undefined> {
-    let pause = poll.firstMs;
-    for (;;) {
-      const current = await job(name, call.signal);
-      const status = current?.TranscriptionJobStatus;
-      if (!current || status === 'COMPLETED' || status === 'FAILED') return current;
-      if (Date.now() + pause >= call.handOverAt) {
-        throw new TranscriptionPendingError(`Transcribe job ${name} is still ${status}`);
-      }
-      if (!(await sleep(pause, call.signal))) throw call.signal.reason;
-      pause = Math.min(poll.maxMs, pause * 2);
-    }
-  }
-
-  /** Deletes what a job left in the bucket; the lifecycle rule catches what this misses. */
-  async function cleanUp(name: string): Promise<void> {
-    await Promise.all(
-      [audioKey(name), resultKey(name)].map((Key) =>
-        s3.send(new DeleteObjectCommand({ Bucket: bucket, Key })).catch(() => undefined),
-      ),
-    );
-  }
-
+  const aws: AmazonClients = {
+    s3,
+    transcribe,
+    poll: options.poll ?? DEFAULT_POLL,
+    bucket: options.bucket,
+  };
   return {
     kind: 'job',
     name: 'amazon-transcribe',
     async transcribe(audio, call): Promise<Heard> {
       try {
         let name = call.resume;
-        let done = name ? await finished(name, call) : undefined;
+        let done = name ? await finished(aws, name, call) : undefined;
         if (!done) {
           // Nothing to resume, or a name Transcribe never heard of: start (again).
-          name = await start(await audio(), call);
-          done = await finished(name, call);
+          name = await start(aws, await audio(), call);
+          done = await finished(aws, name, call);
         }
         if (!done || !name) throw transcriptionError('Amazon Transcribe lost the job');
         try {
           if (done.TranscriptionJobStatus === 'FAILED') {
             throw failureOf(done.FailureReason ?? 'no reason given');
           }
-          return await read(name, done.LanguageCode);
+          return await read(aws, name, done.LanguageCode);
         } finally {
-          await cleanUp(name);
+          await cleanUp(aws, name);
         }
       } catch (error) {
         throw asProblem(error, call.signal);
       }
     },
   };
+}
 
-  /** What the result file says. */
-  async function read(name: string, language: string | undefined): Promise<Heard> {
-    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: resultKey(name) }));
-    let json: unknown;
-    try {
-      json = JSON.parse((await object.Body?.transformToString('utf8')) ?? '');
-    } catch {
-      json = undefined;
+/** Uploads the audio and starts a job on it; the job's name. */
+async function start(aws: AmazonClients, file: AudioFile, call: TranscribeCall): Promise<string> {
+  const { s3, transcribe, bucket } = aws;
+  const name = `${JOB_NAME_PREFIX}${file.videoId}-${randomId()}`;
+  // Named before it exists: a run that dies between the two calls leaves a name a later run
+  // finds unknown, and starts again.
+  await call.started(name);
+  const signal = { abortSignal: call.signal };
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: audioKey(name),
+      Body: file.bytes,
+      ContentType: file.mimeType,
+    }),
+    signal,
+  );
+  const locale =
+    call.language && (LOCALES[call.language] ?? /^[a-z]{2}-[A-Z]{2}$/.exec(call.language)?.[0]);
+  await transcribe.send(
+    new StartTranscriptionJobCommand({
+      TranscriptionJobName: name,
+      Media: { MediaFileUri: `s3://${bucket}/${audioKey(name)}` },
+      MediaFormat: containerOf(file.mimeType) as MediaFormat,
+      ...(locale ? { LanguageCode: locale as LanguageCode } : { IdentifyLanguage: true }),
+      OutputBucketName: bucket,
+      OutputKey: resultKey(name),
+    }),
+    signal,
+  );
+  return name;
+}
+
+/** The job, or undefined when Transcribe does not know it. */
+async function job(
+  aws: AmazonClients,
+  name: string,
+  signal: AbortSignal,
+): Promise<TranscriptionJob | undefined> {
+  const { transcribe } = aws;
+  try {
+    const output = await transcribe.send(
+      new GetTranscriptionJobCommand({ TranscriptionJobName: name }),
+      { abortSignal: signal },
+    );
+    return output.TranscriptionJob;
+  } catch (error) {
+    // Transcribe answers an unknown job name with a BadRequest ("couldn't be found").
+    if (error instanceof Error && /couldn.t be found|not found/i.test(error.message)) {
+      return undefined;
     }
-    const parsed = resultSchema.safeParse(json);
-    if (!parsed.success)
-      throw transcriptionError('Amazon Transcribe wrote a result this service cannot read');
-    const { results } = parsed.data;
-    const heard: Heard = { segments: segmentsOf(results) };
-    const said = language ?? results.language_code;
-    if (said) heard.language = said;
-    return heard;
+    throw error;
   }
+}
+
+/** Waits for the job to end, until the run must hand over. */
+async function finished(
+  aws: AmazonClients,
+  name: string,
+  call: TranscribeCall,
+): Promise<TranscriptionJob | undefined> {
+  const { poll } = aws;
+  let pause = poll.firstMs;
+  for (;;) {
+    const current = await job(aws, name, call.signal);
+    const status = current?.TranscriptionJobStatus;
+    if (!current || status === 'COMPLETED' || status === 'FAILED') return current;
+    if (Date.now() + pause >= call.handOverAt) {
+      throw new TranscriptionPendingError(`Transcribe job ${name} is still ${status}`);
+    }
+    if (!(await sleep(pause, call.signal))) throw call.signal.reason;
+    pause = Math.min(poll.maxMs, pause * 2);
+  }
+}
+
+/** Deletes what a job left in the bucket; the lifecycle rule catches what this misses. */
+async function cleanUp(aws: AmazonClients, name: string): Promise<void> {
+  const { s3, bucket } = aws;
+  await Promise.all(
+    [audioKey(name), resultKey(name)].map((Key) =>
+      s3.send(new DeleteObjectCommand({ Bucket: bucket, Key })).catch(() => undefined),
+    ),
+  );
+}
+
+/** What the result file says. */
+async function read(
+  aws: AmazonClients,
+  name: string,
+  language: string | undefined,
+): Promise<Heard> {
+  const { s3, bucket } = aws;
+  const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: resultKey(name) }));
+  let json: unknown;
+  try {
+    json = JSON.parse((await object.Body?.transformToString('utf8')) ?? '');
+  } catch {
+    json = undefined;
+  }
+  const parsed = resultSchema.safeParse(json);
+  if (!parsed.success)
+    throw transcriptionError('Amazon Transcribe wrote a result this service cannot read');
+  const { results } = parsed.data;
+  const heard: Heard = { segments: segmentsOf(results) };
+  const said = language ?? results.language_code;
+  if (said) heard.language = said;
+  return heard;
 }
 
 /**

@@ -43,6 +43,14 @@ export interface OpenAiTranscriptionOptions {
 /** Sends of one file in all, the first included, when the server surely did not work on it. */
 const MAX_ATTEMPTS = 3;
 
+/** What one upload uses: the backend's options, its client, endpoint and answer limit. */
+interface Upload {
+  options: OpenAiTranscriptionOptions;
+  client: ReturnType<typeof createOpenAiClient>;
+  endpoint: ReturnType<typeof endpointOf>;
+  maxAnswerBytes: number;
+}
+
 /** The backend of an OpenAI-compatible server. */
 export function createOpenAiTranscription(options: OpenAiTranscriptionOptions): UploadBackend {
   const client = createOpenAiClient({
@@ -54,32 +62,7 @@ export function createOpenAiTranscription(options: OpenAiTranscriptionOptions): 
   const baseDelayMs = options.retryBaseDelayMs ?? 500;
   /** Models that said they answer `json` only, for the process's life (gpt-4o-transcribe). */
   const jsonOnly = new Set<string>();
-
-  /** One upload and its answer. */
-  async function send(file: AudioFile, asked: Asked, signal: AbortSignal): Promise<Heard> {
-    const form = new FormData();
-    form.append(
-      'file',
-      new File([file.bytes as Uint8Array<ArrayBuffer>], fileNameOf(file), { type: file.mimeType }),
-    );
-    form.append('model', options.model);
-    form.append('response_format', asked.format);
-    if (asked.format === 'verbose_json') form.append('timestamp_granularities[]', 'segment');
-    if (asked.language) form.append('language', asked.language);
-    const response = await client.post(endpoint.url, { body: form, signal }).asResponse();
-    const text = await readAnswer(response, maxAnswerBytes, signal);
-    const answer = await parseAnswer(text, signal);
-    if (
-      typeof answer !== 'object' ||
-      answer === null ||
-      !('text' in answer || 'segments' in answer)
-    ) {
-      const said = errorIn(answer ?? text);
-      if (said) throw new AnsweredError(said.status ?? response.status, said.words);
-    }
-    return runInSlices(heardOf(answer, file, asked), signal);
-  }
-
+  const upload: Upload = { options, client, endpoint, maxAnswerBytes };
   return {
     kind: 'upload',
     name: 'openai-compatible',
@@ -101,7 +84,7 @@ export function createOpenAiTranscription(options: OpenAiTranscriptionOptions): 
           ...(language ? { language } : {}),
         };
         try {
-          return await send(file, asked, signal);
+          return await send(upload, file, asked, signal);
         } catch (error) {
           const verdict = verdictOf(error, context);
           if (verdict.kind === 'json' && asked.format === 'verbose_json') {
@@ -126,4 +109,35 @@ export function createOpenAiTranscription(options: OpenAiTranscriptionOptions): 
       }
     },
   };
+}
+
+/** One upload and its answer. */
+async function send(
+  upload: Upload,
+  file: AudioFile,
+  asked: Asked,
+  signal: AbortSignal,
+): Promise<Heard> {
+  const { options, client, endpoint, maxAnswerBytes } = upload;
+  const form = new FormData();
+  form.append(
+    'file',
+    new File([file.bytes as Uint8Array<ArrayBuffer>], fileNameOf(file), { type: file.mimeType }),
+  );
+  form.append('model', options.model);
+  form.append('response_format', asked.format);
+  if (asked.format === 'verbose_json') form.append('timestamp_granularities[]', 'segment');
+  if (asked.language) form.append('language', asked.language);
+  const response = await client.post(endpoint.url, { body: form, signal }).asResponse();
+  const text = await readAnswer(response, maxAnswerBytes, signal);
+  const answer = await parseAnswer(text, signal);
+  if (
+    typeof answer !== 'object' ||
+    answer === null ||
+    !('text' in answer || 'segments' in answer)
+  ) {
+    const said = errorIn(answer ?? text);
+    if (said) throw new AnsweredError(said.status ?? response.status, said.words);
+  }
+  return runInSlices(heardOf(answer, file, asked), signal);
 }

@@ -82,112 +82,160 @@ export type Transcriber = (
  * TranscriptionPendingError when the run's time ends first (what was finished is kept).
  */
 export function createTranscriber(deps: TranscriberDeps): Transcriber {
-  const { store, logger } = deps;
   const source = createAudioSource({
     youtube: deps.youtube,
     maxBytes: deps.limits.maxMb * 1_048_576,
-    logger,
+    logger: deps.logger,
   });
-  const transcribe = createTranscription(deps, source);
+  const run: TranscriberRun = { deps, transcribe: createTranscription(deps, source) };
+  return (found, request) => transcribeVideo(run, found, request);
+}
 
-  /** Transcribes under a claim of the video; the claim is given back however it ends. */
-  async function underClaim(
-    found: CaptionlessVideo,
-    request: TranscriptionRequest,
-    claimed: Claimed,
-    owner: string,
-  ): Promise<Video> {
-    const { videoId } = request;
-    const heartbeat = setInterval(() => {
-      store.renew(videoId, owner).catch((error: unknown) => {
-        logger.warn('could not renew a transcription claim', { error: String(error) });
-      });
-    }, deps.leaseMs / 3);
-    heartbeat.unref();
-    const state: RunState = {
-      charge: claimed.charge,
-      jobName: claimed.jobName,
-      reached: false,
-      partsDone: 0,
-    };
-    const startedAt = Date.now();
-    try {
-      const heard = await transcribe(found, request, owner, state);
-      const transcript = transcriptOf(heard, found.offers[0]?.language);
-      if (transcript.segments.length === 0) {
-        throw new UnprocessableError(
-          'transcript-empty',
-          'Transcript empty',
-          "The transcription of this video's audio holds no spoken text to summarise.",
-        );
-      }
-      const video: Video = {
-        metadata: found.metadata,
-        transcript,
-        client: (state.located?.offer ?? found.offers[0])?.client ?? 'unknown',
-        source: 'transcription',
-      };
-      await deps.transcriptions.put(transcribedKey(videoId), video).catch((error: unknown) => {
-        logger.warn('could not keep the transcription', { error: String(error) });
-      });
-      await store.release(videoId, owner, false).catch(() => undefined);
-      logger.info('transcription done', {
-        video_id: videoId,
-        backend: deps.backend.name,
-        language: transcript.language,
-        timing: heard.timing,
-        words: transcript.wordCount,
-        elapsed_ms: Date.now() - startedAt,
-      });
-      return video;
-    } catch (error) {
-      // A transcription that goes on without this run (out of time, or stopped with a job
-      // started) is the next run's: its kept parts, its job, its charge.
-      const goesOn =
-        error instanceof TranscriptionPendingError ||
-        (request.signal.aborted && state.jobName !== undefined);
-      await store.release(videoId, owner, goesOn).catch((releaseError: unknown) => {
-        logger.warn('could not give a transcription claim back', { error: String(releaseError) });
-      });
-      if (!goesOn && state.charge && refundable(error, request.signal, state.reached)) {
-        await store.refund(state.charge).catch((refundError: unknown) => {
-          logger.warn('could not give transcription minutes back', { error: String(refundError) });
-        });
-      }
-      throw error;
-    } finally {
-      clearInterval(heartbeat);
+/** What a transcriber's operations share: its collaborators, and one transcription's run. */
+export interface TranscriberRun {
+  deps: TranscriberDeps;
+  transcribe: ReturnType<typeof createTranscription>;
+}
+
+/**
+ * A video's transcript: one kept already, or made under a claim of the video; while another run
+ * holds the claim, waited for (the job says it is transcribing meanwhile).
+ */
+export async function transcribeVideo(
+  run: TranscriberRun,
+  found: CaptionlessVideo,
+  request: TranscriptionRequest,
+): Promise<Video> {
+  const { deps } = run;
+  const { store } = deps;
+  checkLimits(found, deps.limits, deps.backend);
+  const { videoId, signal } = request;
+  const owner = randomUUID();
+  const key = transcribedKey(videoId);
+  let waiting = false;
+  for (;;) {
+    const claimed = await store.claim(videoId, owner);
+    // Whoever holds the claim may have finished meanwhile.
+    const done = await deps.transcriptions.get(key);
+    if (done) {
+      if (claimed !== 'busy') await store.release(videoId, owner, false).catch(() => undefined);
+      return done;
     }
+    if (claimed !== 'busy') return underClaim(run, found, request, claimed, owner);
+    // Another run transcribes this video: wait for its transcript rather than pay twice. The
+    // job says it is transcribing meanwhile: its summary waits for exactly that.
+    if (!waiting) {
+      waiting = true;
+      await request.onTranscribing?.();
+    }
+    const waitMs = deps.waitMs ?? 1_000;
+    if (Date.now() + waitMs >= request.deadlineAt - HAND_OVER_MARGIN_MS) {
+      throw new TranscriptionPendingError(`another run is transcribing ${videoId}`);
+    }
+    if (!(await sleep(waitMs, signal))) throw signal.reason;
   }
+}
 
-  return async (found, request) => {
-    checkLimits(found, deps.limits, deps.backend);
-    const { videoId, signal } = request;
-    const owner = randomUUID();
-    const key = transcribedKey(videoId);
-    let waiting = false;
-    for (;;) {
-      const claimed = await store.claim(videoId, owner);
-      // Whoever holds the claim may have finished meanwhile.
-      const done = await deps.transcriptions.get(key);
-      if (done) {
-        if (claimed !== 'busy') await store.release(videoId, owner, false).catch(() => undefined);
-        return done;
-      }
-      if (claimed !== 'busy') return underClaim(found, request, claimed, owner);
-      // Another run transcribes this video: wait for its transcript rather than pay twice. The
-      // job says it is transcribing meanwhile: its summary waits for exactly that.
-      if (!waiting) {
-        waiting = true;
-        await request.onTranscribing?.();
-      }
-      const waitMs = deps.waitMs ?? 1_000;
-      if (Date.now() + waitMs >= request.deadlineAt - HAND_OVER_MARGIN_MS) {
-        throw new TranscriptionPendingError(`another run is transcribing ${videoId}`);
-      }
-      if (!(await sleep(waitMs, signal))) throw signal.reason;
-    }
+/** Transcribes under a claim of the video; the claim is given back however it ends. */
+export async function underClaim(
+  { deps, transcribe }: TranscriberRun,
+  found: CaptionlessVideo,
+  request: TranscriptionRequest,
+  claimed: Claimed,
+  owner: string,
+): Promise<Video> {
+  const { store, logger } = deps;
+  const { videoId } = request;
+  const heartbeat = setInterval(() => {
+    store.renew(videoId, owner).catch((error: unknown) => {
+      logger.warn('could not renew a transcription claim', { error: String(error) });
+    });
+  }, deps.leaseMs / 3);
+  heartbeat.unref();
+  const state: RunState = {
+    charge: claimed.charge,
+    jobName: claimed.jobName,
+    reached: false,
+    partsDone: 0,
   };
+  const startedAt = Date.now();
+  try {
+    const heard = await transcribe(found, request, owner, state);
+    return await keepTranscript(deps, found, videoId, heard, state, startedAt, owner);
+  } catch (error) {
+    await endUnfinished(deps, request, state, owner, error);
+    throw error;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/**
+ * The video with the transcript of what was heard, kept for every later run and the claim given
+ * back. @throws UnprocessableError (transcript-empty) when it holds no spoken text.
+ */
+async function keepTranscript(
+  deps: TranscriberDeps,
+  found: CaptionlessVideo,
+  videoId: string,
+  heard: PlacedHeard,
+  state: RunState,
+  startedAt: number,
+  owner: string,
+): Promise<Video> {
+  const { store, logger } = deps;
+  const transcript = transcriptOf(heard, found.offers[0]?.language);
+  if (transcript.segments.length === 0) {
+    throw new UnprocessableError(
+      'transcript-empty',
+      'Transcript empty',
+      "The transcription of this video's audio holds no spoken text to summarise.",
+    );
+  }
+  const video: Video = {
+    metadata: found.metadata,
+    transcript,
+    client: (state.located?.offer ?? found.offers[0])?.client ?? 'unknown',
+    source: 'transcription',
+  };
+  await deps.transcriptions.put(transcribedKey(videoId), video).catch((error: unknown) => {
+    logger.warn('could not keep the transcription', { error: String(error) });
+  });
+  await store.release(videoId, owner, false).catch(() => undefined);
+  logger.info('transcription done', {
+    video_id: videoId,
+    backend: deps.backend.name,
+    language: transcript.language,
+    timing: heard.timing,
+    words: transcript.wordCount,
+    elapsed_ms: Date.now() - startedAt,
+  });
+  return video;
+}
+
+/**
+ * A run that ends without a transcript: its claim given back, and its minutes too unless the
+ * transcription goes on without it (out of time, or stopped with a job started), the next run's
+ * then: its kept parts, its job, its charge.
+ */
+async function endUnfinished(
+  { store, logger }: TranscriberDeps,
+  request: TranscriptionRequest,
+  state: RunState,
+  owner: string,
+  error: unknown,
+): Promise<void> {
+  const goesOn =
+    error instanceof TranscriptionPendingError ||
+    (request.signal.aborted && state.jobName !== undefined);
+  await store.release(request.videoId, owner, goesOn).catch((releaseError: unknown) => {
+    logger.warn('could not give a transcription claim back', { error: String(releaseError) });
+  });
+  if (!goesOn && state.charge && refundable(error, request.signal, state.reached)) {
+    await store.refund(state.charge).catch((refundError: unknown) => {
+      logger.warn('could not give transcription minutes back', { error: String(refundError) });
+    });
+  }
 }
 
 /**

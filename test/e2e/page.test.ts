@@ -16,7 +16,7 @@ import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../web/format';
+import { clock } from '../../web/times';
 import { expireApiKey, userIdOf } from '../support/api-keys';
 import {
   launchChromium,

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS } from '../../lib/accounts/auth/password-limits';
 import { call, type Token } from '../api';
 import { ActionError, type Errors, TextField, useSubmit } from '../field';
-import { messagesOf } from '../format';
+import { messagesOf } from '../problems';
 import type { Session } from '../session';
 
 interface AccountProps {

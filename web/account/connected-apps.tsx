@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { connectedAppListSchema } from '../../lib/oauth/schemas';
 import type * as z from '../../lib/schema';
 import { ApiError, call } from '../api';
-import { dateTime } from '../format';
+import { dateTime } from '../times';
 
 type ConnectedApp = z.output<typeof connectedAppListSchema>['items'][number];
 

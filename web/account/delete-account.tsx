@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api';
 import { ActionError, type Errors, TextField, useSubmit } from '../field';
-import { messagesOf } from '../format';
+import { messagesOf } from '../problems';
 
 interface DeleteAccountProps {
   token: string;

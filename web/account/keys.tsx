@@ -5,17 +5,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ApiKey, type ApiKeyList, call, type NewApiKey } from '../api';
 import { ActionError, type Errors, SelectField, TextField, useSubmit } from '../field';
-import {
-  claudeCodeCommand,
-  DEFAULT_KEY_LIFETIME,
-  dateTime,
-  KEY_LIFETIMES,
-  keyExpiry,
-  mcpEndpoint,
-  mcpJsonConfig,
-  messagesOf,
-  newKeyBody,
-} from '../format';
+import { messagesOf } from '../problems';
+import { dateTime } from '../times';
+import { DEFAULT_KEY_LIFETIME, KEY_LIFETIMES, keyExpiry, newKeyBody } from './key-lifetimes';
+import { claudeCodeCommand, mcpEndpoint, mcpJsonConfig } from './mcp-config';
 
 interface KeysProps {
   token: string;

@@ -5,15 +5,10 @@
 
 import { markdownLink, markdownParagraphs, markdownText } from '../../lib/util/markdown';
 import type { Collection, Problem } from '../api';
-import {
-  CITATION_CHARS,
-  clock,
-  excerpt,
-  fieldOf,
-  paragraphsOf,
-  type SummaryField,
-  watchUrl,
-} from '../format';
+import { watchUrl } from '../markdown';
+import { fieldOf, type SummaryField } from '../problems';
+import { CITATION_CHARS, excerpt, paragraphsOf } from '../text';
+import { clock } from '../times';
 
 type Video = Collection['videos'][number];
 

@@ -4,9 +4,9 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { Collection } from '../api';
 import { CopyMarkdown } from '../copy-markdown';
-import { paragraphsOf } from '../format';
 import { citedMoments } from '../summaries/ask';
 import { Moments } from '../summaries/summary';
+import { paragraphsOf } from '../text';
 import { collectionMarkdown, videoTitles } from './format';
 
 /** A collection's citations as moments, each naming its video. */

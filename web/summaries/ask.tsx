@@ -5,8 +5,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type AskAnswer, call, type Problem } from '../api';
 import { ActionError, type Errors, ModelField, TextField, useSubmit } from '../field';
-import { CITATION_CHARS, excerpt, messagesOf, paragraphsOf } from '../format';
+import { messagesOf } from '../problems';
 import type { PageSettings } from '../settings';
+import { CITATION_CHARS, excerpt, paragraphsOf } from '../text';
 import { type Moment, Moments } from './summary';
 
 /** An answer as the page shows it: what was asked, by which model, and the moments it cites. */

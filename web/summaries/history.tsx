@@ -3,7 +3,8 @@
 // once, whatever the list (read from an index a moment behind, or answered late) says.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, type Job, type JobList } from '../api';
-import { dateTime, jobTitle, listedWith } from '../format';
+import { jobTitle, listedWith } from '../jobs';
+import { dateTime } from '../times';
 
 interface HistoryProps {
   token: string;

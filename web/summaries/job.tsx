@@ -2,7 +2,7 @@
 // while it runs, then how it ended when that is not a summary.
 import { useEffect, useRef } from 'preact/hooks';
 import type { Job } from '../api';
-import { jobTitle, progressOf } from '../format';
+import { jobTitle, progressOf } from '../jobs';
 
 /** Whether the job has ended (done, failed or cancelled). */
 export const ended = (job: Job) => job.status !== 'queued' && job.status !== 'running';

@@ -4,7 +4,9 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { Summary } from '../api';
 import { CopyMarkdown } from '../copy-markdown';
-import { clock, paragraphsOf, summaryMarkdown } from '../format';
+import { summaryMarkdown } from '../markdown';
+import { paragraphsOf } from '../text';
+import { clock } from '../times';
 
 /** A moment of the video (a key point, a citation): what is said there, and the link to it. */
 export interface Moment {

@@ -16,7 +16,8 @@ import {
   isCollectionUrl,
 } from '../collections/format';
 import { collectionAsker, useCollection } from '../collections/use-collection';
-import { fieldOf, messagesOf, watchUrl } from '../format';
+import { watchUrl } from '../markdown';
+import { fieldOf, messagesOf } from '../problems';
 import { type Draft, saveDraft } from '../session';
 import type { PageSettings } from '../settings';
 import { Ask, videoAsker } from './ask';

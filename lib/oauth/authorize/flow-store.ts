@@ -7,6 +7,7 @@
 //                        while longer (CODE_RECORD_TTL_MS) so that a second use is recognised and
 //                        ends what the first one gave (grant-store.ts marks it used)
 // Both carry the table's TTL; their own expiry is checked on every read, as TTL lags.
+
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -14,8 +15,9 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { conditionalWrite, storeCall } from '../../aws/dynamodb';
+import { conditionalWrite, type DocumentTable, storeCall } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
+import { bound } from '../../util/bound';
 
 /** How long a person has to sign in and answer the consent screen. */
 export const AUTHORIZATION_REQUEST_TTL_MS = 10 * 60_000;
@@ -65,93 +67,122 @@ const requestPk = (id: string) => `OAUTHREQ#${id}`;
 export const codePk = (hash: string) => `OAUTHCODE#${hash}`;
 const ttl = (epochMs: number) => Math.ceil(epochMs / 1000);
 
+/** Puts a new item that lives until `expiresAt`. */
+function put({ db, table }: DocumentTable, pk: string, value: object, expiresAt: number) {
+  return storeCall(() =>
+    db.send(
+      new PutCommand({
+        TableName: table,
+        Item: { ...value, pk, [TABLE_TTL_ATTRIBUTE]: ttl(expiresAt) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+}
+
+/** An item without its key and its time to live. */
+const withoutKeys = <T>(item: Record<string, unknown>): T => {
+  const { pk: _, [TABLE_TTL_ATTRIBUTE]: __, ...value } = item;
+  return value as T;
+};
+
 /**
  * The pending requests and codes of one table.
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
  */
 export function createFlowStore(db: DynamoDBDocumentClient, table: string) {
-  const put = (pk: string, value: object, expiresAt: number) =>
-    storeCall(() =>
-      db.send(
-        new PutCommand({
-          TableName: table,
-          Item: { ...value, pk, [TABLE_TTL_ATTRIBUTE]: ttl(expiresAt) },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
-    );
-
-  const withoutKeys = <T>(item: Record<string, unknown>): T => {
-    const { pk: _, [TABLE_TTL_ATTRIBUTE]: __, ...value } = item;
-    return value as T;
-  };
-
+  const flows: DocumentTable = { db, table };
   return {
-    async putRequest(id: string, request: AuthorizationRequest): Promise<void> {
-      await put(requestPk(id), request, request.requestExpiresAt);
-    },
-
-    /** A pending request, unless answered or expired by `now`. */
-    async getRequest(id: string, now: number): Promise<AuthorizationRequest | undefined> {
-      const { Item } = await storeCall(() =>
-        db.send(
-          new GetCommand({ TableName: table, Key: { pk: requestPk(id) }, ConsistentRead: true }),
-        ),
-      );
-      const request = Item && withoutKeys<AuthorizationRequest>(Item);
-      return request && request.requestExpiresAt > now ? request : undefined;
-    },
-
-    /** Takes a pending request away (it is answered once); undefined when gone or expired. */
-    async takeRequest(id: string, now: number): Promise<AuthorizationRequest | undefined> {
-      // Two answers at once: one deletes it, the other finds nothing.
-      const { Attributes } = await storeCall(() =>
-        db.send(
-          new DeleteCommand({
-            TableName: table,
-            Key: { pk: requestPk(id) },
-            ReturnValues: 'ALL_OLD',
-          }),
-        ),
-      );
-      const request = Attributes && withoutKeys<AuthorizationRequest>(Attributes);
-      return request && request.requestExpiresAt > now ? request : undefined;
-    },
-
-    /** Stores a new code (by its hash) for CODE_TTL_MS from `now`. */
-    async putCode(hash: string, code: Omit<CodeRecord, 'codeExpiresAt'>, now: number) {
-      await put(
-        codePk(hash),
-        { ...code, codeExpiresAt: now + CODE_TTL_MS },
-        now + CODE_RECORD_TTL_MS,
-      );
-    },
-
-    /** A code's record, used or not, expired or not; undefined when it never was (or is long gone). */
-    async getCode(hash: string): Promise<CodeRecord | undefined> {
-      const { Item } = await storeCall(() =>
-        db.send(
-          new GetCommand({ TableName: table, Key: { pk: codePk(hash) }, ConsistentRead: true }),
-        ),
-      );
-      return Item && withoutKeys<CodeRecord>(Item);
-    },
-
-    /** Marks a code used without a grant (it was presented with a wrong binding). */
-    async burnCode(hash: string, now: number): Promise<void> {
-      // Refused when used already: it is spent either way.
-      await conditionalWrite(
-        db,
-        new UpdateCommand({
-          TableName: table,
-          Key: { pk: codePk(hash) },
-          UpdateExpression: 'SET usedAt = :now',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
-          ExpressionAttributeValues: { ':now': now },
-        }),
-      );
-    },
+    putRequest: bound(flows, putRequest),
+    getRequest: bound(flows, getRequest),
+    takeRequest: bound(flows, takeRequest),
+    putCode: bound(flows, putCode),
+    getCode: bound(flows, getCode),
+    burnCode: bound(flows, burnCode),
   };
+}
+
+export async function putRequest(
+  flows: DocumentTable,
+  id: string,
+  request: AuthorizationRequest,
+): Promise<void> {
+  await put(flows, requestPk(id), request, request.requestExpiresAt);
+}
+
+/** A pending request, unless answered or expired by `now`. */
+export async function getRequest(
+  flows: DocumentTable,
+  id: string,
+  now: number,
+): Promise<AuthorizationRequest | undefined> {
+  const { db, table } = flows;
+  const { Item } = await storeCall(() =>
+    db.send(new GetCommand({ TableName: table, Key: { pk: requestPk(id) }, ConsistentRead: true })),
+  );
+  const request = Item && withoutKeys<AuthorizationRequest>(Item);
+  return request && request.requestExpiresAt > now ? request : undefined;
+}
+
+/** Takes a pending request away (it is answered once); undefined when gone or expired. */
+export async function takeRequest(
+  flows: DocumentTable,
+  id: string,
+  now: number,
+): Promise<AuthorizationRequest | undefined> {
+  const { db, table } = flows;
+  // Two answers at once: one deletes it, the other finds nothing.
+  const { Attributes } = await storeCall(() =>
+    db.send(
+      new DeleteCommand({
+        TableName: table,
+        Key: { pk: requestPk(id) },
+        ReturnValues: 'ALL_OLD',
+      }),
+    ),
+  );
+  const request = Attributes && withoutKeys<AuthorizationRequest>(Attributes);
+  return request && request.requestExpiresAt > now ? request : undefined;
+}
+
+/** Stores a new code (by its hash) for CODE_TTL_MS from `now`. */
+export async function putCode(
+  flows: DocumentTable,
+  hash: string,
+  code: Omit<CodeRecord, 'codeExpiresAt'>,
+  now: number,
+) {
+  await put(
+    flows,
+    codePk(hash),
+    { ...code, codeExpiresAt: now + CODE_TTL_MS },
+    now + CODE_RECORD_TTL_MS,
+  );
+}
+
+/** A code's record, used or not, expired or not; undefined when it never was (or is long gone). */
+export async function getCode(flows: DocumentTable, hash: string): Promise<CodeRecord | undefined> {
+  const { db, table } = flows;
+  const { Item } = await storeCall(() =>
+    db.send(new GetCommand({ TableName: table, Key: { pk: codePk(hash) }, ConsistentRead: true })),
+  );
+  return Item && withoutKeys<CodeRecord>(Item);
+}
+
+/** Marks a code used without a grant (it was presented with a wrong binding). */
+export async function burnCode(flows: DocumentTable, hash: string, now: number): Promise<void> {
+  const { db, table } = flows;
+  // Refused when used already: it is spent either way.
+  await conditionalWrite(
+    db,
+    new UpdateCommand({
+      TableName: table,
+      Key: { pk: codePk(hash) },
+      UpdateExpression: 'SET usedAt = :now',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
+      ExpressionAttributeValues: { ':now': now },
+    }),
+  );
 }
 
 export type FlowStore = ReturnType<typeof createFlowStore>;

@@ -16,7 +16,7 @@ import type { YouTubeClient } from '../../youtube/client';
 import type { Video } from '../../youtube/types';
 import { responseOf } from '../response';
 import type { Job, JobStore } from '../store/jobs';
-import { LeaseLostError, type RecordStore } from '../store/records';
+import { LeaseLostError, type RecordStore, type SummaryRecord } from '../store/records';
 import type { JobHooks, Summarizer } from '../types';
 import { createVideoSource } from '../videos';
 import type { WorkMessage } from './delivery';
@@ -78,193 +78,276 @@ class RunStopped extends Error {
 
 /** The summary worker over its collaborators (all injectable for tests). */
 export function createSummaryWorker(deps: SummaryWorkerDeps) {
-  const { records, logger } = deps;
-
-  const fetchVideo = createVideoSource(deps);
-
-  const { settleJobs, fail, failInterrupted } = createRunEndings(deps);
-
+  const worker: WorkerParts = {
+    deps,
+    fetchVideo: createVideoSource(deps),
+    endings: createRunEndings(deps),
+  };
   /**
    * Makes the summary a message names, within its budget (a signal, and when it ends). `force`
    * takes a lease even from a live holder (the local host resuming after a crash, when no other
    * process can hold one).
    */
-  async function run(
-    message: WorkMessage,
-    { signal: budget, endsAt, lastDelivery = false }: RunBudget,
-    force = false,
-  ): Promise<RunOutcome> {
-    const { key } = message;
-    const owner = randomUUID();
-    const taken = await records.takeLease(key, owner, force);
-    if (taken === 'busy' || taken === 'gone') {
-      logger.info('summary run not taken', { outcome: taken });
-      return taken;
-    }
-    const record = taken;
-    const { work } = record;
-    const fields = { video_id: work.videoId, model: work.model, length: work.length };
-    if (record.crashes >= MAX_CRASHES) {
-      logger.error('summary run failed: its workers stopped without a word too often', {
-        ...fields,
-        crashes: record.crashes,
-      });
-      await fail(key, owner, new RunCrashedError(record.crashes));
-      return 'failed';
-    }
+  const run = (message: WorkMessage, budget: RunBudget, force = false): Promise<RunOutcome> =>
+    runMessage(worker, message, budget, force);
+  return { run };
+}
 
-    // Stops the run for a reason of the run itself (cancelled, taken over, shutdown).
-    const stop = new AbortController();
-    const stopWith = (why: RunStopped['why']) => {
-      if (!stop.signal.aborted) stop.abort(new RunStopped(why));
-    };
-    const onShutdown = () => stopWith('shutdown');
-    deps.shutdown?.addEventListener('abort', onShutdown, { once: true });
-    if (deps.shutdown?.aborted) onShutdown();
-    const signal = AbortSignal.any([budget, stop.signal]);
-    const heartbeat = setInterval(() => {
-      records.renew(key, owner).then(
-        (renewed) => {
-          if (renewed !== 'ok') stopWith(renewed);
-        },
-        (error: unknown) => logger.warn('could not renew a lease', { error: String(error) }),
-      );
-    }, deps.renewEveryMs);
-    heartbeat.unref();
+/** What a worker's runs share: its collaborators, its video source and its run endings. */
+export interface WorkerParts {
+  deps: SummaryWorkerDeps;
+  fetchVideo: ReturnType<typeof createVideoSource>;
+  endings: ReturnType<typeof createRunEndings>;
+}
 
-    const asStopped = (error: unknown): never => {
-      if (error instanceof LeaseLostError) stopWith('lost');
-      throw error;
-    };
-    const checkpoints = record.checkpoints ?? new Map();
-    // The video's title once fetched: written with the run's progress, so that the jobs that
-    // wait show it instead of the link they were given.
-    let title: string | undefined;
-    const job: JobHooks = {
-      recall: (callKey) => checkpoints.get(callKey),
-      remember: async (callKey, result, part) => {
-        const kept = await records.checkpoint(key, owner, callKey, result, part).catch(asStopped);
-        if (kept === 'too-large') logger.warn('summary record full: no more checkpoints', fields);
-      },
-      progress: async (stage, partsTotal, partsDone) => {
-        await records
-          .progress(key, owner, { stage, partsTotal, partsDone, ...(title ? { title } : {}) })
-          .catch(asStopped);
-        logger.info('summary progress', {
-          ...fields,
-          stage,
-          parts_done: partsDone,
-          parts_total: partsTotal,
-        });
-      },
-      beforeCall: async () => {
-        signal.throwIfAborted();
-        const wanted = await records.stillWanted(key, owner);
-        if (wanted !== 'ok') stopWith(wanted);
-        signal.throwIfAborted();
-      },
-    };
+/** One run under its lease: the record it took, and what it logs every line with. */
+interface LeasedRun extends WorkerParts {
+  key: string;
+  owner: string;
+  record: SummaryRecord;
+  fields: { video_id: string; model: string; length: number };
+}
 
-    try {
-      const startedAt = record.createdAt || Date.now();
-      logger.info('summary run started', {
-        ...fields,
-        checkpoints: checkpoints.size,
-        crashes: record.crashes,
-      });
-      const model = resolveModel(deps.catalog, work.model);
-      const video = await fetchVideo({
-        videoId: work.videoId,
-        language: work.language,
-        signal,
-        deadlineAt: endsAt,
-        // A video without captions is transcribed on the account of the job that started the run.
-        payer: record.chargedTo?.userId,
-        // Its parts as they are transcribed ("Transcribing part 3 of 18").
-        onTranscribing: async (parts) => {
-          const { partsDone = 0, partsTotal = 0 } = parts ?? {};
-          await records
-            .progress(key, owner, { stage: 'transcribing', partsTotal, partsDone })
-            .catch(asStopped);
-          logger.info('summary progress', {
-            ...fields,
-            stage: 'transcribing',
-            parts_done: partsDone,
-            parts_total: partsTotal,
-          });
-        },
-      });
-      title = video.metadata.title;
-      const summarizer = await deps.summarizer(model);
-      // The offline model makes its one part in milliseconds: no progress to show on the way.
-      const result = await summarizer.summarize({
-        transcript: video.transcript,
-        metadata: video.metadata,
-        targetWords: work.length,
-        keyPoints: true,
-        signal,
-        job,
-        ...(work.summaryLanguage === undefined ? {} : { summaryLanguage: work.summaryLanguage }),
-      });
-      const response = responseOf(work, model, video, result, startedAt);
-      const ended = await records.complete(key, owner, response, deps.reuseSeconds);
-      logger.info('summary run done', {
-        ...fields,
-        chunks: result.chunks,
-        chapters: result.chapters.list.length,
-        chapters_source: result.chapters.source,
-        input_tokens: result.inputTokens,
-        output_tokens: result.outputTokens,
-        elapsed_ms: response.metadata.elapsed_ms,
-      });
-      await settleJobs(ended);
-      return 'done';
-    } catch (error) {
-      const stopped = stop.signal.reason instanceof RunStopped ? stop.signal.reason : undefined;
-      if (stopped || error instanceof LeaseLostError) {
-        const why = stopped?.why ?? 'lost';
-        // A cancelled or interrupted run gives its lease back for whoever asks again (its
-        // checkpoints stay); one taken over has nothing to give back.
-        if (why !== 'lost') await records.release(key, owner).catch(() => undefined);
-        logger.info('summary run stopped', { ...fields, why });
-        return 'stopped';
-      }
-      if (error instanceof TranscriptionPendingError) {
-        // A transcription outlives this run: the next delivery picks it up by its job's name.
-        if (lastDelivery) {
-          await fail(key, owner, transcriptionTimeout()).catch(() => undefined);
-          return 'failed';
-        }
-        await records.release(key, owner).catch(() => undefined);
-        logger.info('summary run hands its transcription over to the next delivery', {
-          ...fields,
-          why: error.message,
-        });
-        return 'retry';
-      }
-      if (error instanceof ServiceUnavailableError && error.type === 'storage-unavailable') {
-        if (lastDelivery && (await failInterrupted(key, owner, record))) return 'failed';
-        logger.warn('summary run interrupted: the store is unavailable; it will be tried again', {
-          ...fields,
-          error,
-        });
-        return 'retry';
-      }
-      const problem = failureOf(error, budget);
-      if (problem.status >= 500) logger.error('summary run failed', { ...fields, error });
-      else logger.info('summary run refused', { ...fields, problem: problem.type });
-      await fail(key, owner, problem).catch(async (failError: unknown) => {
-        if (failError instanceof LeaseLostError) return;
-        throw failError;
-      });
-      return 'failed';
-    } finally {
+/** How a run is stopped for a reason of its own (cancelled, taken over, shutdown). */
+interface RunControl {
+  /** The budget's signal, or the run's own stop. */
+  signal: AbortSignal;
+  stopWith(why: RunStopped['why']): void;
+  /** Why the run was stopped, if it was. */
+  stopped(): RunStopped | undefined;
+  /** Stops renewing the lease and listening for the shutdown. */
+  dispose(): void;
+}
+
+/** SummaryWorker.run: the lease taken, then the summary made, or why not. */
+export async function runMessage(
+  worker: WorkerParts,
+  message: WorkMessage,
+  { signal: budget, endsAt, lastDelivery = false }: RunBudget,
+  force = false,
+): Promise<RunOutcome> {
+  const { records, logger } = worker.deps;
+  const { key } = message;
+  const owner = randomUUID();
+  const taken = await records.takeLease(key, owner, force);
+  if (taken === 'busy' || taken === 'gone') {
+    logger.info('summary run not taken', { outcome: taken });
+    return taken;
+  }
+  const record = taken;
+  const { work } = record;
+  const fields = { video_id: work.videoId, model: work.model, length: work.length };
+  const run: LeasedRun = { ...worker, key, owner, record, fields };
+  if (record.crashes >= MAX_CRASHES) {
+    logger.error('summary run failed: its workers stopped without a word too often', {
+      ...fields,
+      crashes: record.crashes,
+    });
+    await worker.endings.fail(key, owner, new RunCrashedError(record.crashes));
+    return 'failed';
+  }
+  const control = runControl(worker.deps, key, owner, budget);
+  try {
+    return await makeSummary(run, control, endsAt);
+  } catch (error) {
+    return await endedBy(run, control, error, { budget, lastDelivery });
+  } finally {
+    control.dispose();
+  }
+}
+
+/** The run's own stop, on the shutdown or when its lease, renewed as it works, is lost. */
+function runControl(
+  deps: SummaryWorkerDeps,
+  key: string,
+  owner: string,
+  budget: AbortSignal,
+): RunControl {
+  const { records, logger } = deps;
+  const stop = new AbortController();
+  const stopWith = (why: RunStopped['why']) => {
+    if (!stop.signal.aborted) stop.abort(new RunStopped(why));
+  };
+  const onShutdown = () => stopWith('shutdown');
+  deps.shutdown?.addEventListener('abort', onShutdown, { once: true });
+  if (deps.shutdown?.aborted) onShutdown();
+  const heartbeat = setInterval(() => {
+    records.renew(key, owner).then(
+      (renewed) => {
+        if (renewed !== 'ok') stopWith(renewed);
+      },
+      (error: unknown) => logger.warn('could not renew a lease', { error: String(error) }),
+    );
+  }, deps.renewEveryMs);
+  heartbeat.unref();
+  return {
+    signal: AbortSignal.any([budget, stop.signal]),
+    stopWith,
+    stopped: () => (stop.signal.reason instanceof RunStopped ? stop.signal.reason : undefined),
+    dispose: () => {
       clearInterval(heartbeat);
       deps.shutdown?.removeEventListener('abort', onShutdown);
-    }
-  }
+    },
+  };
+}
 
-  return { run };
+/**
+ * What the summarizer is told of its job: its checkpoints, its progress (with the video's title
+ * once `seen.title` knows it, so that the jobs that wait show it instead of their link), and a
+ * stop before every call.
+ */
+function jobHooks(run: LeasedRun, control: RunControl, seen: { title?: string }): JobHooks {
+  const { records, logger } = run.deps;
+  const { key, owner, fields } = run;
+  const asStopped = stoppedBy(control);
+  const checkpoints = run.record.checkpoints ?? new Map();
+  return {
+    recall: (callKey) => checkpoints.get(callKey),
+    remember: async (callKey, result, part) => {
+      const kept = await records.checkpoint(key, owner, callKey, result, part).catch(asStopped);
+      if (kept === 'too-large') logger.warn('summary record full: no more checkpoints', fields);
+    },
+    progress: async (stage, partsTotal, partsDone) => {
+      const { title } = seen;
+      await records
+        .progress(key, owner, { stage, partsTotal, partsDone, ...(title ? { title } : {}) })
+        .catch(asStopped);
+      logger.info('summary progress', {
+        ...fields,
+        stage,
+        parts_done: partsDone,
+        parts_total: partsTotal,
+      });
+    },
+    beforeCall: async () => {
+      control.signal.throwIfAborted();
+      const wanted = await records.stillWanted(key, owner);
+      if (wanted !== 'ok') control.stopWith(wanted);
+      control.signal.throwIfAborted();
+    },
+  };
+}
+
+/** A write that found the lease gone stops the run (and throws on). */
+const stoppedBy =
+  (control: RunControl) =>
+  (error: unknown): never => {
+    if (error instanceof LeaseLostError) control.stopWith('lost');
+    throw error;
+  };
+
+/** The video fetched (or transcribed), summarized, stored, and its jobs settled. */
+async function makeSummary(run: LeasedRun, control: RunControl, endsAt: number): Promise<'done'> {
+  const { deps, key, owner, record, fields } = run;
+  const { records, logger } = deps;
+  const { work } = record;
+  const seen: { title?: string } = {};
+  const job = jobHooks(run, control, seen);
+  const startedAt = record.createdAt || Date.now();
+  logger.info('summary run started', {
+    ...fields,
+    checkpoints: (record.checkpoints ?? new Map()).size,
+    crashes: record.crashes,
+  });
+  const model = resolveModel(deps.catalog, work.model);
+  const video = await run.fetchVideo({
+    videoId: work.videoId,
+    language: work.language,
+    signal: control.signal,
+    deadlineAt: endsAt,
+    // A video without captions is transcribed on the account of the job that started the run.
+    payer: record.chargedTo?.userId,
+    // Its parts as they are transcribed ("Transcribing part 3 of 18").
+    onTranscribing: async (parts) => {
+      const { partsDone = 0, partsTotal = 0 } = parts ?? {};
+      await records
+        .progress(key, owner, { stage: 'transcribing', partsTotal, partsDone })
+        .catch(stoppedBy(control));
+      logger.info('summary progress', {
+        ...fields,
+        stage: 'transcribing',
+        parts_done: partsDone,
+        parts_total: partsTotal,
+      });
+    },
+  });
+  seen.title = video.metadata.title;
+  const summarizer = await deps.summarizer(model);
+  // The offline model makes its one part in milliseconds: no progress to show on the way.
+  const result = await summarizer.summarize({
+    transcript: video.transcript,
+    metadata: video.metadata,
+    targetWords: work.length,
+    keyPoints: true,
+    signal: control.signal,
+    job,
+    ...(work.summaryLanguage === undefined ? {} : { summaryLanguage: work.summaryLanguage }),
+  });
+  const response = responseOf(work, model, video, result, startedAt);
+  const ended = await records.complete(key, owner, response, deps.reuseSeconds);
+  logger.info('summary run done', {
+    ...fields,
+    chunks: result.chunks,
+    chapters: result.chapters.list.length,
+    chapters_source: result.chapters.source,
+    input_tokens: result.inputTokens,
+    output_tokens: result.outputTokens,
+    elapsed_ms: response.metadata.elapsed_ms,
+  });
+  await run.endings.settleJobs(ended);
+  return 'done';
+}
+
+/**
+ * What a run that threw comes to: stopped (its lease given back unless taken over), handed to
+ * the next delivery (a transcription that outlives it, the store down), or failed.
+ */
+async function endedBy(
+  run: LeasedRun,
+  control: RunControl,
+  error: unknown,
+  { budget, lastDelivery }: { budget: AbortSignal; lastDelivery: boolean },
+): Promise<RunOutcome> {
+  const { deps, key, owner, record, fields, endings } = run;
+  const { records, logger } = deps;
+  const stopped = control.stopped();
+  if (stopped || error instanceof LeaseLostError) {
+    const why = stopped?.why ?? 'lost';
+    // A cancelled or interrupted run gives its lease back for whoever asks again (its
+    // checkpoints stay); one taken over has nothing to give back.
+    if (why !== 'lost') await records.release(key, owner).catch(() => undefined);
+    logger.info('summary run stopped', { ...fields, why });
+    return 'stopped';
+  }
+  if (error instanceof TranscriptionPendingError) {
+    // A transcription outlives this run: the next delivery picks it up by its job's name.
+    if (lastDelivery) {
+      await endings.fail(key, owner, transcriptionTimeout()).catch(() => undefined);
+      return 'failed';
+    }
+    await records.release(key, owner).catch(() => undefined);
+    logger.info('summary run hands its transcription over to the next delivery', {
+      ...fields,
+      why: error.message,
+    });
+    return 'retry';
+  }
+  if (error instanceof ServiceUnavailableError && error.type === 'storage-unavailable') {
+    if (lastDelivery && (await endings.failInterrupted(key, owner, record))) return 'failed';
+    logger.warn('summary run interrupted: the store is unavailable; it will be tried again', {
+      ...fields,
+      error,
+    });
+    return 'retry';
+  }
+  const problem = failureOf(error, budget);
+  if (problem.status >= 500) logger.error('summary run failed', { ...fields, error });
+  else logger.info('summary run refused', { ...fields, problem: problem.type });
+  await endings.fail(key, owner, problem).catch(async (failError: unknown) => {
+    if (failError instanceof LeaseLostError) return;
+    throw failError;
+  });
+  return 'failed';
 }
 
 /**

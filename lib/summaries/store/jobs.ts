@@ -2,6 +2,7 @@
 // in the user's history (the jobs-by-user index, newest first). A job stays running while its
 // record's run goes on; its outcome is copied into it once settled (the summary as the user
 // asked for it, or the problem), so the history outlives the summary cache.
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
@@ -10,10 +11,11 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { expressionNames, storeCall, storeError } from '../../aws/dynamodb';
+import { type DocumentTable, expressionNames, storeCall, storeError } from '../../aws/dynamodb';
 import { JOBS_INDEX } from '../../aws/table';
 import { type StoredProblem, storeProblem } from '../../problems/codec';
 import { pack, unpack } from '../../store/codec';
+import { bound } from '../../util/bound';
 import { randomId } from '../../util/random-id';
 import { SummaryOutdatedError } from '../jobs/errors';
 import {
@@ -139,141 +141,165 @@ function fromItem(item: Item): Job {
   return job;
 }
 
+/** A conditional update of a running job; false when it is no longer running. */
+async function whilePending(
+  { db, table }: DocumentTable,
+  id: string,
+  set: string,
+  values: Record<string, unknown>,
+  now = Date.now(),
+): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: { pk: jobPk(id) },
+        UpdateExpression: `SET ${set}, #updatedAt = :now`,
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: expressionNames([set, '#status #updatedAt']),
+        ExpressionAttributeValues: { ...values, ':pending': STORED_RUNNING_JOB, ':now': now },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw storeError(error);
+  }
+}
+
 /**
  * The summary jobs of one table.
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
  */
 export function createJobStore(db: DynamoDBDocumentClient, table: string) {
-  /** A conditional update of a running job; false when it is no longer running. */
-  const whilePending = async (
-    id: string,
-    set: string,
-    values: Record<string, unknown>,
-    now = Date.now(),
-  ): Promise<boolean> => {
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: { pk: jobPk(id) },
-          UpdateExpression: `SET ${set}, #updatedAt = :now`,
-          ConditionExpression: '#status = :pending',
-          ExpressionAttributeNames: expressionNames([set, '#status #updatedAt']),
-          ExpressionAttributeValues: { ...values, ':pending': STORED_RUNNING_JOB, ':now': now },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw storeError(error);
-    }
-  };
-
+  const jobs: DocumentTable = { db, table };
   return {
-    /** Stores a new job (running, or already settled: a summary served from its record). */
-    async create(job: Job): Promise<void> {
-      const item: Item = {
-        pk: jobPk(job.id),
-        userId: job.userId,
-        key: job.key,
-        request: job.request,
-        status: storedJobState(job.status),
-        shared: job.shared,
-        requestId: job.requestId,
-        createdAt: job.createdAt,
-        updatedAt: job.updatedAt,
-        ...(job.progress ? { progress: job.progress } : {}),
-        ...(job.result ? { result: pack(job.result), shape: shapeVersion() } : {}),
-        ...(job.problem ? { problem: job.problem } : {}),
-        ...(job.collection ? { collection: job.collection } : {}),
-      };
-      await storeCall(() =>
-        db.send(
-          new PutCommand({
-            TableName: table,
-            Item: {
-              ...item,
-              [JOBS_INDEX.partitionKey]: ownerKey(job.userId),
-              [JOBS_INDEX.sortKey]: sortKey(job),
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        ),
-      );
-    },
-
-    /** The job with this id, or undefined (whoever owns it: callers check). */
-    async get(id: string): Promise<Job | undefined> {
-      if (!JOB_ID_PATTERN.test(id)) return undefined;
-      const { Item } = await storeCall(() =>
-        db.send(new GetCommand({ TableName: table, Key: { pk: jobPk(id) }, ConsistentRead: true })),
-      );
-      return Item ? fromItem(Item as Item) : undefined;
-    },
-
-    /**
-     * Settles a running job with its summary's outcome, as updated at `now`; false when it was
-     * not running.
-     */
-    async settle(id: string, outcome: JobOutcome, now = Date.now()): Promise<boolean> {
-      return outcome.status === 'done'
-        ? whilePending(
-            id,
-            '#status = :done, #progress = :progress, #result = :result, #shape = :shape',
-            {
-              ':done': 'done',
-              ':progress': outcome.progress,
-              ':result': pack(outcome.result),
-              ':shape': shapeVersion(),
-            },
-            now,
-          )
-        : whilePending(
-            id,
-            `#status = :failed, #progress = :progress, #problem = :problem${titleSet(outcome.title)}`,
-            {
-              ':failed': 'failed',
-              ':progress': outcome.progress,
-              ':problem': outcome.problem,
-              ...titleValue(outcome.title),
-            },
-            now,
-          );
-    },
-
-    /** Marks a running job cancelled (keeping the video's title if known); false when it was not running. */
-    async cancel(id: string, progress: JobProgress, title?: string): Promise<boolean> {
-      return whilePending(id, `#status = :cancelled, #progress = :progress${titleSet(title)}`, {
-        ':cancelled': 'cancelled',
-        ':progress': progress,
-        ...titleValue(title),
-      });
-    },
-
-    /** Removes a job from its user's history. */
-    async remove(id: string): Promise<void> {
-      await storeCall(() =>
-        db.send(new DeleteCommand({ TableName: table, Key: { pk: jobPk(id) } })),
-      );
-    },
-
-    /**
-     * A page of a user's jobs, newest first, and the cursor of the next page (null on the last).
-     * Read from an index, so a job created a moment ago may be missing for a moment.
-     * @throws ValidationError for a cursor this store did not give.
-     */
-    async list(
-      userId: string,
-      page: { limit: number; cursor?: string },
-    ): Promise<{ jobs: Job[]; next: string | null }> {
-      const { items, next } = await ownedPage(db, table, {
-        owner: ownerKey(userId),
-        pkOf: jobPk,
-        ...page,
-      });
-      return { jobs: items.map((item) => fromItem(item as unknown as Item)), next };
-    },
+    create: bound(jobs, createJob),
+    get: bound(jobs, getJob),
+    settle: bound(jobs, settleJobRecord),
+    cancel: bound(jobs, cancelJobRecord),
+    remove: bound(jobs, removeJob),
+    list: bound(jobs, listJobs),
   };
+}
+
+/** Stores a new job (running, or already settled: a summary served from its record). */
+export async function createJob(jobs: DocumentTable, job: Job): Promise<void> {
+  const { db, table } = jobs;
+  const item: Item = {
+    pk: jobPk(job.id),
+    userId: job.userId,
+    key: job.key,
+    request: job.request,
+    status: storedJobState(job.status),
+    shared: job.shared,
+    requestId: job.requestId,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+    ...(job.progress ? { progress: job.progress } : {}),
+    ...(job.result ? { result: pack(job.result), shape: shapeVersion() } : {}),
+    ...(job.problem ? { problem: job.problem } : {}),
+    ...(job.collection ? { collection: job.collection } : {}),
+  };
+  await storeCall(() =>
+    db.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          ...item,
+          [JOBS_INDEX.partitionKey]: ownerKey(job.userId),
+          [JOBS_INDEX.sortKey]: sortKey(job),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+}
+
+/** The job with this id, or undefined (whoever owns it: callers check). */
+export async function getJob(jobs: DocumentTable, id: string): Promise<Job | undefined> {
+  const { db, table } = jobs;
+  if (!JOB_ID_PATTERN.test(id)) return undefined;
+  const { Item } = await storeCall(() =>
+    db.send(new GetCommand({ TableName: table, Key: { pk: jobPk(id) }, ConsistentRead: true })),
+  );
+  return Item ? fromItem(Item as Item) : undefined;
+}
+
+/**
+ * Settles a pending job with its summary's outcome, as updated at `now`; false when it was
+ * not pending.
+ */
+export async function settleJobRecord(
+  jobs: DocumentTable,
+  id: string,
+  outcome: JobOutcome,
+  now = Date.now(),
+): Promise<boolean> {
+  return outcome.status === 'done'
+    ? whilePending(
+        jobs,
+        id,
+        '#status = :done, #progress = :progress, #result = :result, #shape = :shape',
+        {
+          ':done': 'done',
+          ':progress': outcome.progress,
+          ':result': pack(outcome.result),
+          ':shape': shapeVersion(),
+        },
+        now,
+      )
+    : whilePending(
+        jobs,
+        id,
+        `#status = :failed, #progress = :progress, #problem = :problem${titleSet(outcome.title)}`,
+        {
+          ':failed': 'failed',
+          ':progress': outcome.progress,
+          ':problem': outcome.problem,
+          ...titleValue(outcome.title),
+        },
+        now,
+      );
+}
+
+/** Marks a running job cancelled (keeping the video's title if known); false when it was not running. */
+export async function cancelJobRecord(
+  jobs: DocumentTable,
+  id: string,
+  progress: JobProgress,
+  title?: string,
+): Promise<boolean> {
+  return whilePending(jobs, id, `#status = :cancelled, #progress = :progress${titleSet(title)}`, {
+    ':cancelled': 'cancelled',
+    ':progress': progress,
+    ...titleValue(title),
+  });
+}
+
+/** Removes a job from its user's history. */
+export async function removeJob(jobs: DocumentTable, id: string): Promise<void> {
+  const { db, table } = jobs;
+  await storeCall(() => db.send(new DeleteCommand({ TableName: table, Key: { pk: jobPk(id) } })));
+}
+
+/**
+ * A page of a user's jobs, newest first, and the cursor of the next page (null on the last).
+ * Read from an index, so a job created a moment ago may be missing for a moment.
+ * @throws ValidationError for a cursor this store did not give.
+ */
+export async function listJobs(
+  jobs: DocumentTable,
+  userId: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ jobs: Job[]; next: string | null }> {
+  const { db, table } = jobs;
+  const { items, next } = await ownedPage(db, table, {
+    owner: ownerKey(userId),
+    pkOf: jobPk,
+    ...page,
+  });
+  return { jobs: items.map((item) => fromItem(item as unknown as Item)), next };
 }
 
 export type JobStore = ReturnType<typeof createJobStore>;

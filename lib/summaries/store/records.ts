@@ -4,6 +4,7 @@
 // call that finished, so a retried or resumed run continues where the last one stopped), and
 // its outcome (the summary, or the problem) with how long new requests may reuse it. Jobs
 // (jobs.ts) are users' handles on a record: two users asking for the same summary share it.
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
@@ -13,7 +14,7 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { cancellationCodes, storeError } from '../../aws/dynamodb';
+import { cancellationCodes, type DocumentTable, storeError } from '../../aws/dynamodb';
 import type { Reservation } from '../../store/quota';
 import { STORED_RUNNING_RECORD } from '../jobs/job-states';
 import {
@@ -39,6 +40,17 @@ export interface RecordStoreOptions {
   leaseMs: number;
 }
 
+type RecordUpdate = Omit<UpdateCommandInput, 'TableName' | 'Key'>;
+
+/** What a run claims a record with: its work, its job and request, and the user's quota unit. */
+export interface RunClaim {
+  work: Work;
+  jobId: string;
+  requestId: string;
+  charge: Reservation;
+  userId: string;
+}
+
 /**
  * The summary records of one table.
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
@@ -48,232 +60,263 @@ export function createRecordStore(
   table: string,
   options: RecordStoreOptions,
 ) {
-  /** One conditional update; false when the condition does not hold. */
-  const update = async (
-    key: string,
-    input: Omit<UpdateCommandInput, 'TableName' | 'Key'>,
-  ): Promise<Item | false> => {
-    const names = {
-      ...attributeNames(input.UpdateExpression, input.ConditionExpression),
-      ...input.ExpressionAttributeNames,
-    };
-    try {
-      const output = await db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: { pk: key },
-          ...input,
-          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-        }),
-      );
-      return (output.Attributes ?? { pk: key }) as Item;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw storeError(error);
-    }
-  };
-
-  /** Conditions a worker's write on holding the lease. */
-  const owned = async (
-    key: string,
-    owner: string,
-    input: Omit<UpdateCommandInput, 'TableName' | 'Key'>,
-  ): Promise<Item> => {
-    const result = await update(key, {
-      ...input,
-      ConditionExpression: '#owner = :me',
-      ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':me': owner },
-    });
-    if (result === false) throw new LeaseLostError(`lost the lease of ${key}`);
-    return result;
-  };
-
-  /**
-   * The record of `key`, or undefined. `withCheckpoints` reads them too (a worker's start);
-   * without, the read stays small (waiting requests read it often).
-   */
-  const get = async (key: string, withCheckpoints = false): Promise<SummaryRecord | undefined> => {
-    try {
-      const { Item } = await db.send(
-        new GetCommand({
-          TableName: table,
-          Key: { pk: key },
-          ConsistentRead: true,
-          ...(withCheckpoints
-            ? {}
-            : {
-                ProjectionExpression: SUMMARY_ATTRIBUTES,
-                ExpressionAttributeNames: attributeNames(SUMMARY_ATTRIBUTES),
-              }),
-        }),
-      );
-      return Item ? fromItem(Item as Item) : undefined;
-    } catch (error) {
-      throw storeError(error);
-    }
-  };
-
+  const records: DocumentTable = { db, table };
+  const get = (key: string, withCheckpoints = false) => getRecord(records, key, withCheckpoints);
+  const update = (key: string, input: RecordUpdate) => updateRecord(records, key, input);
+  const owned = (key: string, owner: string, input: RecordUpdate) =>
+    updateOwned(records, key, owner, input);
   return {
     get,
-
-    /**
-     * Starts a run of `key` for `jobId` unless the record is in use (being made, or an outcome
-     * still to be reused), taking the user's quota unit (`charge`) in the same transaction:
-     * 'claimed' when this call started it, 'taken' when the record is in use, 'quota' when no
-     * unit is left, 'conflict' when a concurrent write got in the way (read again and retry).
-     * Checkpoints of an earlier run that failed or was cancelled are kept, so the new run
-     * continues from them.
-     */
-    async claim(
-      key: string,
-      run: { work: Work; jobId: string; requestId: string; charge: Reservation; userId: string },
-    ): Promise<'claimed' | 'taken' | 'quota' | 'conflict'> {
-      const now = Date.now();
-      const UpdateExpression = [
-        'SET #state = :working, #work = :work, #jobs = :jobs, #stage = :queued,',
-        '#partsDone = :zero, #partsTotal = :zero, #crashes = :zero, #reuseUntil = :zero,',
-        '#createdAt = :now, #updatedAt = :now, #requestId = :requestId, #expires = :expires,',
-        '#checkpoints = if_not_exists(#checkpoints, :empty), #chargedTo = :charge',
-        'REMOVE #owner, #leaseUntil, #value, #problem',
-      ].join(' ');
-      const ConditionExpression =
-        'attribute_not_exists(pk) OR #state = :cancelled OR #expires < :nowSeconds OR ' +
-        '((#state = :done OR #state = :failed) AND #reuseUntil <= :now)';
-      const claim = {
-        TableName: table,
-        Key: { pk: key },
-        UpdateExpression,
-        ConditionExpression,
-        ExpressionAttributeNames: attributeNames(UpdateExpression, ConditionExpression),
-        ExpressionAttributeValues: {
-          ':working': STORED_RUNNING_RECORD,
-          ':cancelled': 'cancelled',
-          ':done': 'done',
-          ':failed': 'failed',
-          ':work': run.work,
-          ':jobs': new Set([run.jobId]),
-          ':queued': 'queued',
-          ':zero': 0,
-          ':now': now,
-          ':nowSeconds': nowSeconds(now),
-          ':requestId': run.requestId,
-          ':expires': nowSeconds(now) + WORKING_SECONDS,
-          ':empty': {},
-          // Kept whether or not the quota counts: with no limit, giving back is a no-op.
-          ':charge': { userId: run.userId, day: run.charge.day, jobId: run.jobId } satisfies Charge,
-        },
-      };
-      try {
-        if (run.charge.update === undefined) {
-          await db.send(new UpdateCommand(claim));
-        } else {
-          await db.send(
-            new TransactWriteCommand({
-              TransactItems: [{ Update: claim }, { Update: run.charge.update }],
-            }),
-          );
-        }
-        return 'claimed';
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return 'taken';
-        const codes = cancellationCodes(error);
-        if (codes?.[0] === 'ConditionalCheckFailed') return 'taken';
-        if (codes?.[1] === 'ConditionalCheckFailed') return 'quota';
-        if (codes?.includes('TransactionConflict')) return 'conflict';
-        throw storeError(error);
-      }
-    },
-
-    /** Adds a job to a run under way: false when there is none (done, failed, cancelled). */
-    async attach(key: string, jobId: string): Promise<boolean> {
-      const now = Date.now();
-      const result = await update(key, {
-        UpdateExpression: 'ADD #jobs :job SET #updatedAt = :now',
-        ConditionExpression: '#state = :working AND #expires >= :nowSeconds',
-        ExpressionAttributeValues: {
-          ':job': new Set([jobId]),
-          ':now': now,
-          ':working': STORED_RUNNING_RECORD,
-          ':nowSeconds': nowSeconds(now),
-        },
-      });
-      return result !== false;
-    },
-
-    /**
-     * Takes a job off its run; when it was the last job, the run is cancelled (its worker makes
-     * no further model call). True when the run was cancelled.
-     */
-    async detach(key: string, jobId: string): Promise<boolean> {
-      const now = Date.now();
-      await update(key, {
-        UpdateExpression: 'DELETE #jobs :job SET #updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':job': new Set([jobId]), ':now': now },
-      });
-      const cancelled = await update(key, {
-        UpdateExpression: 'SET #state = :cancelled, #updatedAt = :now',
-        ConditionExpression: '#state = :working AND attribute_not_exists(#jobs)',
-        ExpressionAttributeValues: {
-          ':cancelled': 'cancelled',
-          ':working': STORED_RUNNING_RECORD,
-          ':now': now,
-        },
-      });
-      return cancelled !== false;
-    },
-
-    /**
-     * Takes a job that is being deleted, and its user, off its record: the job leaves the run
-     * (detach: the run is cancelled when it was the last job waiting), and the charge goes when
-     * this job started the run (or, in a record that does not say which job did, when its user
-     * did). Afterwards the record names neither; a run that then fails gives its unit back to no
-     * one. Nothing happens to a record that is gone.
-     */
+    claim: (key: string, run: RunClaim) => claimRecord(records, key, run),
+    attach: (key: string, jobId: string) => attachJob(records, key, jobId),
+    detach: (key: string, jobId: string) => detachJob(records, key, jobId),
+    /** The job being deleted, and its user, taken off its record (forgetJob). */
     async forget(key: string, jobId: string, userId: string): Promise<void> {
       await this.detach(key, jobId);
-      const ConditionExpression =
-        '#chargedTo.#userId = :user AND ' +
-        '(#chargedTo.#jobId = :job OR attribute_not_exists(#chargedTo.#jobId))';
-      await update(key, {
-        UpdateExpression: 'REMOVE #chargedTo',
-        ConditionExpression,
-        ExpressionAttributeValues: { ':user': userId, ':job': jobId },
-      });
+      await forgetCharge(records, key, jobId, userId);
     },
-
     ...createRunWrites({ get, update, owned, leaseMs: options.leaseMs }),
-
-    /** Runs under way (read by the local host when it starts, to resume them). */
-    async unfinished(): Promise<SummaryRecord[]> {
-      const UNFINISHED = '#state = :working AND begins_with(pk, :prefix)';
-      const UNFINISHED_ATTRIBUTES = 'pk, #state, #work, #owner, #leaseUntil, #requestId, #crashes';
-      const found: SummaryRecord[] = [];
-      let start: Record<string, unknown> | undefined;
-      try {
-        do {
-          const page = await db.send(
-            new ScanCommand({
-              TableName: table,
-              FilterExpression: UNFINISHED,
-              ProjectionExpression: UNFINISHED_ATTRIBUTES,
-              ExpressionAttributeNames: attributeNames(UNFINISHED, UNFINISHED_ATTRIBUTES),
-              ExpressionAttributeValues: {
-                ':working': STORED_RUNNING_RECORD,
-                ':prefix': 'SUMMARY#',
-              },
-              ...(start ? { ExclusiveStartKey: start } : {}),
-            }),
-          );
-          for (const item of page.Items ?? []) found.push(fromItem(item as Item));
-          start = page.LastEvaluatedKey;
-        } while (start);
-      } catch (error) {
-        throw storeError(error);
-      }
-      return found;
-    },
+    unfinished: () => unfinishedRecords(records),
   };
 }
 
 export type RecordStore = ReturnType<typeof createRecordStore>;
+
+/** One conditional update; false when the condition does not hold. */
+export async function updateRecord(
+  { db, table }: DocumentTable,
+  key: string,
+  input: RecordUpdate,
+): Promise<Item | false> {
+  const names = {
+    ...attributeNames(input.UpdateExpression, input.ConditionExpression),
+    ...input.ExpressionAttributeNames,
+  };
+  try {
+    const output = await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: { pk: key },
+        ...input,
+        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+      }),
+    );
+    return (output.Attributes ?? { pk: key }) as Item;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw storeError(error);
+  }
+}
+
+/** Conditions a worker's write on holding the lease. @throws LeaseLostError when it does not. */
+export async function updateOwned(
+  records: DocumentTable,
+  key: string,
+  owner: string,
+  input: RecordUpdate,
+): Promise<Item> {
+  const result = await updateRecord(records, key, {
+    ...input,
+    ConditionExpression: '#owner = :me',
+    ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':me': owner },
+  });
+  if (result === false) throw new LeaseLostError(`lost the lease of ${key}`);
+  return result;
+}
+
+/**
+ * The record of `key`, or undefined. `withCheckpoints` reads them too (a worker's start);
+ * without, the read stays small (waiting requests read it often).
+ */
+export async function getRecord(
+  { db, table }: DocumentTable,
+  key: string,
+  withCheckpoints = false,
+): Promise<SummaryRecord | undefined> {
+  try {
+    const { Item } = await db.send(
+      new GetCommand({
+        TableName: table,
+        Key: { pk: key },
+        ConsistentRead: true,
+        ...(withCheckpoints
+          ? {}
+          : {
+              ProjectionExpression: SUMMARY_ATTRIBUTES,
+              ExpressionAttributeNames: attributeNames(SUMMARY_ATTRIBUTES),
+            }),
+      }),
+    );
+    return Item ? fromItem(Item as Item) : undefined;
+  } catch (error) {
+    throw storeError(error);
+  }
+}
+
+const CLAIM_UPDATE = [
+  'SET #state = :working, #work = :work, #jobs = :jobs, #stage = :queued,',
+  '#partsDone = :zero, #partsTotal = :zero, #crashes = :zero, #reuseUntil = :zero,',
+  '#createdAt = :now, #updatedAt = :now, #requestId = :requestId, #expires = :expires,',
+  '#checkpoints = if_not_exists(#checkpoints, :empty), #chargedTo = :charge',
+  'REMOVE #owner, #leaseUntil, #value, #problem',
+].join(' ');
+
+const CLAIM_CONDITION =
+  'attribute_not_exists(pk) OR #state = :cancelled OR #expires < :nowSeconds OR ' +
+  '((#state = :done OR #state = :failed) AND #reuseUntil <= :now)';
+
+/**
+ * Starts a run of `key` for `run.jobId` unless the record is in use (being made, or an outcome
+ * still to be reused), taking the user's quota unit (`run.charge`) in the same transaction:
+ * 'claimed' when this call started it, 'taken' when the record is in use, 'quota' when no unit
+ * is left, 'conflict' when a concurrent write got in the way (read again and retry).
+ * Checkpoints of an earlier run that failed or was cancelled are kept, so the new run continues
+ * from them.
+ */
+export async function claimRecord(
+  { db, table }: DocumentTable,
+  key: string,
+  run: RunClaim,
+): Promise<'claimed' | 'taken' | 'quota' | 'conflict'> {
+  const now = Date.now();
+  const claim = {
+    TableName: table,
+    Key: { pk: key },
+    UpdateExpression: CLAIM_UPDATE,
+    ConditionExpression: CLAIM_CONDITION,
+    ExpressionAttributeNames: attributeNames(CLAIM_UPDATE, CLAIM_CONDITION),
+    ExpressionAttributeValues: {
+      ':working': STORED_RUNNING_RECORD,
+      ':cancelled': 'cancelled',
+      ':done': 'done',
+      ':failed': 'failed',
+      ':work': run.work,
+      ':jobs': new Set([run.jobId]),
+      ':queued': 'queued',
+      ':zero': 0,
+      ':now': now,
+      ':nowSeconds': nowSeconds(now),
+      ':requestId': run.requestId,
+      ':expires': nowSeconds(now) + WORKING_SECONDS,
+      ':empty': {},
+      // Kept whether or not the quota counts: with no limit, giving back is a no-op.
+      ':charge': { userId: run.userId, day: run.charge.day, jobId: run.jobId } satisfies Charge,
+    },
+  };
+  try {
+    if (run.charge.update === undefined) {
+      await db.send(new UpdateCommand(claim));
+    } else {
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Update: claim }, { Update: run.charge.update }],
+        }),
+      );
+    }
+    return 'claimed';
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return 'taken';
+    const codes = cancellationCodes(error);
+    if (codes?.[0] === 'ConditionalCheckFailed') return 'taken';
+    if (codes?.[1] === 'ConditionalCheckFailed') return 'quota';
+    if (codes?.includes('TransactionConflict')) return 'conflict';
+    throw storeError(error);
+  }
+}
+
+/** Adds a job to a run under way: false when there is none (done, failed, cancelled). */
+export async function attachJob(
+  records: DocumentTable,
+  key: string,
+  jobId: string,
+): Promise<boolean> {
+  const now = Date.now();
+  const result = await updateRecord(records, key, {
+    UpdateExpression: 'ADD #jobs :job SET #updatedAt = :now',
+    ConditionExpression: '#state = :working AND #expires >= :nowSeconds',
+    ExpressionAttributeValues: {
+      ':job': new Set([jobId]),
+      ':now': now,
+      ':working': STORED_RUNNING_RECORD,
+      ':nowSeconds': nowSeconds(now),
+    },
+  });
+  return result !== false;
+}
+
+/**
+ * Takes a job off its run; when it was the last job, the run is cancelled (its worker makes
+ * no further model call). True when the run was cancelled.
+ */
+export async function detachJob(
+  records: DocumentTable,
+  key: string,
+  jobId: string,
+): Promise<boolean> {
+  const now = Date.now();
+  await updateRecord(records, key, {
+    UpdateExpression: 'DELETE #jobs :job SET #updatedAt = :now',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':job': new Set([jobId]), ':now': now },
+  });
+  const cancelled = await updateRecord(records, key, {
+    UpdateExpression: 'SET #state = :cancelled, #updatedAt = :now',
+    ConditionExpression: '#state = :working AND attribute_not_exists(#jobs)',
+    ExpressionAttributeValues: {
+      ':cancelled': 'cancelled',
+      ':working': STORED_RUNNING_RECORD,
+      ':now': now,
+    },
+  });
+  return cancelled !== false;
+}
+
+/**
+ * What forgetting a deleted job does after detaching it: the charge goes when this job started
+ * the run (or, in a record that does not say which job did, when its user did). Afterwards the
+ * record names neither; a run that then fails gives its unit back to no one. Nothing happens to
+ * a record that is gone.
+ */
+export async function forgetCharge(
+  records: DocumentTable,
+  key: string,
+  jobId: string,
+  userId: string,
+): Promise<void> {
+  const ConditionExpression =
+    '#chargedTo.#userId = :user AND ' +
+    '(#chargedTo.#jobId = :job OR attribute_not_exists(#chargedTo.#jobId))';
+  await updateRecord(records, key, {
+    UpdateExpression: 'REMOVE #chargedTo',
+    ConditionExpression,
+    ExpressionAttributeValues: { ':user': userId, ':job': jobId },
+  });
+}
+
+const UNFINISHED = '#state = :working AND begins_with(pk, :prefix)';
+const UNFINISHED_ATTRIBUTES = 'pk, #state, #work, #owner, #leaseUntil, #requestId, #crashes';
+
+/** Runs under way (read by the local host when it starts, to resume them). */
+export async function unfinishedRecords({ db, table }: DocumentTable): Promise<SummaryRecord[]> {
+  const found: SummaryRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  try {
+    do {
+      const page = await db.send(
+        new ScanCommand({
+          TableName: table,
+          FilterExpression: UNFINISHED,
+          ProjectionExpression: UNFINISHED_ATTRIBUTES,
+          ExpressionAttributeNames: attributeNames(UNFINISHED, UNFINISHED_ATTRIBUTES),
+          ExpressionAttributeValues: { ':working': STORED_RUNNING_RECORD, ':prefix': 'SUMMARY#' },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) found.push(fromItem(item as Item));
+      start = page.LastEvaluatedKey;
+    } while (start);
+  } catch (error) {
+    throw storeError(error);
+  }
+  return found;
+}

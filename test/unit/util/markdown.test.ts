@@ -1,11 +1,13 @@
-// Copy as Markdown with hostile texts (web/markdown.ts, web/format.ts's summaryMarkdown): what
+// Copy as Markdown with hostile texts (web/markdown.ts's summaryMarkdown): what
 // an uploader or a model wrote is rendered by marked, a GFM parser that passes raw HTML through
 // and links bare URLs (as GitHub and many notes apps do), and must come out as the very text it
 // was, with no link but YouTube's, no HTML of its own, no heading, list, code or emphasis.
 import { describe, expect, it } from 'vitest';
 import { markdownLink, markdownParagraphs, markdownText } from '../../../lib/util/markdown';
 import type { Summary } from '../../../web/api';
-import { clock, paragraphsOf, summaryMarkdown } from '../../../web/format';
+import { summaryMarkdown } from '../../../web/markdown';
+import { paragraphsOf } from '../../../web/text';
+import { clock } from '../../../web/times';
 import {
   contentsOf,
   oneLine,
