@@ -80,28 +80,14 @@ export interface Collection {
 /** What changes as a collection goes on: one packed value. */
 type Body = Pick<Collection, 'videos' | 'overview' | 'problem'>;
 
-interface Item {
+/** A collection as stored: its id in the key, what changes packed in `body`, and its lease. */
+type Item = Omit<Collection, 'id' | keyof Body> & {
   pk: string;
-  userId: string;
-  kind: CollectionKind;
-  sourceId: string;
-  title: string;
-  author: string;
-  url: string;
-  more: boolean;
-  via: 'browse' | 'rss';
-  request: CollectionRequest;
-  status: CollectionStatus;
   body: Uint8Array;
-  prepaidDay?: string;
-  requestId: string;
-  createdAt: number;
-  updatedAt: number;
-  version: number;
   leaseOwner?: string;
   leaseUntil?: number;
   pokes?: number;
-}
+};
 
 const PREFIX = 'COLLECTION#';
 const pkOf = (id: string) => `${PREFIX}${id}`;

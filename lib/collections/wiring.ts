@@ -13,13 +13,13 @@ import { keptTranscriptionsOf } from '../transcription/reuse';
 import type { Video } from '../youtube/types';
 import { createCollectionAsk } from './ask';
 import { createCollectionDriver } from './driver';
-import { CollectionNotFoundError } from './errors';
 import { createOverviewMaker } from './overview';
 import type { CollectionAskResponse } from './schemas';
 import {
   type CollectionService,
   type CollectionServiceDeps,
   createCollectionService,
+  ownCollection,
 } from './service';
 import { createCollectionStore } from './store';
 
@@ -85,11 +85,7 @@ export function collectionAskFrom(config: Config, db: DynamoDBDocumentClient, lo
   const collections = createCollectionStore(db, table);
   return createCollectionAsk({
     catalog: catalogFromConfig(config),
-    collection: async (user, id) => {
-      const found = await collections.get(id);
-      if (!found || found.userId !== user.id) throw new CollectionNotFoundError();
-      return found;
-    },
+    collection: (user, id) => ownCollection({ collections }, user, id),
     quota: storesFrom(config, db).quota,
     answers: createCache<CollectionAskResponse>(db, table, config.SUMMARY_CACHE_TTL_SECONDS),
     video: createVideoSource({
