@@ -5,69 +5,22 @@ import type { Node } from 'constructs';
 import { TRANSCRIPTION_BACKENDS } from '../lib/config/transcription';
 import * as z from '../lib/schema';
 import { CREDENTIAL_PARAMETERS } from './constructs/credentials-secret';
+import {
+  CATALOG_CONTEXT,
+  CONTEXT,
+  TRANSCRIPTION_CONTEXT,
+  YOUTUBE_CONTEXT,
+} from './settings/context';
+import { integer, list, SettingsError, text } from './settings/values';
 
-/** Context keys and what they set (docs/aws.md's table lists the same; test/unit/readme.test.ts checks it). */
-export const CONTEXT = {
-  stackName: 'stackName',
-  corsOrigins: 'corsOrigins',
-  mcpAllowedOrigins: 'mcpAllowedOrigins',
-  throttleRateLimit: 'throttleRateLimit',
-  throttleBurstLimit: 'throttleBurstLimit',
-  logRetentionDays: 'logRetentionDays',
-  logLevel: 'logLevel',
-  summarizeReservedConcurrency: 'summarizeReservedConcurrency',
-  workerConcurrency: 'workerConcurrency',
-  collectionConcurrency: 'collectionConcurrency',
-  youtubeClients: 'youtubeClients',
-  youtubeProxyRetries: 'youtubeProxyRetries',
-  allowedModels: 'allowedModels',
-  defaultModel: 'defaultModel',
-  summaryDailyQuota: 'summaryDailyQuota',
-  modelCatalogJson: 'modelCatalogJson',
-  openaiBaseUrl: 'openaiBaseUrl',
-  openaiModels: 'openaiModels',
-  alarmEmail: 'alarmEmail',
-  transcription: 'transcription',
-  transcriptionBaseUrl: 'transcriptionBaseUrl',
-  transcriptionModel: 'transcriptionModel',
-  transcriptionMaxMinutes: 'transcriptionMaxMinutes',
-  transcriptionDailyMinutes: 'transcriptionDailyMinutes',
-} as const;
-
-/**
- * Settings both sides of a summary must agree on, context key -> variable: the catalog (POST
- * /summarize checks `used_model` and picks the default, the worker runs the model) and the daily
- * quota (/summarize reserves a unit, the worker gives it back when a run fails on our side).
- */
-export const CATALOG_CONTEXT = {
-  allowedModels: 'ALLOWED_MODELS',
-  defaultModel: 'DEFAULT_MODEL',
-  summaryDailyQuota: 'SUMMARY_DAILY_QUOTA',
-  modelCatalogJson: 'MODEL_CATALOG_JSON',
-  openaiBaseUrl: 'OPENAI_BASE_URL',
-  openaiModels: 'OPENAI_MODELS',
-} as const;
-
-/** How the worker reaches YouTube, context key -> variable (only the worker fetches). */
-export const YOUTUBE_CONTEXT = {
-  youtubeClients: 'YOUTUBE_CLIENTS',
-  youtubeProxyRetries: 'YOUTUBE_PROXY_RETRIES',
-} as const;
-
-/**
- * How videos without captions are transcribed, context key -> variable: for the worker, and for
- * /ask and /mcp, whose problems say whether a summary would transcribe the video.
- * `transcription` itself (the backend) is read apart: amazon-transcribe adds the audio bucket.
- */
-export const TRANSCRIPTION_CONTEXT = {
-  transcriptionBaseUrl: 'TRANSCRIPTION_BASE_URL',
-  transcriptionModel: 'TRANSCRIPTION_MODEL',
-  transcriptionMaxMinutes: 'TRANSCRIPTION_MAX_MINUTES',
-  transcriptionDailyMinutes: 'TRANSCRIPTION_DAILY_MINUTES',
-} as const;
-
-/** Every summary setting that comes from context (both maps above). */
-export const SUMMARY_CONTEXT = { ...CATALOG_CONTEXT, ...YOUTUBE_CONTEXT } as const;
+export {
+  CATALOG_CONTEXT,
+  CONTEXT,
+  SUMMARY_CONTEXT,
+  TRANSCRIPTION_CONTEXT,
+  YOUTUBE_CONTEXT,
+} from './settings/context';
+export { SettingsError } from './settings/values';
 
 type Variables<T extends Record<string, string>> = Partial<Record<T[keyof T], string>>;
 
@@ -118,44 +71,11 @@ const DEFAULT_BURST = 40;
 const DEFAULT_RETENTION_DAYS = 30;
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'];
 
-/** Thrown for a bad context value; the message names the key. */
-export class SettingsError extends Error {
-  override name = 'SettingsError';
-}
-
-/** A context value as a trimmed string, or undefined when unset or empty. */
-function text(node: Node, key: string): string | undefined {
-  const value: unknown = node.tryGetContext(key);
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'object') return JSON.stringify(value);
-  const trimmed = String(value).trim();
-  return trimmed === '' ? undefined : trimmed;
-}
-
-/** A list from a JSON array (cdk.json) or a comma-separated string (`-c key=a,b`). */
-function list(node: Node, key: string): string[] {
-  const value: unknown = node.tryGetContext(key);
-  const items = Array.isArray(value) ? value.map(String) : (text(node, key)?.split(',') ?? []);
-  return items.map((item) => item.trim()).filter((item) => item !== '');
-}
-
-function integer(node: Node, key: string, min: number, max: number): number | undefined {
-  const raw = text(node, key);
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new SettingsError(`context ${key} must be an integer from ${min} to ${max} (got ${raw})`);
-  }
-  return value;
-}
-
 /**
- * Reads and validates every context value the stack uses.
- * @throws SettingsError naming the key of the first bad value.
+ * Credentials as context (`-c youtubeProxyUrl=...`) would sit in the template: they are stack
+ * parameters, stored in a secret.
  */
-export function readSettings(node: Node): StackSettings {
-  // Credentials as context (`-c youtubeProxyUrl=...`) would sit in the template: they are stack
-  // parameters, stored in a secret (infra/constructs/credentials-secret.ts).
+function refuseCredentials(node: Node) {
   for (const [key, parameter] of Object.entries(CREDENTIAL_PARAMETERS)) {
     if (node.tryGetContext(key) !== undefined) {
       throw new SettingsError(
@@ -163,6 +83,9 @@ export function readSettings(node: Node): StackSettings {
       );
     }
   }
+}
+
+function corsOriginsOf(node: Node): string[] {
   const corsOrigins = list(node, CONTEXT.corsOrigins);
   for (const origin of corsOrigins) {
     if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
@@ -171,12 +94,13 @@ export function readSettings(node: Node): StackSettings {
       );
     }
   }
+  return corsOrigins;
+}
 
-  const mcpAllowed =
-    node.tryGetContext(CONTEXT.mcpAllowedOrigins) === undefined
-      ? undefined
-      : list(node, CONTEXT.mcpAllowedOrigins);
-  for (const origin of mcpAllowed ?? []) {
+function mcpAllowedOriginsOf(node: Node): string[] | undefined {
+  if (node.tryGetContext(CONTEXT.mcpAllowedOrigins) === undefined) return undefined;
+  const mcpAllowed = list(node, CONTEXT.mcpAllowedOrigins);
+  for (const origin of mcpAllowed) {
     // Origins only: `*` would let any site's page call /mcp (the rule is against DNS rebinding).
     if (!/^https?:\/\/[^/\s*]+$/.test(origin)) {
       throw new SettingsError(
@@ -184,7 +108,10 @@ export function readSettings(node: Node): StackSettings {
       );
     }
   }
+  return mcpAllowed;
+}
 
+function throttleOf(node: Node) {
   // 5,000: an account's default burst quota, and the burst may not be below the rate.
   const throttleRateLimit = integer(node, CONTEXT.throttleRateLimit, 1, 5_000) ?? DEFAULT_RATE;
   // Unset, the burst follows a raised rate (two seconds' worth), so raising one is enough.
@@ -200,7 +127,10 @@ export function readSettings(node: Node): StackSettings {
       `context ${CONTEXT.throttleBurstLimit} (${throttleBurstLimit}) must be at least ${CONTEXT.throttleRateLimit} (${throttleRateLimit}): API Gateway's bucket holds the burst, so a smaller one refuses requests below the rate`,
     );
   }
+  return { throttleRateLimit, throttleBurstLimit };
+}
 
+function logRetentionOf(node: Node): RetentionDays {
   const days = integer(node, CONTEXT.logRetentionDays, 1, 3_653) ?? DEFAULT_RETENTION_DAYS;
   const allowedDays = Object.values(RetentionDays).filter(
     (value): value is RetentionDays => typeof value === 'number',
@@ -210,53 +140,69 @@ export function readSettings(node: Node): StackSettings {
       `context ${CONTEXT.logRetentionDays} must be one of CloudWatch's values: ${allowedDays.join(', ')}`,
     );
   }
+  return days as RetentionDays;
+}
 
+function logLevelOf(node: Node): string {
   const logLevel = (text(node, CONTEXT.logLevel) ?? 'INFO').toUpperCase();
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new SettingsError(`context ${CONTEXT.logLevel} must be one of ${LOG_LEVELS.join(', ')}`);
   }
+  return logLevel;
+}
 
-  const summarizeReservedConcurrency = integer(
-    node,
-    CONTEXT.summarizeReservedConcurrency,
-    1,
-    10_000,
-  );
-
-  const workerConcurrency =
-    integer(node, CONTEXT.workerConcurrency, MIN_WORKER_CONCURRENCY, MAX_WORKER_CONCURRENCY) ??
-    DEFAULT_WORKER_CONCURRENCY;
-
-  const collectionConcurrency = integer(
-    node,
-    CONTEXT.collectionConcurrency,
-    1,
-    MAX_COLLECTION_CONCURRENCY,
-  );
-
+function alarmEmailOf(node: Node): string | undefined {
   const alarmEmail = text(node, CONTEXT.alarmEmail);
   if (alarmEmail !== undefined && !z.email().safeParse(alarmEmail).success) {
     throw new SettingsError(
       `context ${CONTEXT.alarmEmail}: "${alarmEmail}" is not an email address`,
     );
   }
+  return alarmEmail;
+}
 
-  /** The variables of `keys` that context sets. */
-  const variables = (keys: Record<string, string>) => {
-    const values: Record<string, string> = {};
-    for (const [key, variable] of Object.entries(keys)) {
-      // Lists may come as JSON arrays from cdk.json; the variable is comma-separated.
-      const isList =
-        key === CONTEXT.allowedModels ||
-        key === CONTEXT.youtubeClients ||
-        key === CONTEXT.openaiModels;
-      const value = isList ? list(node, key).join(',') : text(node, key);
-      if (value) values[variable] = value;
-    }
-    return values;
+/** The concurrency caps: /summarize's reserved runs, the workers, a collection's videos. */
+function concurrencyOf(node: Node) {
+  const summarizeReservedConcurrency = integer(
+    node,
+    CONTEXT.summarizeReservedConcurrency,
+    1,
+    10_000,
+  );
+  const workerConcurrency =
+    integer(node, CONTEXT.workerConcurrency, MIN_WORKER_CONCURRENCY, MAX_WORKER_CONCURRENCY) ??
+    DEFAULT_WORKER_CONCURRENCY;
+  const collectionConcurrency = integer(
+    node,
+    CONTEXT.collectionConcurrency,
+    1,
+    MAX_COLLECTION_CONCURRENCY,
+  );
+  return {
+    ...(summarizeReservedConcurrency === undefined ? {} : { summarizeReservedConcurrency }),
+    workerConcurrency,
+    ...(collectionConcurrency === undefined ? {} : { collectionConcurrency }),
   };
+}
 
-  const transcription = variables(TRANSCRIPTION_CONTEXT);
+/** The variables of `keys` that context sets. */
+function variables(node: Node, keys: Record<string, string>) {
+  const values: Record<string, string> = {};
+  for (const [key, variable] of Object.entries(keys)) {
+    // Lists may come as JSON arrays from cdk.json; the variable is comma-separated.
+    const isList =
+      key === CONTEXT.allowedModels ||
+      key === CONTEXT.youtubeClients ||
+      key === CONTEXT.openaiModels;
+    const value = isList ? list(node, key).join(',') : text(node, key);
+    if (value) values[variable] = value;
+  }
+  return values;
+}
+
+/** The transcription backend and its variables; a base URL alone means openai-compatible. */
+function transcriptionOf(node: Node) {
+  const transcription = variables(node, TRANSCRIPTION_CONTEXT);
   const backend = text(node, CONTEXT.transcription);
   if (backend !== undefined && !(TRANSCRIPTION_BACKENDS as readonly string[]).includes(backend)) {
     throw new SettingsError(
@@ -272,21 +218,33 @@ export function readSettings(node: Node): StackSettings {
     );
   }
   if (transcriptionBackend) transcription.TRANSCRIPTION_BACKEND = transcriptionBackend;
+  return { ...(transcriptionBackend ? { transcriptionBackend } : {}), transcription };
+}
 
+/**
+ * Reads and validates every context value the stack uses.
+ * @throws SettingsError naming the key of the first bad value.
+ */
+export function readSettings(node: Node): StackSettings {
+  refuseCredentials(node);
+  const corsOrigins = corsOriginsOf(node);
+  const mcpAllowed = mcpAllowedOriginsOf(node);
+  const throttle = throttleOf(node);
+  const logRetention = logRetentionOf(node);
+  const logLevel = logLevelOf(node);
+  const concurrency = concurrencyOf(node);
+  const alarmEmail = alarmEmailOf(node);
+  const transcription = transcriptionOf(node);
   return {
     corsOrigins,
     ...(mcpAllowed === undefined ? {} : { mcpAllowedOrigins: mcpAllowed }),
-    throttleRateLimit,
-    throttleBurstLimit,
-    logRetention: days as RetentionDays,
+    ...throttle,
+    logRetention,
     logLevel,
-    ...(summarizeReservedConcurrency === undefined ? {} : { summarizeReservedConcurrency }),
-    workerConcurrency,
-    ...(collectionConcurrency === undefined ? {} : { collectionConcurrency }),
+    ...concurrency,
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
-    catalog: variables(CATALOG_CONTEXT),
-    youtube: variables(YOUTUBE_CONTEXT),
-    ...(transcriptionBackend ? { transcriptionBackend } : {}),
-    transcription,
+    catalog: variables(node, CATALOG_CONTEXT),
+    youtube: variables(node, YOUTUBE_CONTEXT),
+    ...transcription,
   };
 }

@@ -80,13 +80,12 @@ export class TubesumStack extends Stack {
     this.jobQueue = jobs.queue;
     this.deadLetterQueue = jobs.deadLetterQueue;
 
-    const routeFunctions = new Map<FunctionName, ApiFunction>();
-    for (const name of routeFunctionNames(routes)) {
-      routeFunctions.set(
+    const routeFunctions = new Map<FunctionName, ApiFunction>(
+      routeFunctionNames(routes).map((name) => [
         name,
         this.createFunction(name, routes, settings, { ...shared, jobQueue: jobs.queue }),
-      );
-    }
+      ]),
+    );
     const functions = new Map<FunctionName, ApiFunction>([
       ...routeFunctions,
       [WORKER, this.worker],
@@ -112,6 +111,12 @@ export class TubesumStack extends Stack {
     });
     this.alarmTopic = alarms.topic;
 
+    this.addOutputs(jobs);
+  }
+
+  /** What `cdk deploy` prints: where the API, its docs, the table, the alarms and the queues are. */
+  private addOutputs(jobs: JobQueue) {
+    const { stage } = this;
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'DocsUrl', {
       value: `${stage.url}docs`,
@@ -119,7 +124,7 @@ export class TubesumStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', {
-      value: alarms.topic.topicArn,
+      value: this.alarmTopic.topicArn,
       description:
         'SNS topic every alarm notifies (subscribe with -c alarmEmail=... or the console)',
     });

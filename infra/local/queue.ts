@@ -1,11 +1,11 @@
 // The local host's job queue: what SQS and Lambda's event source mapping do for the deployed
 // stack, in-process. POST /summarize sends runs to it through the same JobQueue interface as to
 // SQS; it calls the same worker handler (functions/summaries/worker.ts) with the same SQS
-// events, a few at a time (JOB_CONCURRENCY in each lane, laneOf: the offline model's summaries never wait behind
-// slow model jobs), delivers a message again when the worker reports it failed or
-// crashes, after the same backoff the deployed worker asks SQS for (redeliverySeconds), and gives
-// up on it after MAX_RECEIVES deliveries (SQS's dead-letter queue). Hand-written: no SQS emulator
-// runs without a download, and the local host needs nothing but the delivery loop.
+// events, a few at a time (JOB_CONCURRENCY in each lane, laneOf: the offline model's summaries
+// never wait behind slow model jobs), delivers a message again when the worker reports it failed
+// or crashes, after the same backoff the deployed worker asks SQS for (redeliverySeconds), and
+// gives up on it after MAX_RECEIVES deliveries (SQS's dead-letter queue). Hand-written: no SQS
+// emulator runs without a download, and the local host needs nothing but the delivery loop.
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import {
@@ -17,7 +17,7 @@ import {
 import type { JobQueue } from '../../lib/summaries/jobs/queue';
 import { modelOfKey } from '../../lib/summaries/store/records';
 import { lambdaContext, sqsEvent } from './event';
-import { concurrentInvokeStore } from './server';
+import { concurrentInvokeStore } from './server/handlers';
 
 export type QueueWorker = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
@@ -68,115 +68,139 @@ interface Entry {
   sentAt: number;
 }
 
+/** What a queue keeps between its messages. */
+interface QueueState {
+  options: LocalQueueOptions;
+  lanes: Map<string, { pending: Entry[]; running: number }>;
+  /** The deliveries under way. */
+  running: Set<Promise<void>>;
+  /** Messages waiting for their delay (a backoff, a lease to lapse). */
+  timers: Set<NodeJS.Timeout>;
+  forcedIds: Set<string>;
+  /** Who waits for a job's key to settle (POST /summarize's wait). */
+  waiters: Map<string, Set<() => void>>;
+  invokeStore: ReturnType<typeof concurrentInvokeStore>;
+  closed: boolean;
+}
+
+function later(state: QueueState, delayMs: number, run: () => void) {
+  const timer = setTimeout(() => {
+    state.timers.delete(timer);
+    run();
+  }, delayMs);
+  timer.unref();
+  state.timers.add(timer);
+}
+
+function wake(state: QueueState, key: string) {
+  for (const resolve of state.waiters.get(key) ?? []) resolve();
+  state.waiters.delete(key);
+}
+
+/** Runs the worker on one message; one it reports failed (or that crashed) comes back later. */
+async function deliver(state: QueueState, entry: Entry): Promise<void> {
+  const { options } = state;
+  entry.receives++;
+  let failed = true;
+  try {
+    const worker = await options.worker();
+    const event = sqsEvent({ ...entry, body: JSON.stringify(entry.message) });
+    const context = lambdaContext('worker', entry.message.request_id, options.timeoutMs);
+    // Each invocation in its own store, as on Lambda: its log keys stay its own.
+    const response = await (await state.invokeStore).run({}, () => worker(event, context));
+    failed = response.batchItemFailures.some((item) => item.itemIdentifier === entry.id);
+  } catch (error) {
+    options.log(`error: the worker crashed on a job: ${String(error)}`);
+  }
+  if (!wakesCollection(entry.message)) wake(state, entry.message.key);
+  if (!failed || state.closed) return;
+  if (entry.receives >= MAX_RECEIVES) {
+    options.log(
+      `error: giving up a ${wakesCollection(entry.message) ? 'collection' : 'summary job'} after ${entry.receives} attempts (request ${entry.message.request_id})`,
+    );
+    return;
+  }
+  const delayMs = 1_000 * redeliverySeconds(entry.receives, options.leaseSeconds);
+  later(state, delayMs, () => enqueue(state, entry));
+}
+
+/** Starts what each lane has room for. */
+function pump(state: QueueState) {
+  for (const lane of state.lanes.values()) {
+    while (!state.closed && lane.running < state.options.concurrency && lane.pending.length > 0) {
+      const entry = lane.pending.shift() as Entry;
+      lane.running++;
+      const delivery = deliver(state, entry).finally(() => {
+        lane.running--;
+        state.running.delete(delivery);
+        state.forcedIds.delete(entry.id);
+        pump(state);
+      });
+      state.running.add(delivery);
+    }
+  }
+}
+
+function enqueue(state: QueueState, entry: Entry) {
+  if (state.closed) return;
+  const name = laneOf(entry.message);
+  const lane = state.lanes.get(name) ?? { pending: [], running: 0 };
+  state.lanes.set(name, lane);
+  lane.pending.push(entry);
+  pump(state);
+}
+
+const entryOf = (message: QueueMessage): Entry => ({
+  id: randomUUID(),
+  message,
+  receives: 0,
+  sentAt: Date.now(),
+});
+
+/** Resolves when a job of `key` settles, or when `signal` aborts. */
+function settled(state: QueueState, key: string, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const set = state.waiters.get(key) ?? new Set();
+    const done = () => {
+      set.delete(done);
+      resolve();
+    };
+    set.add(done);
+    state.waiters.set(key, set);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 /** A queue that runs `options.worker` in this process. */
 export function createLocalQueue(options: LocalQueueOptions): LocalQueue {
-  const lanes = new Map<string, { pending: Entry[]; running: number }>();
-  const running = new Set<Promise<void>>();
-  const timers = new Set<NodeJS.Timeout>();
-  const forcedIds = new Set<string>();
-  const waiters = new Map<string, Set<() => void>>();
-  const invokeStore = concurrentInvokeStore();
-  let closed = false;
-
-  const later = (delayMs: number, run: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      run();
-    }, delayMs);
-    timer.unref();
-    timers.add(timer);
+  const state: QueueState = {
+    options,
+    lanes: new Map(),
+    running: new Set(),
+    timers: new Set(),
+    forcedIds: new Set(),
+    waiters: new Map(),
+    invokeStore: concurrentInvokeStore(),
+    closed: false,
   };
-
-  const wake = (key: string) => {
-    for (const resolve of waiters.get(key) ?? []) resolve();
-    waiters.delete(key);
-  };
-
-  async function deliver(entry: Entry): Promise<void> {
-    entry.receives++;
-    let failed = true;
-    try {
-      const worker = await options.worker();
-      const event = sqsEvent({ ...entry, body: JSON.stringify(entry.message) });
-      const context = lambdaContext('worker', entry.message.request_id, options.timeoutMs);
-      // Each invocation in its own store, as on Lambda: its log keys stay its own.
-      const response = await (await invokeStore).run({}, () => worker(event, context));
-      failed = response.batchItemFailures.some((item) => item.itemIdentifier === entry.id);
-    } catch (error) {
-      options.log(`error: the worker crashed on a job: ${String(error)}`);
-    }
-    if (!wakesCollection(entry.message)) wake(entry.message.key);
-    if (!failed || closed) return;
-    if (entry.receives >= MAX_RECEIVES) {
-      options.log(
-        `error: giving up a ${wakesCollection(entry.message) ? 'collection' : 'summary job'} after ${entry.receives} attempts (request ${entry.message.request_id})`,
-      );
-      return;
-    }
-    later(1_000 * redeliverySeconds(entry.receives, options.leaseSeconds), () => enqueue(entry));
-  }
-
-  function pump() {
-    for (const lane of lanes.values()) {
-      while (!closed && lane.running < options.concurrency && lane.pending.length > 0) {
-        const entry = lane.pending.shift() as Entry;
-        lane.running++;
-        const delivery = deliver(entry).finally(() => {
-          lane.running--;
-          running.delete(delivery);
-          forcedIds.delete(entry.id);
-          pump();
-        });
-        running.add(delivery);
-      }
-    }
-  }
-
-  function enqueue(entry: Entry) {
-    if (closed) return;
-    const name = laneOf(entry.message);
-    const lane = lanes.get(name) ?? { pending: [], running: 0 };
-    lanes.set(name, lane);
-    lane.pending.push(entry);
-    pump();
-  }
-
-  const entryOf = (message: QueueMessage): Entry => ({
-    id: randomUUID(),
-    message,
-    receives: 0,
-    sentAt: Date.now(),
-  });
-
   return {
     async send(message) {
-      enqueue(entryOf(message));
+      enqueue(state, entryOf(message));
     },
-    settled(key, signal) {
-      return new Promise<void>((resolve) => {
-        const set = waiters.get(key) ?? new Set();
-        const done = () => {
-          set.delete(done);
-          resolve();
-        };
-        set.add(done);
-        waiters.set(key, set);
-        signal.addEventListener('abort', done, { once: true });
-      });
-    },
+    settled: (key, signal) => settled(state, key, signal),
     resume(message, { force, delayMs }) {
       const entry = entryOf(message);
-      if (force) forcedIds.add(entry.id);
-      if (delayMs > 0) later(delayMs, () => enqueue(entry));
-      else enqueue(entry);
+      if (force) state.forcedIds.add(entry.id);
+      if (delayMs > 0) later(state, delayMs, () => enqueue(state, entry));
+      else enqueue(state, entry);
     },
-    forced: (messageId) => forcedIds.has(messageId),
+    forced: (messageId) => state.forcedIds.has(messageId),
     async close() {
-      closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      for (const lane of lanes.values()) lane.pending.length = 0;
-      await Promise.allSettled([...running]);
+      state.closed = true;
+      for (const timer of state.timers) clearTimeout(timer);
+      state.timers.clear();
+      for (const lane of state.lanes.values()) lane.pending.length = 0;
+      await Promise.allSettled([...state.running]);
     },
   };
 }

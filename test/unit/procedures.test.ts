@@ -41,14 +41,6 @@ const KNOWN_LONG = new Set<string>([
   'web/collections/collection.tsx CollectionCard',
   'web/summaries/ask.tsx Ask',
   'web/summaries/workspace.tsx Workspace',
-  'infra/constructs/alarms.ts (anonymous)',
-  'infra/constructs/service-api.ts (anonymous)',
-  'infra/local/host.ts startLocalHost',
-  'infra/local/queue.ts createLocalQueue',
-  'infra/local/server.ts startLocalServer',
-  'infra/local/server.ts (anonymous)',
-  'infra/settings.ts readSettings',
-  'infra/stack.ts (anonymous)',
 ]);
 
 /** Every .ts and .tsx file under a folder (declaration files left out). */
