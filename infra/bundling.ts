@@ -22,7 +22,7 @@ import { webBuildOptions, webFiles } from './web-build';
 /** The repository root: where esbuild resolves packages and the functions' sources. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The absolute path of one Lambda's entry file (`functions/<area>/<name>.ts`: infra/function-files.ts). */
+/** The absolute path of one Lambda's entry file (`functions/<area>/<name>.ts`). */
 export function entryPath(functionName: FunctionName): string {
   return join(PROJECT_ROOT, functionFile(functionName));
 }
@@ -41,7 +41,7 @@ export function functionNames(routes: readonly RouteDef[]): FunctionName[] {
 // calls require('node:https') and friends: without this banner the first call fails with
 // "Dynamic require of ... is not supported".
 // The alias keeps the banner from clashing with code that imports createRequire itself
-// (lib/shipped.ts): esbuild renames bundled identifiers, but never the banner's.
+// (the shipped packages' loader): esbuild renames bundled identifiers, but never the banner's.
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __bannerCreateRequire } from 'module'; const require = __bannerCreateRequire(import.meta.url);";
 
@@ -79,7 +79,7 @@ let defines: Record<string, string> | undefined;
 
 /**
  * Values built into every Lambda bundle (esbuild's `define`): the versions of the stored answers'
- * shapes, computed here from the very schemas being bundled (lib/schema-version.ts says why).
+ * shapes, computed here from the very schemas being bundled (schemaVersion says why).
  */
 export function bundleDefines(): Record<string, string> {
   // Computed once: a synth builds every function with the same schemas.
@@ -105,12 +105,12 @@ export function swaggerUiDistDir(): string {
 }
 
 /**
- * Packages a function loads at run time from beside its bundle (lib/shipped.ts): the worker's
+ * Packages a function loads at run time from beside its bundle: the worker's
  * (the offline model, and undici for the YouTube proxy), /ask's (undici: it reads videos too,
  * but answers offline by retrieval, without the language model), and /mcp's (undici, for
  * get_transcript and ask_video), and the collections functions' (undici: /collections reads
  * playlists and channels, questions across a collection read its videos, both through the
- * proxy). scripts/bundle.ts checks that every bundle using lib/shipped.ts is listed here.
+ * proxy). scripts/bundle.ts checks that every bundle that loads a shipped package is listed here.
  */
 export const SHIPPED_BY_FUNCTION: Partial<Record<FunctionName, readonly string[]>> = {
   [WORKER]: SHIPPED_PACKAGES,

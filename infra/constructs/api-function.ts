@@ -77,7 +77,7 @@ export class ApiFunction extends Construct {
     this.logGroup.grantWrite(this.role);
 
     this.function = new LambdaFunction(this, 'Function', {
-      // index.mjs and its chunks, built by infra/bundling.ts.
+      // index.mjs and its chunks, bundled by the local esbuild (no Docker).
       code: functionCode(props.name),
       handler: 'index.handler',
       description: props.description,

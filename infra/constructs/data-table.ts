@@ -1,5 +1,5 @@
 // The service's one DynamoDB table (users, login counters, caches, quotas, summary records and
-// jobs; see lib/aws/table.ts) and its one index, a user's jobs (GET /summaries).
+// jobs, told apart by their keys) and its one index, a user's jobs (GET /summaries).
 import { RemovalPolicy } from 'aws-cdk-lib';
 import {
   AttributeType,

@@ -57,7 +57,7 @@ export function readBody(
 /** Body bytes of each response sent (headers passed to writeHead are not readable back). */
 export const bodyBytes = new WeakMap<ServerResponse, number>();
 
-/** Writes a reply that has passed the exit (lib/http/exit.ts), with the CORS headers. */
+/** Writes a reply that has passed the exit, with the CORS headers. */
 export function send(
   response: ServerResponse,
   reply: Reply,

@@ -118,6 +118,10 @@ async function route(serving: Serving, exchange: Exchange) {
   const { route, pathParameters } = match;
   // A HEAD request has its own route, as deployed: the functions serve it as its GET route.
   served.routeKey = method === 'HEAD' ? `HEAD ${route.path}` : `${route.method} ${route.path}`;
+  // A handler's first load runs while the body arrives and the database starts, not after;
+  // a failure is answered when the request invokes it.
+  const loading = serving.handlerOf(route.function);
+  if (loading instanceof Promise) loading.catch(() => undefined);
   const pending = readBody(request, serving.maxBodyBytes);
   const body = bodyOf(
     serving,
