@@ -16,9 +16,12 @@ import {
   timelineText,
 } from './timeline-layout';
 
+/** How a part of the bar came to be named: by the keyboard's focus, or by the pointer. */
+type By = 'focus' | 'pointer';
+
 /** What a part of the bar does when pointed at or focused: names itself under the bar. */
 interface Naming {
-  onName: (label: string | undefined) => void;
+  onName: (by: By, label: string | undefined) => void;
 }
 
 /** A link to a moment that names itself while pointed at or focused. */
@@ -35,8 +38,10 @@ function MomentLink({
   kind: string;
   children?: ComponentChildren;
 }) {
-  const name = () => onName(label);
-  const unname = () => onName(undefined);
+  // Only the keyboard's focus (:focus-visible) names a part: a link clicked keeps the focus, and
+  // would otherwise hide what the pointer points at next.
+  const focus = (event: FocusEvent) =>
+    (event.currentTarget as HTMLElement).matches(':focus-visible') && onName('focus', label);
   return (
     <a
       class={kind}
@@ -44,10 +49,10 @@ function MomentLink({
       target="_blank"
       rel="noopener noreferrer"
       aria-label={label}
-      onFocus={name}
-      onBlur={unname}
-      onMouseEnter={name}
-      onMouseLeave={unname}
+      onFocus={focus}
+      onBlur={() => onName('focus', undefined)}
+      onMouseEnter={() => onName('pointer', label)}
+      onMouseLeave={() => onName('pointer', undefined)}
     >
       {children}
     </a>
@@ -65,7 +70,7 @@ function Segments({ segments, onName }: Naming & { segments: readonly Segment[] 
             kind={`timeline-segment${segment.number % 2 === 0 ? ' timeline-segment-even' : ''}`}
             onName={onName}
           >
-            {segment.number}
+            {segment.chapter.title}
           </MomentLink>
         </li>
       ))}
@@ -107,7 +112,11 @@ function overview(span: Span, segments: number, marks: number): string {
 
 /** The timeline of a summary; nothing for one without chapters or key points. */
 export function Timeline({ summary }: { summary: Summary }) {
-  const [named, setNamed] = useState<string | undefined>(undefined);
+  // The focused part wins over the pointed one: Tab can scroll a part under a resting pointer.
+  const [focused, setFocused] = useState<string | undefined>(undefined);
+  const [pointed, setPointed] = useState<string | undefined>(undefined);
+  const onName = (by: By, label: string | undefined) =>
+    by === 'focus' ? setFocused(label) : setPointed(label);
   const span = spanOf(summary);
   const segments = segmentsOf(summary.chapters ?? [], span);
   const marks = marksOf(summary.key_points ?? [], span);
@@ -117,14 +126,16 @@ export function Timeline({ summary }: { summary: Summary }) {
     <section class="timeline" aria-labelledby="timeline-title">
       <h3 id="timeline-title">Timeline</h3>
       <div class={`timeline-bar${segments.length === 0 ? ' timeline-rail' : ''}`}>
-        {segments.length > 0 && <Segments segments={segments} onName={setNamed} />}
-        {marks.length > 0 && <Marks marks={marks} onName={setNamed} />}
+        {segments.length > 0 && <Segments segments={segments} onName={onName} />}
+        {marks.length > 0 && <Marks marks={marks} onName={onName} />}
       </div>
       <p class="timeline-scale">
         <span>0:00</span>
         <span>{clock(span.seconds)}</span>
       </p>
-      <p class="timeline-now">{named ?? overview(span, segments.length, marks.length)}</p>
+      <p class="timeline-now">
+        {focused ?? pointed ?? overview(span, segments.length, marks.length)}
+      </p>
       <details class="timeline-text">
         <summary>The timeline as text</summary>
         <ol aria-label="The timeline as text">
