@@ -6,12 +6,12 @@
 // summary without chapters or key points has no bar; one of unknown length says so.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page, Response } from 'playwright-core';
+import type { Browser, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../../web/api';
 import { clock } from '../../web/times';
 import {
+  axeViolations,
   launchChromium,
   RESULTS_DIR,
   skipWithoutChromium,
@@ -68,15 +68,6 @@ const chapterLinks = (page: Page) =>
 const markLinks = (page: Page) =>
   timeline(page).getByRole('list', { name: 'Key points on the timeline' }).getByRole('link');
 
-/** Every axe-core violation on the page as it is now, of any impact. */
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map(
-    (violation) =>
-      `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-  );
-}
-
 /**
  * axe in light and dark at the window's width, and no sideways scrolling; the timeline's picture
  * in each is kept as `timeline-<where>-<scheme>.png` for a person to look at.
@@ -84,7 +75,7 @@ async function violations(page: Page): Promise<string[]> {
 async function checkBothSchemes(page: Page, where: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    expect(await violations(page), `${where}, ${colorScheme}`).toEqual([]);
+    expect(await axeViolations(page), `${where}, ${colorScheme}`).toEqual([]);
     const name = `timeline-${where.replace(/\W+/g, '-')}-${colorScheme}.png`;
     await timeline(page).screenshot({ path: resolve(RESULTS_DIR, name) });
   }
@@ -110,6 +101,28 @@ function secondsOf(href: string | null): number {
     href ?? '',
   );
   return match ? Number(match[1]) : Number.NaN;
+}
+
+/**
+ * Each of `links` opens its moment's URL (the API's, `t=` its start in whole seconds) in a new
+ * tab, and is named as `name` says; one link per moment.
+ */
+async function expectMomentLinks<T extends { url: string; start_seconds: number }>(
+  links: Locator,
+  moments: readonly T[],
+  name: (moment: T, index: number) => string,
+): Promise<void> {
+  const all = await links.all();
+  expect(all).toHaveLength(moments.length);
+  for (const [i, moment] of moments.entries()) {
+    const link = all[i] as Locator;
+    const href = await link.getAttribute('href');
+    expect(href).toBe(moment.url);
+    expect(secondsOf(href)).toBe(Math.floor(moment.start_seconds));
+    await expect(link.getAttribute('target')).resolves.toBe('_blank');
+    await expect(link.getAttribute('rel')).resolves.toContain('noopener');
+    await expect(link.getAttribute('aria-label')).resolves.toBe(name(moment, i));
+  }
 }
 
 /** The accessible name of the focused element (its aria-label, else its text). */
@@ -171,43 +184,21 @@ describe.skipIf(SKIPPED)('the timeline under a summary, in chromium', () => {
       expect(summary.metadata.duration_seconds).toBe(videoSeconds);
     });
 
-    await step(
-      'each segment links its chapter’s moment, named by number, title and times',
-      async () => {
-        const chapters = summary.chapters ?? [];
-        const links = await chapterLinks(page).all();
-        expect(links).toHaveLength(chapters.length);
-        for (const [i, link] of links.entries()) {
-          const chapter = chapters[i];
-          const href = await link.getAttribute('href');
-          expect(href).toBe(chapter?.url);
-          expect(secondsOf(href)).toBe(Math.floor(chapter?.start_seconds ?? Number.NaN));
-          await expect(link.getAttribute('target')).resolves.toBe('_blank');
-          await expect(link.getAttribute('rel')).resolves.toContain('noopener');
-          await expect(link.getAttribute('aria-label')).resolves.toBe(
-            `Chapter ${i + 1}, ${chapter?.title}, ${clock(chapter?.start_seconds ?? 0)} to ${clock(chapter?.end_seconds ?? 0)}`,
-          );
-        }
-      },
+    await step('each segment links its chapter’s moment, named by number, title and times', () =>
+      expectMomentLinks(
+        chapterLinks(page),
+        summary.chapters ?? [],
+        (chapter, i) =>
+          `Chapter ${i + 1}, ${chapter.title}, ${clock(chapter.start_seconds)} to ${clock(chapter.end_seconds)}`,
+      ),
     );
 
-    await step(
-      'each mark links its key point’s moment, named by number, time and words',
-      async () => {
-        const points = summary.key_points ?? [];
-        const links = await markLinks(page).all();
-        expect(links).toHaveLength(points.length);
-        for (const [i, link] of links.entries()) {
-          const point = points[i];
-          const href = await link.getAttribute('href');
-          expect(href).toBe(point?.url);
-          expect(secondsOf(href)).toBe(Math.floor(point?.start_seconds ?? Number.NaN));
-          await expect(link.getAttribute('target')).resolves.toBe('_blank');
-          await expect(link.getAttribute('aria-label')).resolves.toBe(
-            `Key point ${i + 1}, at ${clock(point?.start_seconds ?? 0)}: ${point?.text}`,
-          );
-        }
-      },
+    await step('each mark links its key point’s moment, named by number, time and words', () =>
+      expectMomentLinks(
+        markLinks(page),
+        summary.key_points ?? [],
+        (point, i) => `Key point ${i + 1}, at ${clock(point.start_seconds)}: ${point.text}`,
+      ),
     );
 
     await step('segments and marks stand where their moments are on the bar', async () => {
