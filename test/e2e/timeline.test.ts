@@ -62,11 +62,13 @@ afterAll(async () => {
   await env?.close();
 });
 
-const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
+const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline', exact: true });
 const chapterLinks = (page: Page) =>
-  timeline(page).getByRole('list', { name: 'Chapters on the timeline' }).getByRole('link');
+  timeline(page).getByRole('list', { name: 'Parts of the video', exact: true }).getByRole('link');
 const markLinks = (page: Page) =>
-  timeline(page).getByRole('list', { name: 'Key points on the timeline' }).getByRole('link');
+  timeline(page)
+    .getByRole('list', { name: 'Key points on the timeline', exact: true })
+    .getByRole('link');
 
 /**
  * axe in light and dark at the window's width, and no sideways scrolling; the timeline's picture
@@ -203,7 +205,7 @@ describe.skipIf(SKIPPED)('the timeline under a summary, in chromium', () => {
 
     await step('segments and marks stand where their moments are on the bar', async () => {
       const bar = await timeline(page)
-        .getByRole('list', { name: 'Chapters on the timeline' })
+        .getByRole('list', { name: 'Parts of the video', exact: true })
         .boundingBox();
       if (!bar) throw new Error('no bar');
       const at = (seconds: number) => bar.x + (seconds / videoSeconds) * bar.width;
@@ -247,7 +249,7 @@ describe.skipIf(SKIPPED)('the timeline under a summary, in chromium', () => {
       async () => {
         await page.keyboard.press('Enter');
         const items = timeline(page)
-          .getByRole('list', { name: 'The timeline as text' })
+          .getByRole('list', { name: 'The timeline as text', exact: true })
           .getByRole('listitem');
         await items.first().waitFor();
         const lines = await items.allTextContents();

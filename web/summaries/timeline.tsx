@@ -61,7 +61,7 @@ function MomentLink({
 
 function Segments({ segments, onName }: Naming & { segments: readonly Segment[] }) {
   return (
-    <ol class="timeline-chapters" aria-label="Chapters on the timeline">
+    <ol class="timeline-chapters" aria-label="Parts of the video">
       {segments.map((segment) => (
         <li key={segment.number} style={{ left: `${segment.left}%`, width: `${segment.width}%` }}>
           <MomentLink
