@@ -6,12 +6,11 @@
 // summary without chapters or key points has no bar; one of unknown length says so.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { Browser, Locator, Page, Response } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../../web/api';
 import { clock } from '../../web/times';
 import {
-  axeViolations,
   launchChromium,
   RESULTS_DIR,
   skipWithoutChromium,
@@ -21,6 +20,16 @@ import {
 } from '../support/browser';
 import { FAKE_VIDEO_IDS } from '../support/fake-youtube';
 import { type SummarizeEnv, startSummarizeEnv } from '../support/summarize-env';
+import {
+  chapterLinks,
+  checkBothSchemes,
+  expectMomentLinks,
+  expectTappableMarks,
+  focusedName,
+  markLinks,
+  summaryIn,
+  timeline,
+} from '../support/timeline-page';
 import { loadSharedTranscript, toCaptionXml } from '../support/transcripts';
 
 const SKIPPED = skipWithoutChromium('the timeline of the page at /');
@@ -35,8 +44,6 @@ const DESCRIPTION = ['How roots find water.', '', '0:00 Intro', '3:05 Roots', '7
 );
 const CHAPTER_TITLES = ['Intro', 'Roots', 'Kernels'];
 const UI_TIMEOUT = 45_000;
-/** WCAG 2.2's least target size (2.5.8), in CSS pixels. */
-const LEAST_TARGET_PX = 24;
 
 let env: SummarizeEnv;
 let browser: Browser;
@@ -61,95 +68,6 @@ afterAll(async () => {
   await browser?.close();
   await env?.close();
 });
-
-const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline', exact: true });
-const chapterLinks = (page: Page) =>
-  timeline(page).getByRole('list', { name: 'Parts of the video', exact: true }).getByRole('link');
-const markLinks = (page: Page) =>
-  timeline(page)
-    .getByRole('list', { name: 'Key points on the timeline', exact: true })
-    .getByRole('link');
-
-/**
- * axe in light and dark at the window's width, and no sideways scrolling; the timeline's picture
- * in each is kept as `timeline-<where>-<scheme>.png` for a person to look at.
- */
-async function checkBothSchemes(page: Page, where: string): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    expect(await axeViolations(page), `${where}, ${colorScheme}`).toEqual([]);
-    const name = `timeline-${where.replace(/\W+/g, '-')}-${colorScheme}.png`;
-    await timeline(page).screenshot({ path: resolve(RESULTS_DIR, name) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  const sideways = await page.evaluate(
-    'document.documentElement.scrollWidth > document.documentElement.clientWidth',
-  );
-  expect(sideways, where).toBe(false);
-}
-
-/** The summary a response of the API carries: POST /summarize's 200, or a done job's result. */
-async function summaryIn(response: Response): Promise<Summary | undefined> {
-  const path = new URL(response.url()).pathname;
-  if (!/\/(summarize|summaries\/[^/]+)$/.test(path) || !response.ok()) return undefined;
-  const body = await response.json().catch(() => undefined);
-  if (body?.status === 'done') return body.result as Summary;
-  return body?.summary === undefined ? undefined : (body as Summary);
-}
-
-/** The `t=` of a link to a moment of the video, in whole seconds. */
-function secondsOf(href: string | null): number {
-  const match = new RegExp(`^https://www\\.youtube\\.com/watch\\?v=${VIDEO_ID}&t=(\\d+)s$`).exec(
-    href ?? '',
-  );
-  return match ? Number(match[1]) : Number.NaN;
-}
-
-/**
- * Each of `links` opens its moment's URL (the API's, `t=` its start in whole seconds) in a new
- * tab, and is named as `name` says; one link per moment.
- */
-async function expectMomentLinks<T extends { url: string; start_seconds: number }>(
-  links: Locator,
-  moments: readonly T[],
-  name: (moment: T, index: number) => string,
-): Promise<void> {
-  const all = await links.all();
-  expect(all).toHaveLength(moments.length);
-  for (const [i, moment] of moments.entries()) {
-    const link = all[i] as Locator;
-    const href = await link.getAttribute('href');
-    expect(href).toBe(moment.url);
-    expect(secondsOf(href)).toBe(Math.floor(moment.start_seconds));
-    await expect(link.getAttribute('target')).resolves.toBe('_blank');
-    await expect(link.getAttribute('rel')).resolves.toContain('noopener');
-    await expect(link.getAttribute('aria-label')).resolves.toBe(name(moment, i));
-  }
-}
-
-/** The accessible name of the focused element (its aria-label, else its text). */
-const focusedName = (page: Page) =>
-  page.evaluate<string>(
-    "(document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '').trim()",
-  );
-
-/** The boxes of the marks' links: each at least a finger's target, no two overlapping. */
-async function expectTappableMarks(page: Page): Promise<void> {
-  const boxes = await Promise.all((await markLinks(page).all()).map((link) => link.boundingBox()));
-  for (const box of boxes) {
-    expect(box?.width).toBeGreaterThanOrEqual(LEAST_TARGET_PX);
-    expect(box?.height).toBeGreaterThanOrEqual(LEAST_TARGET_PX);
-  }
-  const overlapping = boxes.flatMap((a, i) =>
-    boxes.slice(i + 1).filter((b) => {
-      if (!a || !b) return false;
-      const wide = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-      const high = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-      return wide > 0.5 && high > 0.5;
-    }),
-  );
-  expect(overlapping).toEqual([]);
-}
 
 describe.skipIf(SKIPPED)('the timeline under a summary, in chromium', () => {
   const id = randomUUID().slice(0, 8);
@@ -189,6 +107,7 @@ describe.skipIf(SKIPPED)('the timeline under a summary, in chromium', () => {
     await step('each segment links its chapter’s moment, named by number, title and times', () =>
       expectMomentLinks(
         chapterLinks(page),
+        VIDEO_ID,
         summary.chapters ?? [],
         (chapter, i) =>
           `Chapter ${i + 1}, ${chapter.title}, ${clock(chapter.start_seconds)} to ${clock(chapter.end_seconds)}`,
@@ -198,6 +117,7 @@ describe.skipIf(SKIPPED)('the timeline under a summary, in chromium', () => {
     await step('each mark links its key point’s moment, named by number, time and words', () =>
       expectMomentLinks(
         markLinks(page),
+        VIDEO_ID,
         summary.key_points ?? [],
         (point, i) => `Key point ${i + 1}, at ${clock(point.start_seconds)}: ${point.text}`,
       ),
