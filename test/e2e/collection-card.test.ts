@@ -17,10 +17,10 @@
 // answers: its Markdown is checked by test/unit/web/collections-format.test.ts.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  axeViolations,
   launchChromium,
   RESULTS_DIR,
   skipWithoutChromium,
@@ -83,20 +83,11 @@ afterAll(async () => {
   await env?.close();
 });
 
-/** Every axe-core violation on the page as it is now, of any impact. */
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map(
-    (violation) =>
-      `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-  );
-}
-
 /** axe in light and dark, at the window's width, and no sideways scrolling. */
 async function checkBothSchemes(page: Page): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    expect(await violations(page), colorScheme).toEqual([]);
+    expect(await axeViolations(page), colorScheme).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
   const sideways = await page.evaluate(

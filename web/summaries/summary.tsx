@@ -7,6 +7,7 @@ import { CopyMarkdown } from '../copy-markdown';
 import { summaryMarkdown } from '../markdown';
 import { paragraphsOf } from '../text';
 import { clock } from '../times';
+import { Timeline } from './timeline';
 
 /** A moment of the video (a key point, a citation): what is said there, and the link to it. */
 export interface Moment {
@@ -80,6 +81,7 @@ export function SummaryView({ summary }: { summary: Summary }) {
       {paragraphsOf(summary.summary).map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>
       ))}
+      <Timeline summary={summary} />
       {summary.chapters && summary.chapters.length > 0 && (
         <>
           <h3>Chapters</h3>
