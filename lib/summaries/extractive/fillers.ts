@@ -191,32 +191,17 @@ export function withoutFillers(sentence: string): string {
   return result === sentence ? sentence : capitalised(result);
 }
 
-/** Whether no word of `sentence` is left once its fillers are gone ("Um?", "Ok, so, um."). */
-const onlyFillers = (sentence: string) =>
-  wordsIn(afterLeadingFillers(withoutInnerFillers(sentence))) === 0;
+/** What a sentence may end in and still say nothing ("So yeah.", "Uh, ok."); not "Yes." or
+ * "Right.", which answer something. */
+const SAYS_NOTHING = new Set([...ALWAYS, 'yeah', 'so', 'oh', 'well']);
 
-/** A sentence's last word: it ends with a sentence end, a closing quote or bracket after it. */
-const ENDS_SENTENCE = /[.!?…]["'”’)\]]*$/u;
-
-/**
- * A text of several sentences (captions run together) without fillers, sentence by sentence
- * (withoutFillers), and without the sentences that are nothing but fillers ("Um?", "Ok, so, um.").
- */
-export function textWithoutFillers(text: string): string {
-  const sentences: string[] = [];
-  let words: string[] = [];
-  const close = () => {
-    const sentence = words.join(' ');
-    words = [];
-    if (sentence === '') return;
-    const cleaned = withoutFillers(sentence);
-    if (cleaned !== sentence || !onlyFillers(sentence)) sentences.push(cleaned);
-  };
-  for (const word of text.split(/\s+/)) {
-    if (word === '') continue;
-    words.push(word);
-    if (ENDS_SENTENCE.test(word)) close();
-  }
-  close();
-  return sentences.join(' ');
+/** Whether nothing but fillers is said in `sentence` ("Um?", "Ok, so, um.", "So yeah."). */
+export function onlyFillers(sentence: string): boolean {
+  const left = afterLeadingFillers(withoutInnerFillers(sentence))
+    .split(/\s+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word));
+  return left.length === 0 || (left.length === 1 && SAYS_NOTHING.has(partsOf(left[0] ?? '').core));
 }
+
+/** Whether `text` opens with a filler ("So watch", "You know, it's"; not "So far"). */
+export const opensWithFiller = (text: string) => leadingFiller(text.trimStart()) !== undefined;
