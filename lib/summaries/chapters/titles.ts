@@ -6,7 +6,7 @@
 // term, its most central sentence's opening, a few words cut at a word boundary. A title is a
 // name, never a list of keywords.
 import { trimEndOf } from '../../util/text';
-import { contentWords, sentenceTokens } from '../extractive/content-words';
+import { contentWords } from '../extractive/content-words';
 import { withoutFillers } from '../extractive/fillers';
 import { chapterTitle } from './chapter';
 import type { RankedSentence } from './offline';
@@ -99,13 +99,12 @@ function candidatesOf(
   };
   for (const sentence of sentences) {
     const words = contentWords(sentence.text, terms);
-    const tokens = sentenceTokens(sentence.text);
     // Whether the run of content words around each word was led by a determiner or preposition.
     let led = false;
     words.forEach((word, i) => {
       const previous = words[i - 1];
       if (!previous || previous.position !== word.position - 1) {
-        led = NOUN_LEADS.has(tokens[word.position - 1] ?? '');
+        led = NOUN_LEADS.has(word.previous.toLowerCase());
       }
       const next = words[i + 1];
       const endsRun = !next || next.position !== word.position + 1;
