@@ -370,9 +370,7 @@ export function labelledShare(videos: LabelledVideo[]): number {
     );
     const summary = summarizeSentences(video.sentences, SUMMARY_WORDS);
     // The summary shows its sentences without their fillers.
-    const picked = video.sentences.filter((sentence) =>
-      summary.includes(withoutFillers(sentence)),
-    );
+    const picked = video.sentences.filter((sentence) => summary.includes(withoutFillers(sentence)));
     const words = picked.reduce((n, sentence) => n + countWords(sentence), 0);
     const fromLabelled = picked
       .filter((sentence) => labelled.has(sentence))
