@@ -21,7 +21,7 @@ import {
   type Feature,
   sentenceFeatures,
 } from '../lib/summaries/extractive/features';
-import { stripLeadingFillers } from '../lib/summaries/extractive/fillers';
+import { withoutFillers } from '../lib/summaries/extractive/fillers';
 import type { Weights } from '../lib/summaries/extractive/ranking';
 import { summarizeSentences } from '../lib/summaries/extractive/selection';
 import { runToEnd } from '../lib/util/cooperative';
@@ -369,10 +369,8 @@ export function labelledShare(videos: LabelledVideo[]): number {
       video.clips.flatMap((clip) => clip.sentences.filter((_, i) => clip.labels[i])),
     );
     const summary = summarizeSentences(video.sentences, SUMMARY_WORDS);
-    // The summary shows its sentences without their leading fillers.
-    const picked = video.sentences.filter((sentence) =>
-      summary.includes(stripLeadingFillers(sentence)),
-    );
+    // The summary shows its sentences without their fillers.
+    const picked = video.sentences.filter((sentence) => summary.includes(withoutFillers(sentence)));
     const words = picked.reduce((n, sentence) => n + countWords(sentence), 0);
     const fromLabelled = picked
       .filter((sentence) => labelled.has(sentence))

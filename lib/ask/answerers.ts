@@ -20,7 +20,7 @@ import { stampedUnits } from '../summaries/llm/prompt/timed-units';
 import { formatTimestamp } from '../summaries/timed-line';
 import { cutText } from '../util/text';
 import type { Video } from '../youtube/types';
-import { checkCitations, makeCitation, withoutMarks } from './citations';
+import { checkCitations, makeCitation, quotedInAnswer } from './citations';
 import { answeringPassages, type PassageMatch, passagesOf, searchPassages } from './passages';
 import { ANSWER_WORDS, askSystemPrompt, askUserPrompt, isNotInVideo } from './prompt';
 import type { ASK_CONTEXTS, Citation } from './schemas';
@@ -60,8 +60,9 @@ const notAddressed = (
 
 /**
  * The offline answer: the passages that best answer the question (passages.ts), best first,
- * each followed by its [m:ss] mark and cited at the start of its first caption. A time mark the
- * captions themselves hold (or a look-alike) is left out of the answer: it would link nowhere.
+ * each followed by its [m:ss] mark and cited at the start of its first caption. The answer shows
+ * them as text to read (quotedInAnswer: no time marks of the captions', no cues, no fillers);
+ * the citations quote the captions as they are.
  */
 export function answerByRetrieval({ question, videoId, video }: AskInput): Answer {
   const passages = passagesOf(video.transcript);
@@ -74,7 +75,7 @@ export function answerByRetrieval({ question, videoId, video }: AskInput): Answe
   const answer = citations
     .map(
       (citation, i) =>
-        `${withoutMarks(citation.text)} [${formatTimestamp(found[i]?.passage.startMs ?? 0)}]`,
+        `${quotedInAnswer(citation.text)} [${formatTimestamp(found[i]?.passage.startMs ?? 0)}]`,
     )
     .join('\n\n');
   return {

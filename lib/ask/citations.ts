@@ -5,6 +5,7 @@
 // A citation's moment is always a caption start of this transcript, and its link is built here
 // from the video id: nothing a model (or a transcript, or a question) writes can point elsewhere.
 
+import { spokenText } from '../summaries/extractive/spoken';
 import { createAnchor, keyPointUrl } from '../summaries/key-points';
 import { keysOf } from '../summaries/terms';
 import { formatTimestamp, parseTimestamp } from '../summaries/timed-line';
@@ -120,6 +121,18 @@ export function withoutMarks(text: string): string {
     last = mark.end;
   }
   return kept + text.slice(last);
+}
+
+/**
+ * What an offline answer shows of a citation's captions: without marks (they would link
+ * nowhere), cues or fillers ("Um, so the CNN, um, is 98% accurate" -> "The CNN is 98%
+ * accurate"). The citation keeps the captions' words; the answer only ever leaves some out, so
+ * its sentences still anchor where the citation is (createAnchor reads no filler as a term).
+ */
+export function quotedInAnswer(text: string): string {
+  const quoted = withoutMarks(text);
+  const spoken = spokenText(quoted);
+  return spoken === '' ? quoted : spoken;
 }
 
 const SENTENCE_ENDS = '.!?…\n';

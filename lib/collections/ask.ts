@@ -8,7 +8,7 @@
 // as /ask's: a cached answer is free, any other takes a unit, given back on our failures.
 import { createHash } from 'node:crypto';
 import type { User } from '../accounts/users/store';
-import { makeCitation } from '../ask/citations';
+import { makeCitation, quotedInAnswer } from '../ask/citations';
 import { answeringPassages, passagesOf, searchPassages } from '../ask/passages';
 import { normaliseQuestion } from '../ask/question';
 import { HttpError } from '../errors';
@@ -175,7 +175,7 @@ async function answerOf(
       citations.length === 0
         ? NOT_ADDRESSED
         : citations
-            .map((c) => `${c.text} [${formatTimestamp(c.start_seconds * 1000)}]`)
+            .map((c) => `${quotedInAnswer(c.text)} [${formatTimestamp(c.start_seconds * 1000)}]`)
             .join('\n\n'),
     citations,
     answered: citations.length > 0,

@@ -25,6 +25,7 @@ const UNTRUSTED_READERS = [
   'lib/summaries/extractive/selection.ts', // captions' sentences, cut at a clause
   'lib/summaries/extractive/content-words.ts', // captions' words
   'lib/summaries/extractive/fillers.ts', // captions' sentences and their openings
+  'lib/summaries/extractive/spoken.ts', // captions run together, as an offline answer shows them
   'lib/summaries/chapters/chapter.ts', // chapter titles and summaries (models', captions')
   'lib/summaries/chapters/creator.ts', // a description's chapters
   'lib/summaries/chapters/model.ts', // a model's chapters

@@ -3,7 +3,7 @@
 // extractive ranking scores them. Also what the creator's chapters are summarised by when no
 // model summarised them.
 import type { Steps } from '../../util/cooperative';
-import { stripLeadingFillers } from '../extractive/fillers';
+import { withoutFillers } from '../extractive/fillers';
 import {
   type Chapter,
   type ChapterStart,
@@ -45,7 +45,7 @@ type Span = { from: number; to: number };
 /**
  * A chapter's summary: its best sentences (score, times how central to the chapter they are),
  * adding the next best while under SUMMARY_WORDS and SUMMARY_SENTENCES, skipping those that repeat
- * one already chosen; in their order, without leading fillers.
+ * one already chosen; in their order, without their fillers.
  */
 function summaryOf(sentences: readonly RankedSentence[], span: Span): string {
   const inside = sentences.slice(span.from, span.to);
@@ -77,7 +77,7 @@ function summaryOf(sentences: readonly RankedSentence[], span: Span): string {
   }
   return chosen
     .sort((a, b) => a.startMs - b.startMs)
-    .map((sentence) => stripLeadingFillers(sentence.text))
+    .map((sentence) => withoutFillers(sentence.text))
     .join(' ');
 }
 

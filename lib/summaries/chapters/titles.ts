@@ -1,20 +1,24 @@
-// Titles of chapters made without a model: the key terms of each chapter, the words said often
-// in it and seldom in the others (tf-idf over the chapters), phrases of two words first ("kernel
+// Titles of chapters made without a model: each chapter's key term, a name said often in it and
+// seldom in the others (tf-idf over the chapters), a phrase of two words first ("kernel
 // convolutions", "house prices": side by side without a stopword between, they are nearly always
-// names of things); or, for a chapter with no such words, its most central sentence cut to a
-// phrase.
+// names of things), and only a term said as a noun ("the root tips", "of images"; not "linear"
+// nor "solve"), one title per chapter, no two chapters alike; or, for a chapter with no such
+// term, its most central sentence's opening, a few words cut at a word boundary. A title is a
+// name, never a list of keywords.
 import { trimEndOf } from '../../util/text';
 import { contentWords } from '../extractive/content-words';
-import { stripLeadingFillers } from '../extractive/fillers';
+import { withoutFillers } from '../extractive/fillers';
 import { chapterTitle } from './chapter';
 import type { RankedSentence } from './offline';
 
-/** Key terms in a title, at most. */
-const TITLE_TERMS = 3;
 /** A title from the central sentence keeps at most this many words. */
-const PHRASE_WORDS = 8;
+export const PHRASE_WORDS = 6;
 /** A phrase must be said at least this often in a chapter to name it, a single word once more. */
 const LEAST_SAID = 2;
+/** How much more a phrase of two words counts than one word said as often. */
+const PHRASE_WEIGHT = 2.5;
+/** At least one in this many of a term's sayings must be as a noun for it to name a chapter. */
+const NOMINAL_SHARE = 3;
 /** Sentences shorter than this are no title's source. */
 const SENTENCE_MIN_WORDS = 5;
 // Single words that say nothing about a subject: adjectives, verbs and vague nouns of speech the
@@ -28,6 +32,13 @@ const VAGUE = new Set(
   work works write`.split(/\s+/),
 );
 const VERB_LIKE = /(?:ing|ly|ed)$/;
+// What a noun phrase follows: determiners, numbers and prepositions ("the kernel", "two layers",
+// "of images"). A term at the end of content words said after one of these is said as a noun.
+const NOUN_LEADS = new Set(
+  `a an the this that these those my your our their his her its some any each every no another
+  such what which whose two three four five several many few more most all both of in on with
+  for about from into by between through than over under within without`.split(/\s+/),
+);
 
 /** The unit a title may name: one word or two side by side, how often it is said, and how. */
 interface Candidate {
@@ -42,6 +53,8 @@ interface Candidate {
   form: string;
   votes: number;
   lowercase: boolean;
+  /** How often it ends content words said after a determiner or preposition (as a noun). */
+  nominal: number;
 }
 
 /** Whether a word may name a chapter on its own (cached: a text repeats its words). */
@@ -68,13 +81,14 @@ function candidatesOf(
   terms: Map<string, string>,
 ): Map<string, Candidate> {
   const found = new Map<string, Candidate>();
-  const visit = (key: string, words: number, written: string) => {
+  const visit = (key: string, words: number, written: string, nominal: boolean) => {
     let candidate = found.get(key);
     if (!candidate) {
-      candidate = { key, words, count: 0, form: written, votes: 0, lowercase: false };
+      candidate = { key, words, count: 0, form: written, votes: 0, lowercase: false, nominal: 0 };
       found.set(key, candidate);
     }
     candidate.count++;
+    if (nominal) candidate.nominal++;
     if (written === candidate.form) candidate.votes++;
     else if (candidate.votes > 0) candidate.votes--;
     else {
@@ -85,9 +99,16 @@ function candidatesOf(
   };
   for (const sentence of sentences) {
     const words = contentWords(sentence.text, terms);
+    // Whether the run of content words around each word was led by a determiner or preposition.
+    let led = false;
     words.forEach((word, i) => {
-      if (named(word.word)) visit(word.term, 1, word.word);
+      const previous = words[i - 1];
+      if (!previous || previous.position !== word.position - 1) {
+        led = NOUN_LEADS.has(word.previous.toLowerCase());
+      }
       const next = words[i + 1];
+      const endsRun = !next || next.position !== word.position + 1;
+      if (named(word.word)) visit(word.term, 1, word.word, led && endsRun);
       if (
         next &&
         next.position === word.position + 1 &&
@@ -95,7 +116,9 @@ function candidatesOf(
         !VAGUE.has(word.word.toLowerCase()) &&
         named(next.word)
       ) {
-        visit(`${word.term} ${next.term}`, 2, `${word.word} ${next.word}`);
+        const after = words[i + 2];
+        const nominal = led && (!after || after.position !== next.position + 1);
+        visit(`${word.term} ${next.term}`, 2, `${word.word} ${next.word}`, nominal);
       }
     });
   }
@@ -108,16 +131,10 @@ function shownForm(candidate: Candidate): string {
   return candidate.lowercase && candidate.form.slice(1) === lower.slice(1) ? lower : candidate.form;
 }
 
-/** "Kernels, edges and pooling": names as a title, the first letter capitalised. */
-function listTitle(names: readonly string[]): string {
-  const list =
-    names.length <= 1
-      ? (names[0] ?? '')
-      : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  return list.charAt(0).toUpperCase() + list.slice(1);
-}
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The most central sentence's opening, cut at a clause end or after PHRASE_WORDS words. */
+/** The most central sentence's opening, without its fillers, cut at a clause end or a word
+ * boundary after PHRASE_WORDS words. */
 function phraseTitle(sentences: readonly RankedSentence[]): string {
   let best: RankedSentence | undefined;
   for (const sentence of sentences) {
@@ -126,7 +143,7 @@ function phraseTitle(sentences: readonly RankedSentence[]): string {
     }
   }
   if (!best) return '';
-  const words = stripLeadingFillers(best.text).split(/\s+/);
+  const words = withoutFillers(best.text).split(/\s+/);
   let cut = Math.min(words.length, PHRASE_WORDS);
   const clause = words.slice(0, cut).findIndex((word, i) => i >= 2 && /[,;:.!?]$/.test(word));
   if (clause >= 0) cut = clause + 1;
@@ -134,10 +151,16 @@ function phraseTitle(sentences: readonly RankedSentence[]): string {
   return cut < words.length ? `${phrase}…` : phrase;
 }
 
+/** Whether a candidate may name a chapter: said often enough, and said as a noun. */
+const nameable = (candidate: Candidate) =>
+  candidate.count >= LEAST_SAID + (candidate.words === 1 ? 1 : 0) &&
+  candidate.nominal >= (candidate.words === 1 ? 2 : 1) &&
+  candidate.nominal * NOMINAL_SHARE >= candidate.count;
+
 /**
  * A title for each stretch of sentences (`parts`: the sentences of each chapter): its best key
- * terms, phrases first, each shown as the speaker wrote it; its central sentence's opening when
- * no term is said often enough in it.
+ * term said as a noun (a phrase counts for more), shown as the speaker wrote it, and not one an
+ * earlier chapter is titled by; its central sentence's opening when no term will do.
  */
 export function titlesOf(parts: readonly (readonly RankedSentence[])[]): string[] {
   const terms = new Map<string, string>();
@@ -146,32 +169,25 @@ export function titlesOf(parts: readonly (readonly RankedSentence[])[]): string[
   for (const candidates of found) {
     for (const key of candidates.keys()) spread.set(key, (spread.get(key) ?? 0) + 1);
   }
+  const taken = new Set<string>();
   return found.map((candidates, index) => {
-    const ranked: { candidate: Candidate; value: number }[] = [];
+    let best: Candidate | undefined;
+    let bestValue = 0;
     for (const candidate of candidates.values()) {
-      if (candidate.count < LEAST_SAID + (candidate.words === 1 ? 1 : 0)) continue;
-      ranked.push({
-        candidate,
-        // A phrase counts for a little more than its words: it names the thing more precisely.
-        value:
-          candidate.count *
-          Math.log(1 + parts.length / (spread.get(candidate.key) ?? 1)) *
-          (candidate.words === 2 ? 1.5 : 1),
-      });
+      if (taken.has(candidate.key) || !nameable(candidate)) continue;
+      // A phrase counts for a little more than its words: it names the thing more precisely.
+      const value =
+        candidate.count *
+        Math.log(1 + parts.length / (spread.get(candidate.key) ?? 1)) *
+        (candidate.words === 2 ? PHRASE_WEIGHT : 1);
+      if (value > bestValue || (value === bestValue && best && candidate.key < best.key)) {
+        best = candidate;
+        bestValue = value;
+      }
     }
-    ranked.sort((a, b) => b.value - a.value || (a.candidate.key < b.candidate.key ? -1 : 1));
-    const chosen: Candidate[] = [];
-    for (const { candidate } of ranked) {
-      if (chosen.length >= TITLE_TERMS) break;
-      // A word of a phrase already chosen (or a phrase of a word already chosen) adds nothing.
-      const terms = candidate.key.split(' ');
-      const overlaps = chosen.some((taken) =>
-        taken.key.split(' ').some((term) => terms.includes(term)),
-      );
-      if (!overlaps) chosen.push(candidate);
-    }
-    const title =
-      chosen.length > 0 ? listTitle(chosen.map(shownForm)) : phraseTitle(parts[index] ?? []);
-    return chapterTitle(title);
+    if (best) taken.add(best.key);
+    return chapterTitle(
+      best ? capitalised(shownForm(best)) : capitalised(phraseTitle(parts[index] ?? [])),
+    );
   });
 }

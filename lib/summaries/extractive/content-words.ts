@@ -66,6 +66,8 @@ export interface ContentWord {
   word: string;
   term: string;
   position: number;
+  /** The token said just before it, as written ('' for the first): "the" in "the kernel". */
+  previous: string;
 }
 
 /**
@@ -76,6 +78,7 @@ export interface ContentWord {
 export function contentWords(sentence: string, terms: Map<string, string>): ContentWord[] {
   const words: ContentWord[] = [];
   let position = 0;
+  let previous = '';
   for (const word of sentence.replace(/’/g, "'").match(TOKEN) ?? []) {
     let term = terms.get(word);
     if (term === undefined) {
@@ -84,7 +87,8 @@ export function contentWords(sentence: string, terms: Map<string, string>): Cont
       term = isContent(token) ? stemOf(token, terms) : '';
       terms.set(word, term);
     }
-    if (term !== '') words.push({ word, term, position });
+    if (term !== '') words.push({ word, term, position, previous });
+    previous = word;
     position++;
   }
   return words;

@@ -3,7 +3,7 @@
 import { runToEnd, type Steps } from '../../util/cooperative';
 import { trimEndOf } from '../../util/text';
 import { countWords } from '../../util/words';
-import { stripLeadingFillers } from './fillers';
+import { withoutFillers } from './fillers';
 import { analyse } from './ranking';
 
 // Redundancy penalty of the selection (MMR) and how strongly it prefers dense sentences: gain is
@@ -68,9 +68,9 @@ export function joinParts(parts: Map<number, string>): string {
 }
 
 export function* select(sentences: string[], targetWords: number): Steps<Selection> {
-  // What the summary shows of each sentence: without the fillers that open it. The ranking reads
+  // What the summary shows of each sentence: without its fillers (fillers.ts). The ranking reads
   // the sentence as said, as its weights were trained (scoring stripped sentences did worse).
-  const shown = sentences.map(stripLeadingFillers);
+  const shown = sentences.map(withoutFillers);
   const lengths = shown.map((sentence) => countWords(sentence));
   const { terms, scores } = yield* analyse(sentences);
   const saying = sentences.map(

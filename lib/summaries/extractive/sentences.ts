@@ -29,7 +29,8 @@ const WORDS_PER_SENTENCE_END = 60;
 // sentence end, so that a 3-hour transcript can pause between pieces (~5 ms each).
 const PIECE_WORDS = 1_500;
 
-function cleanCaption(text: string): string {
+/** A caption without its cues ([Music], ♪ lyrics ♪, *laughs*), its spaces made single. */
+export function cleanCaption(text: string): string {
   return text.replace(CUE, ' ').replace(/\s+/g, ' ').trim();
 }
 
@@ -63,7 +64,7 @@ function splitLongWords(words: string[], max: number): string[][] {
 const FIRST_PERSON = /^["'“‘(]?I(?:['’](?:m|ve|ll|d))?\b/u;
 
 // Manual captions often leave the full stop off a line when the next line starts a sentence.
-function startsSentence(text: string): boolean {
+export function startsSentence(text: string): boolean {
   return /^["'“‘(]?\p{Lu}/u.test(text) && !FIRST_PERSON.test(text);
 }
 

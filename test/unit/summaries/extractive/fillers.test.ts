@@ -1,9 +1,11 @@
-// Leading discourse fillers, on sentences of the real Computerphile transcript (test/fixtures):
-// what opens a sentence as speech goes, and no word inside a sentence ever changes.
+// Discourse fillers, on sentences of the real Computerphile transcript (test/fixtures): what
+// opens a sentence as speech goes, and so do the hesitations inside it and the "you know" set
+// off by commas; no other word ever changes.
 import { describe, expect, it } from 'vitest';
-import { stripLeadingFillers } from '../../../../lib/summaries/extractive/fillers';
+import { stripLeadingFillers, withoutFillers } from '../../../../lib/summaries/extractive/fillers';
 import { summarizeSentences } from '../../../../lib/summaries/extractive/selection';
 import { splitTranscript } from '../../../../lib/summaries/extractive/sentences';
+import { onlyFillersDropped } from '../../../support/fillers';
 import { loadSharedTranscript } from '../../../support/transcripts';
 
 const sentences = splitTranscript(loadSharedTranscript());
@@ -61,8 +63,59 @@ describe('stripLeadingFillers', () => {
   });
 });
 
+describe('withoutFillers', () => {
+  it.each([
+    ['This, the CNN that I trained, um, is', 'This, the CNN that I trained is 98% accurate.'],
+    [
+      "And it's probably gonna be finding, um, you know",
+      "It's probably gonna be finding weird shapes on my face",
+    ],
+    ["It's, you know, it's not", "It's not a great likeness but I'll stick by it."],
+    ['That is quite a smart way', "obviously quite difficult, it's smart because"],
+    ["So that's the kernel convolutions", 'and things like sobel op- Yeah, Sobel operations'],
+    ['So as a researcher, I mean', 'As a researcher much as I'],
+  ])('takes the fillers out of "%s…"', (opening, kept) => {
+    const sentence = said(opening);
+    const shown = withoutFillers(sentence);
+
+    expect(shown).toContain(kept);
+    expect(shown).not.toMatch(/\b(?:um|uh)\b|, you know,|, I mean,/i);
+  });
+
+  it.each([
+    'I like it, and you know the answer already.',
+    'You know the answer is three.',
+    'What I mean is that the kernel slides.',
+    'It is 10 mm thick, like a coin.',
+    'UH is a university in Texas, they said.',
+  ])('leaves "%s" as it is: no filler in it', (sentence) => {
+    expect(withoutFillers(sentence)).toBe(sentence);
+  });
+
+  it('closes the sentence where a filler ended it, and keeps a comma it stood before', () => {
+    expect(withoutFillers('It is hard, you know.')).toBe('It is hard.');
+    expect(withoutFillers('It is hard um, and slow.')).toBe('It is hard, and slow.');
+    expect(withoutFillers('Kernels, uh find edges.')).toBe('Kernels, find edges.');
+    expect(withoutFillers('the, um, the kernel slides')).toBe('The kernel slides');
+  });
+
+  it('keeps a sentence that is nothing but fillers', () => {
+    expect(withoutFillers('Um, uh, you know.')).toBe('Um, uh, you know.');
+  });
+
+  it('only ever takes filler words out: every sentence of the transcript keeps the rest in order', () => {
+    let changed = 0;
+    for (const sentence of sentences) {
+      const shown = withoutFillers(sentence);
+      expect(onlyFillersDropped(sentence, shown), `${sentence}\n${shown}`).toBe(true);
+      if (/\b(?:um|uh)\b/i.test(sentence.slice(1)) && shown !== sentence) changed++;
+    }
+    expect(changed).toBeGreaterThan(5);
+  });
+});
+
 describe('the extractive summary', () => {
-  it('opens none of its sentences with a filler', () => {
+  it('opens none of its sentences with a filler, and says none inside them', () => {
     const summary = summarizeSentences(sentences, 300);
     const starts = summary.match(/(?:^|[.!?] )(\w+)/g) ?? [];
 
@@ -71,5 +124,6 @@ describe('the extractive summary', () => {
     expect(summary).not.toMatch(
       /(?:^|[.!?] )(?:Ok|Okay|So|Um|Uh|Right|And(?! so (?:on|forth))),? /,
     );
+    expect(summary).not.toMatch(/\b(?:um|uh)\b|, you know,|, I mean,/i);
   });
 });
