@@ -1,53 +1,20 @@
 // POST /mcp: the Model Context Protocol endpoint (stateless Streamable HTTP, JSON answers) with
 // the tools summarize_video, get_summary, get_transcript, ask_video, summarize_collection,
 // get_collection and ask_collection, for the authenticated caller.
-import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
-import { SUMMARIZE_MARGIN_MS } from '../lib/config/summaries';
-import { lambdaEntry } from '../lib/http/entry';
-import { requestOrigin } from '../lib/http/headers/origin';
-import { serve } from '../lib/http/serve';
-import { logger } from '../lib/logger';
-import { createMcpEndpoint } from '../lib/mcp/endpoint';
-import { mcpToolsFrom } from '../lib/mcp/wiring';
-import { mcpAuthenticatorFrom, resourceMetadataUrl } from '../lib/oauth/resource';
-import { mcpRoutes } from '../lib/routes/mcp';
-import { type JobQueue, sqsQueueFrom } from '../lib/summaries/jobs/queue';
-import { catalogFromConfig } from '../lib/summaries/offer';
+import { type LambdaHandler, lambdaEntry, loadedOnFirstEvent } from '../lib/http/entry';
+import type { McpServices } from './mcp.root';
 
-/** What the local host hands the function instead of what it would build from the Config. */
-export interface McpServices {
-  /** The local host's in-process queue; deployed, the SQS queue at JOB_QUEUE_URL. */
-  queue?: JobQueue;
-}
+export type { McpServices };
 
-/** The function's handler, built from a Config (the local host and tests pass their own). */
-export function create(config: Config, services: McpServices = {}) {
-  const db = createDocumentClient(config);
-  // API keys and OAuth access tokens for /mcp; not the REST API's login tokens.
-  const authenticate = mcpAuthenticatorFrom(config, db, logger);
-  const queue = services.queue ?? sqsQueueFrom(config);
-  const tools = mcpToolsFrom(config, db, queue, logger);
-  const endpoint = createMcpEndpoint(tools, { models: catalogFromConfig(config).names, logger });
-  return serve(
-    'mcp',
-    mcpRoutes,
-    {
-      mcp: async ({ body, user, scopes, event, lambda, requestId }) =>
-        endpoint({
-          user,
-          // An OAuth access token's scopes, which its tools/call is checked against.
-          scopes,
-          resourceMetadata: resourceMetadataUrl(requestOrigin(config, event)),
-          requestId,
-          headers: event.headers ?? {},
-          body,
-          // As /summarize: the margin is left to answer with the job.
-          deadlineAt: Date.now() + lambda.getRemainingTimeInMillis() - SUMMARIZE_MARGIN_MS,
-        }),
-    },
-    config,
-    { authenticate },
+/**
+ * The function's handler, built from a Config (the local host and tests pass their own); its
+ * code is imported on the first event, so that a cold start imports this file alone.
+ */
+export function create(config: Config, services: McpServices = {}): LambdaHandler {
+  return loadedOnFirstEvent(
+    () => import('./mcp.root'),
+    (root) => root.create(config, services),
   );
 }
 

@@ -5,7 +5,7 @@
 // benchmarks.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
@@ -31,6 +31,11 @@ export interface BundleSize {
   gzipBytes: number;
   /** Chunks loaded on demand only (`import()`), e.g. the worker's model clients. */
   lazyBytes: number;
+  /**
+   * What the entry imports on its first event (its composition root: `import()`s of the cold
+   * part), relative to the function's folder; each loads what it imports statically with it.
+   */
+  firstEventImports: string[];
   /** Whether any AWS SDK (or smithy) module made it into the bundle. */
   includesAwsSdk: boolean;
   /** Files shipped beside the bundle: Swagger UI (docs), run-time packages (worker). */
@@ -61,6 +66,18 @@ function packagesOf(
     }
   }
   return [...totals].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
+}
+
+/** The outputs the cold part imports with `import()`, relative to `functionDir`. */
+function dynamicImportsOf(metafile: Metafile, cold: readonly string[], functionDir: string) {
+  const targets = cold.flatMap((path) =>
+    (metafile.outputs[path]?.imports ?? [])
+      .filter(
+        ({ kind, path: imported }) => kind === 'dynamic-import' && imported in metafile.outputs,
+      )
+      .map(({ path: imported }) => relative(functionDir, join(PROJECT_ROOT, imported))),
+  );
+  return [...new Set(targets)];
 }
 
 function folderBytes(dir: string): number {
@@ -117,6 +134,7 @@ export async function bundleFunctions(options: { outdir?: string } = {}): Promis
         minifiedBytes: code.length,
         gzipBytes: gzipSync(code).length,
         lazyBytes: codeBytes - code.length,
+        firstEventImports: dynamicImportsOf(metafile, cold, functionDir),
         includesAwsSdk,
         assetBytes,
         packages,

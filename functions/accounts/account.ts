@@ -1,35 +1,16 @@
 // DELETE /account: delete the caller's account and what it owns, with a login token and the
 // account's password; 204.
-
-import { deleteAccount } from '../../lib/accounts/users/deletion';
-import { accountDeletionFrom } from '../../lib/accounts/users/wiring';
-import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
-import { lambdaEntry } from '../../lib/http/entry';
-import { noContent } from '../../lib/http/reply';
-import { serve } from '../../lib/http/serve';
-import { logger } from '../../lib/logger';
-import { accountRoutes } from '../../lib/routes/accounts';
+import { type LambdaHandler, lambdaEntry, loadedOnFirstEvent } from '../../lib/http/entry';
 
-/** The function's handler, built from a Config (the local host and tests pass their own). */
-export function create(config: Config) {
-  const db = createDocumentClient(config);
-  const { deletion, authenticate } = accountDeletionFrom(config, db, logger);
-  return serve(
-    'account',
-    accountRoutes,
-    {
-      deleteAccount: async ({ user, body, event }) => {
-        await deleteAccount(deletion, {
-          user,
-          password: body.password,
-          sourceIp: event.requestContext.http.sourceIp,
-        });
-        return noContent();
-      },
-    },
-    config,
-    { authenticate },
+/**
+ * The function's handler, built from a Config (the local host and tests pass their own); its
+ * code is imported on the first event, so that a cold start imports this file alone.
+ */
+export function create(config: Config): LambdaHandler {
+  return loadedOnFirstEvent(
+    () => import('./account.root'),
+    (root) => root.create(config),
   );
 }
 

@@ -1,36 +1,16 @@
 // POST /api-keys, GET /api-keys, DELETE /api-keys/{id}: the caller's API keys (made, listed,
 // deleted), with a login token only.
-import { createApiKeyService } from '../../lib/accounts/api-keys/service';
-import { createApiKeyStore } from '../../lib/accounts/api-keys/store';
-import { bearerAuthenticatorFrom } from '../../lib/accounts/auth/wiring';
-import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
-import { type LambdaHandler, lambdaEntry } from '../../lib/http/entry';
-import { json, noContent } from '../../lib/http/reply';
-import { serve } from '../../lib/http/serve';
-import { logger } from '../../lib/logger';
-import { apiKeyRoutes } from '../../lib/routes/api-keys';
+import { type LambdaHandler, lambdaEntry, loadedOnFirstEvent } from '../../lib/http/entry';
 
-/** The function's handler, built from a Config (the local host and tests pass their own). */
+/**
+ * The function's handler, built from a Config (the local host and tests pass their own); its
+ * code is imported on the first event, so that a cold start imports this file alone.
+ */
 export function create(config: Config): LambdaHandler {
-  const db = createDocumentClient(config);
-  const store = createApiKeyStore(db, config.TABLE_NAME);
-  const authenticate = bearerAuthenticatorFrom(config, db, store);
-  const apiKeys = createApiKeyService(store, logger);
-  return serve(
-    'api-keys',
-    apiKeyRoutes,
-    {
-      createApiKey: async ({ user, body }) =>
-        json(201, await apiKeys.create(user, body.name, body.expires_in_days)),
-      listApiKeys: async ({ user }) => json(200, await apiKeys.list(user)),
-      deleteApiKey: async ({ user, params }) => {
-        await apiKeys.remove(user, params.id);
-        return noContent();
-      },
-    },
-    config,
-    { authenticate },
+  return loadedOnFirstEvent(
+    () => import('./api-keys.root'),
+    (root) => root.create(config),
   );
 }
 

@@ -1,44 +1,15 @@
 // POST /register: create an account; 201 with a message.
-
-import { maskEmail } from '../../lib/accounts/users/identity';
-import { bcryptBudgetFrom } from '../../lib/accounts/users/limits';
-import { registerUser } from '../../lib/accounts/users/registration';
-import { createUserStore } from '../../lib/accounts/users/store';
-import { createDocumentClient } from '../../lib/aws/dynamodb';
-import { createWindowCounter } from '../../lib/aws/window-counter';
 import type { Config } from '../../lib/config';
-import { lambdaEntry } from '../../lib/http/entry';
-import { json } from '../../lib/http/reply';
-import { serve } from '../../lib/http/serve';
-import { logger } from '../../lib/logger';
-import { accountRoutes } from '../../lib/routes/accounts';
+import { type LambdaHandler, lambdaEntry, loadedOnFirstEvent } from '../../lib/http/entry';
 
-/** The function's handler, built from a Config (the local host and tests pass their own). */
-export function create(config: Config) {
-  const db = createDocumentClient(config);
-  const counter = createWindowCounter(db, config.TABLE_NAME);
-  const registration = {
-    users: createUserStore(db, config.TABLE_NAME),
-    bcryptCost: config.BCRYPT_COST,
-    counter,
-    maxPerAddressPerHour: config.REGISTER_MAX_PER_IP,
-    budget: bcryptBudgetFrom(config, counter),
-  };
-  return serve(
-    'register',
-    accountRoutes,
-    {
-      register: async ({ body, event }) => {
-        const sourceIp = event.requestContext.http.sourceIp;
-        const user = await registerUser(registration, { ...body, sourceIp });
-        logger.info('user registered', { user_id: user.id, email: maskEmail(user.email) });
-        return json(201, {
-          message: `User ${user.username} registered successfully.`,
-          username: user.username,
-        });
-      },
-    },
-    config,
+/**
+ * The function's handler, built from a Config (the local host and tests pass their own); its
+ * code is imported on the first event, so that a cold start imports this file alone.
+ */
+export function create(config: Config): LambdaHandler {
+  return loadedOnFirstEvent(
+    () => import('./register.root'),
+    (root) => root.create(config),
   );
 }
 

@@ -1,40 +1,15 @@
 // POST /token: log in with username or email and password (JSON or an OAuth2 password-grant form).
-import { tokenSettingsFrom } from '../../lib/accounts/auth/settings';
-import { passwordCheckFrom } from '../../lib/accounts/users/limits';
-import { logIn } from '../../lib/accounts/users/login';
-import { createUserStore } from '../../lib/accounts/users/store';
-import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
-import { lambdaEntry } from '../../lib/http/entry';
-import { json } from '../../lib/http/reply';
-import { serve } from '../../lib/http/serve';
-import { logger } from '../../lib/logger';
-import { accountRoutes } from '../../lib/routes/accounts';
+import { type LambdaHandler, lambdaEntry, loadedOnFirstEvent } from '../../lib/http/entry';
 
-/** The function's handler, built from a Config (the local host and tests pass their own). */
-export function create(config: Config) {
-  const db = createDocumentClient(config);
-  const login = {
-    users: createUserStore(db, config.TABLE_NAME),
-    ...passwordCheckFrom(config, db),
-    tokenSettings: tokenSettingsFrom(config),
-    logger,
-  };
-  return serve(
-    'token',
-    accountRoutes,
-    {
-      token: async ({ body, event }) => {
-        const identifier = body.username ?? body.email ?? '';
-        const { token, expiresIn } = await logIn(login, {
-          identifier,
-          password: body.password,
-          sourceIp: event.requestContext.http.sourceIp,
-        });
-        return json(200, { access_token: token, token_type: 'bearer', expires_in: expiresIn });
-      },
-    },
-    config,
+/**
+ * The function's handler, built from a Config (the local host and tests pass their own); its
+ * code is imported on the first event, so that a cold start imports this file alone.
+ */
+export function create(config: Config): LambdaHandler {
+  return loadedOnFirstEvent(
+    () => import('./token.root'),
+    (root) => root.create(config),
   );
 }
 

@@ -1,40 +1,16 @@
 // POST /collections/{id}/ask: a question across a collection's videos, answered within the
 // request with citations that open each video at the captions that say it.
-import { bearerAuthenticatorFrom } from '../../lib/accounts/auth/wiring';
-import { createDocumentClient } from '../../lib/aws/dynamodb';
-import { collectionAskFrom } from '../../lib/collections/wiring';
 import type { Config } from '../../lib/config';
-import { ASK_MARGIN_MS } from '../../lib/config/summaries';
-import { lambdaEntry } from '../../lib/http/entry';
-import { json } from '../../lib/http/reply';
-import { serve } from '../../lib/http/serve';
-import { logger } from '../../lib/logger';
-import { collectionRoutes } from '../../lib/routes/collections';
+import { type LambdaHandler, lambdaEntry, loadedOnFirstEvent } from '../../lib/http/entry';
 
-/** The function's handler, built from a Config (the local host and tests pass their own). */
-export function create(config: Config) {
-  const db = createDocumentClient(config);
-  const authenticate = bearerAuthenticatorFrom(config, db);
-  const questions = collectionAskFrom(config, db, logger);
-  return serve(
-    'collection-ask',
-    collectionRoutes,
-    {
-      askCollection: async ({ body, user, params, lambda }) => {
-        // Never past the Lambda's own end: the margin is left to send the answer (or the 504).
-        const deadlineMs = Math.max(
-          0,
-          Math.min(config.ASK_DEADLINE_MS, lambda.getRemainingTimeInMillis() - ASK_MARGIN_MS),
-        );
-        const answer = await questions.ask(user, params.id, body.question, {
-          signal: AbortSignal.timeout(deadlineMs),
-          deadlineAt: Date.now() + deadlineMs,
-        });
-        return json(200, answer);
-      },
-    },
-    config,
-    { authenticate },
+/**
+ * The function's handler, built from a Config (the local host and tests pass their own); its
+ * code is imported on the first event, so that a cold start imports this file alone.
+ */
+export function create(config: Config): LambdaHandler {
+  return loadedOnFirstEvent(
+    () => import('./ask.root'),
+    (root) => root.create(config),
   );
 }
 

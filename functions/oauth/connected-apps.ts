@@ -1,58 +1,17 @@
 // GET /oauth/requests/{id}, POST /oauth/requests/{id}: the page shows a connection request and
 // sends the person's answer (Allow, Deny); GET /connected-apps, DELETE /connected-apps/{id}: the
 // apps they connected, and disconnecting one. With the person's login token only.
-import { bearerAuthenticatorFrom } from '../../lib/accounts/auth/wiring';
-import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
-import { type LambdaHandler, lambdaEntry } from '../../lib/http/entry';
-import { isAllowedOrigin, requestOrigin } from '../../lib/http/headers/origin';
-import { json, noContent } from '../../lib/http/reply';
-import { serve } from '../../lib/http/serve';
-import { logger } from '../../lib/logger';
-import { decide, viewRequest } from '../../lib/oauth/authorize/authorization';
-import { disconnectApp, listConnectedApps } from '../../lib/oauth/connected-apps';
-import { crossSiteAnswer } from '../../lib/oauth/errors';
-import { consentFrom } from '../../lib/oauth/wiring';
-import { oauthRoutes } from '../../lib/routes/oauth';
+import { type LambdaHandler, lambdaEntry, loadedOnFirstEvent } from '../../lib/http/entry';
 
-/** The function's handler, built from a Config (the local host and tests pass their own). */
+/**
+ * The function's handler, built from a Config (the local host and tests pass their own); its
+ * code is imported on the first event, so that a cold start imports this file alone.
+ */
 export function create(config: Config): LambdaHandler {
-  const db = createDocumentClient(config);
-  const authenticate = bearerAuthenticatorFrom(config, db);
-  const consent = consentFrom(config, db);
-  const { grants } = consent;
-  return serve(
-    'connected-apps',
-    oauthRoutes,
-    {
-      authorizationRequest: async ({ params }) =>
-        json(200, await viewRequest(consent.flows, params.id, Date.now())),
-      answerAuthorizationRequest: async ({ user, body, params, event }) => {
-        // The page sends it with the person's token, which no other site has; a browser also
-        // names the page's origin, and an answer from another one is refused all the same (the
-        // rule /mcp's Origin follows, with no other origin allowed).
-        if (!isAllowedOrigin(event.headers?.origin, requestOrigin(config, event), [])) {
-          throw crossSiteAnswer();
-        }
-        const answer = await decide(consent, {
-          id: params.id,
-          userId: user.id,
-          decision: body.decision,
-          now: Date.now(),
-        });
-        logger.info('connection request answered', { user_id: user.id, decision: body.decision });
-        return json(200, answer);
-      },
-      listConnectedApps: async ({ user }) =>
-        json(200, { items: await listConnectedApps(grants, user.id, Date.now()) }),
-      disconnectApp: async ({ user, params }) => {
-        await disconnectApp(grants, user.id, params.id, Date.now());
-        logger.info('app disconnected', { user_id: user.id });
-        return noContent();
-      },
-    },
-    config,
-    { authenticate },
+  return loadedOnFirstEvent(
+    () => import('./connected-apps.root'),
+    (root) => root.create(config),
   );
 }
 

@@ -1,44 +1,16 @@
 // POST /oauth/token: tokens for /mcp (authorization_code with PKCE, refresh_token); 200.
 // POST /oauth/revoke: a client revokes a token, which disconnects it (RFC 7009); 200.
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
-import { type LambdaHandler, lambdaEntry } from '../../lib/http/entry';
-import { requestOrigin } from '../../lib/http/headers/origin';
-import { json } from '../../lib/http/reply';
-import { serve } from '../../lib/http/serve';
-import { logger } from '../../lib/logger';
-import {
-  exchangeToken,
-  revokeToken,
-  type TokenRequestContext,
-} from '../../lib/oauth/tokens/token-service';
-import { tokenServiceFrom } from '../../lib/oauth/wiring';
-import { oauthRoutes } from '../../lib/routes/oauth';
+import { type LambdaHandler, lambdaEntry, loadedOnFirstEvent } from '../../lib/http/entry';
 
-/** The function's handler, built from a Config (the local host and tests pass their own). */
+/**
+ * The function's handler, built from a Config (the local host and tests pass their own); its
+ * code is imported on the first event, so that a cold start imports this file alone.
+ */
 export function create(config: Config): LambdaHandler {
-  const db = createDocumentClient(config);
-  const tokens = tokenServiceFrom(config, db, logger);
-  // The origin whose /mcp the tokens are for, and a confidential client's Basic credentials.
-  const context = (event: APIGatewayProxyEventV2): TokenRequestContext => ({
-    origin: requestOrigin(config, event),
-    now: Date.now(),
-    authorization: event.headers?.authorization,
-  });
-  return serve(
-    'oauth-token',
-    oauthRoutes,
-    {
-      oauthToken: async ({ body, event }) =>
-        // RFC 6749 5.1: no cache may keep tokens (no-store is every answer's; Pragma for HTTP/1.0).
-        json(200, await exchangeToken(tokens, body, context(event)), { Pragma: 'no-cache' }),
-      oauthRevoke: async ({ body, event }) => {
-        await revokeToken(tokens, body, context(event));
-        return json(200, {});
-      },
-    },
-    config,
+  return loadedOnFirstEvent(
+    () => import('./oauth-token.root'),
+    (root) => root.create(config),
   );
 }
 

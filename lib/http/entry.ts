@@ -5,7 +5,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { type Config, loadConfig } from '../config';
 import { appendLogKeys, logger, resetLogKeys } from '../logger';
 import { type ErrorForm, errorReply } from '../problems/replies';
-import { builtOnFirstCall } from '../util/lazy';
+import { builtOnFirstCall, loadedOnFirstCall } from '../util/lazy';
 import { exit, requestIdOf } from './exit';
 import type { Reply } from './reply';
 
@@ -56,13 +56,27 @@ export function invocation(handler: LambdaHandler): LambdaHandler {
  * server-misconfigured, and is built again on the next event.
  */
 export function lazyEntry(build: () => LambdaHandler): LambdaHandler {
-  return invocation(
-    builtOnFirstCall(build, async (error) => {
-      logger.error('the function cannot start: invalid configuration', { error });
-      // The codec answers a ConfigError with 503 server-misconfigured (lib/problems/codec.ts).
-      throw new LoggedFailure(error);
-    }),
-  );
+  return invocation(builtOnFirstCall(build, cannotStart));
+}
+
+async function cannotStart(error: unknown): Promise<never> {
+  logger.error('the function cannot start: invalid configuration', { error });
+  // The codec answers a ConfigError with 503 server-misconfigured (lib/problems/codec.ts).
+  throw new LoggedFailure(error);
+}
+
+/**
+ * A function's handler whose code loads on its first event: `load` imports the module that
+ * composes it (an `import()`, which the bundle makes a chunk of its own), `build` makes the
+ * handler from it. The entry a cold start imports thus stays small; what a request needs is
+ * read when the first one comes. A handler that cannot be built (an invalid setting) is answered
+ * as lazyEntry answers it, and built again on the next event.
+ */
+export function loadedOnFirstEvent<M>(
+  load: () => Promise<M>,
+  build: (module: M) => LambdaHandler,
+): LambdaHandler {
+  return loadedOnFirstCall(load, build, cannotStart);
 }
 
 /**

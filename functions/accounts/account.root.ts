@@ -1,0 +1,32 @@
+// The composition root of the function whose entry is account.ts: what it builds from its Config,
+// loaded (an import() of the entry, a chunk of the bundle) when its first event comes.
+import { deleteAccount } from '../../lib/accounts/users/deletion';
+import { accountDeletionFrom } from '../../lib/accounts/users/wiring';
+import { createDocumentClient } from '../../lib/aws/dynamodb';
+import type { Config } from '../../lib/config';
+import { noContent } from '../../lib/http/reply';
+import { serve } from '../../lib/http/serve';
+import { logger } from '../../lib/logger';
+import { accountRoutes } from '../../lib/routes/accounts';
+
+/** The function's handler, built from a Config: the entry builds it on the first event. */
+export function create(config: Config) {
+  const db = createDocumentClient(config);
+  const { deletion, authenticate } = accountDeletionFrom(config, db, logger);
+  return serve(
+    'account',
+    accountRoutes,
+    {
+      deleteAccount: async ({ user, body, event }) => {
+        await deleteAccount(deletion, {
+          user,
+          password: body.password,
+          sourceIp: event.requestContext.http.sourceIp,
+        });
+        return noContent();
+      },
+    },
+    config,
+    { authenticate },
+  );
+}
