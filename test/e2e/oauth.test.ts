@@ -255,12 +255,26 @@ describe.skipIf(SKIPPED)('an MCP client connecting with OAuth', () => {
     const access = allowing.saved?.access_token ?? '';
     await step('open the page', () => page.goto(`${service.url}/`));
     const apps = page.getByRole('region', { name: 'Connected apps' });
+    // Behind "Show connected apps", as API keys are behind "Show API keys".
+    await step('open Connected apps', () =>
+      apps.getByRole('button', { name: 'Show connected apps' }).click(),
+    );
     const item = apps.getByRole('listitem').filter({ hasText: APP_NAME });
     await step('find the app, used', () => item.getByText(/last used/).waitFor());
     // What it may do: the scope the person allowed.
     await expect(item.textContent()).resolves.toContain('summaries:read, summaries:write');
 
-    await step('press Disconnect', () => item.getByRole('button', { name: /^Disconnect/ }).click());
+    await step('press Disconnect: it asks first, as deleting a key does', () =>
+      item.getByRole('button', { name: /^Disconnect/ }).click(),
+    );
+    const question = item.getByRole('group', { name: /^Disconnect .*\?/ });
+    await step('the question has Keep it connected focused', async () => {
+      await question.waitFor();
+      await expect
+        .poll(() => page.evaluate('document.activeElement?.textContent'))
+        .toBe('Keep it connected');
+    });
+    await step('confirm', () => question.getByRole('button', { name: 'Disconnect' }).click());
     await step('see it gone', () =>
       apps
         .getByRole('status')

@@ -488,7 +488,7 @@ describe('managing API keys', () => {
     expect(response.body.errors).toEqual([
       {
         field: 'name',
-        message: `must not contain line breaks, control, bidirectional or invisible characters (it has ${found})`,
+        message: `Remove the line breaks, control, bidirectional or invisible characters (it has ${found}).`,
       },
     ]);
     expect(listed.body.items).toEqual([]);
@@ -504,7 +504,7 @@ describe('managing API keys', () => {
     const response = await createKey(token, name);
 
     expect(response.status).toBe(422);
-    expect(response.body.errors).toEqual([{ field: 'name', message: 'must not be empty' }]);
+    expect(response.body.errors).toEqual([{ field: 'name', message: 'Fill in this field.' }]);
   });
 
   it('takes a name in any script, with spaces between words and emoji', async () => {
