@@ -156,6 +156,15 @@ async function personAnswers(
       scopes.split(' ').map((scope) => expect.stringMatching(new RegExp(`\\w.* ${scope}$`))),
     );
   });
+  await step('see Allow as the primary action and Deny as the secondary one', async () => {
+    // Filled with the accent colour, as every primary button is; Deny outlined, as Keep is.
+    const look = (name: string) =>
+      page.evaluate(
+        `getComputedStyle(document.getElementById(${JSON.stringify(`consent-${name.toLowerCase()}`)})).backgroundColor`,
+      );
+    await expect(look('Allow')).resolves.not.toBe('rgba(0, 0, 0, 0)');
+    await expect(look('Deny')).resolves.toBe('rgba(0, 0, 0, 0)');
+  });
   await step(`press ${button}`, () => page.getByRole('button', { name: button }).click());
   // Loaded, not only asked for: a navigation still under way would cut off the test's next one.
   await step('reach the app’s redirect URI', () =>

@@ -31,14 +31,16 @@ export function fieldErrors(error: core.$ZodError): FieldError[] {
 
 function sentenceOf(issue: core.$ZodIssue): string {
   if (/received undefined/.test(issue.message)) return 'Fill in this field.';
-  if (issue.code === 'too_big' || issue.code === 'too_small') {
+  // zod's own words start so; a schema's message is kept as it was written.
+  const zods = /^(Too big|Too small|Invalid input):/.test(issue.message);
+  if (zods && (issue.code === 'too_big' || issue.code === 'too_small')) {
     const bound = String(issue.code === 'too_big' ? issue.maximum : issue.minimum);
     const at = issue.code === 'too_big' ? 'at most' : 'at least';
     const unit =
       issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
     return `Use ${at} ${bound}${unit}.`;
   }
-  if (issue.code === 'invalid_type') {
+  if (zods && issue.code === 'invalid_type') {
     return `Use ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}.`;
   }
   const message = issue.message.trim();
