@@ -355,7 +355,7 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         const ask = page.getByRole('region', { name: 'Ask about this video' });
         // Nothing asked: the API's refusal is told by the Question field, which keeps the focus.
         await ask.getByRole('button', { name: 'Ask' }).click();
-        await expectFieldError(page, 'Question', /empty/);
+        await expectFieldError(page, 'Question', /^Write a question\.$/);
         await expect.poll(() => focused(page)).toBe('question');
 
         await ask.getByLabel('Model').selectOption('extractive');
@@ -662,9 +662,17 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       await page.getByLabel('Length (words)').fill('175');
       await page.getByRole('button', { name: 'Summarize' }).click();
       await page.getByRole('progressbar').waitFor();
+      // It asks first, as every destructive action does; Keep it going keeps it.
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      const question = page.getByRole('group', { name: /^Cancel the summary of / });
+      await expect.poll(() => focused(page)).toBe('job-keep');
+      expect(await seriousViolations(page)).toEqual([]);
+      await question.getByRole('button', { name: 'Keep it going' }).click();
+      await expect.poll(() => focused(page)).toBe('job-cancel');
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
       const [deleted] = await Promise.all([
         page.waitForResponse((response) => response.request().method() === 'DELETE'),
-        page.getByRole('button', { name: 'Cancel' }).click(),
+        question.getByRole('button', { name: 'Cancel the summary' }).click(),
       ]);
       expect(deleted.status()).toBe(200);
       await page.getByText(/^Cancelled/).waitFor();
@@ -845,6 +853,10 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         try {
           await page.keyboard.press('Tab');
           await expect.poll(() => focused(page), { timeout: UI_TIMEOUT }).toBe('job-cancel');
+          // Enter asks (Keep it going has the focus); Shift+Tab and Enter confirm.
+          await page.keyboard.press('Enter');
+          await expect.poll(() => focused(page), { timeout: UI_TIMEOUT }).toBe('job-keep');
+          await page.keyboard.press('Shift+Tab');
           const [deleted] = await Promise.all([
             page.waitForResponse((response) => response.request().method() === 'DELETE'),
             page.keyboard.press('Enter'),
