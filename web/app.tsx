@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { Account } from './account/account';
 import { authorizationRequestId, Consent } from './account/consent';
 import { SignedOutError } from './api';
+import { goTo } from './place';
 import { loadSession, type Session, saveSession } from './session';
 import type { PageSettings } from './settings';
 import { Workspace } from './summaries/workspace';
@@ -20,7 +21,10 @@ export function App({ settings }: { settings: PageSettings }) {
     setSession(next);
     setNotice(undefined);
   };
-  const signOut = (why?: string) => {
+  const signOut = (why?: string, { keepPlace = false } = {}) => {
+    // What was open is the person's: the next one to sign in here starts without it, unless the
+    // same person signs in again after an expired sign-in.
+    if (!keepPlace) goTo({}, { replace: true });
     saveSession(undefined);
     setSession(undefined);
     setNotice(why);
@@ -28,7 +32,9 @@ export function App({ settings }: { settings: PageSettings }) {
   /** A call refused with 401 (the token expired): back to Sign in; anything else is a bug. */
   const refused = (error: unknown) => {
     if (error instanceof SignedOutError) {
-      signOut('Your sign-in has expired. Sign in again: what you wrote is kept.');
+      signOut('Your sign-in has expired. Sign in again: what you wrote is kept.', {
+        keepPlace: true,
+      });
     } else {
       throw error;
     }

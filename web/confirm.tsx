@@ -14,12 +14,13 @@ interface ConfirmProps {
   question: string;
   confirmLabel: string;
   keepLabel: string;
-  busy?: boolean;
+  /** The action; the button waits, disabled, until it is done. */
   onConfirm: () => void | Promise<void>;
 }
 
 export function Confirm({ id, keepId, label, name, question, ...answer }: ConfirmProps) {
   const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
   // What takes the focus after the next render: a new object each time.
   const [focus, setFocus] = useState<{ id: string }>();
   useEffect(() => {
@@ -45,7 +46,18 @@ export function Confirm({ id, keepId, label, name, question, ...answer }: Confir
   return (
     <fieldset class="confirm actions">
       <legend>{question}</legend>
-      <button type="button" disabled={answer.busy} onClick={answer.onConfirm}>
+      <button
+        type="button"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await answer.onConfirm();
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
         {answer.confirmLabel}
       </button>
       <button

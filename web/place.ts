@@ -53,7 +53,7 @@ export function goTo(place: Place, { replace = false } = {}): void {
   else window.history.pushState(null, '', url);
 }
 
-/** Calls `onPlace` with the address's place now (a reload, a shared link) and at each Back or Forward. */
+/** Calls `onPlace` with the place in the address now (a reload, a shared link), and at Back. */
 export function usePlace(onPlace: (place: Place) => void): void {
   useEffect(() => {
     const listener = () => onPlace(readPlace(window.location.search));

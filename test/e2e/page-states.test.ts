@@ -48,7 +48,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-/** Every axe-core violation, in light and dark, at 1280 and at 390 px; the page left at 1280 light. */
+/** Every axe-core violation, light and dark, at 1280 and 390 px; the page left at 1280, light. */
 async function violationsEverywhere(page: Page): Promise<string[]> {
   const found: string[] = [];
   for (const width of [1280, 390]) {

@@ -82,7 +82,6 @@ function AppList(props: ConnectedAppsProps) {
 
 /** A connected app: its name, what it may do, when it was connected and used, and Disconnect. */
 function AppItem({ app, onDisconnect }: { app: ConnectedApp; onDisconnect: () => Promise<void> }) {
-  const [busy, setBusy] = useState(false);
   const name = app.client_name ?? 'the app';
   return (
     <li>
@@ -108,12 +107,7 @@ function AppItem({ app, onDisconnect }: { app: ConnectedApp; onDisconnect: () =>
         question={`Disconnect ${name}? It can no longer use your account until you connect it again.`}
         confirmLabel="Disconnect"
         keepLabel="Keep it connected"
-        busy={busy}
-        onConfirm={async () => {
-          setBusy(true);
-          await onDisconnect();
-          setBusy(false);
-        }}
+        onConfirm={onDisconnect}
       />
     </li>
   );

@@ -170,7 +170,6 @@ function NewKey({ token, onSignedOut, onMade }: KeysProps & { onMade: (key: NewA
 
 /** A listed key: its name, when it was made, used and expires, and Delete. */
 function KeyItem({ apiKey: key, onDelete }: { apiKey: ApiKey; onDelete: () => Promise<void> }) {
-  const [deleting, setDeleting] = useState(false);
   return (
     <li>
       <strong>{key.name}</strong>
@@ -193,12 +192,7 @@ function KeyItem({ apiKey: key, onDelete }: { apiKey: ApiKey; onDelete: () => Pr
         question={`Delete “${key.name}”? Whatever uses it is refused from then on.`}
         confirmLabel="Delete"
         keepLabel="Keep it"
-        busy={deleting}
-        onConfirm={async () => {
-          setDeleting(true);
-          await onDelete();
-          setDeleting(false);
-        }}
+        onConfirm={onDelete}
       />
     </li>
   );

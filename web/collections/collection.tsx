@@ -1,8 +1,8 @@
 // A collection (a playlist or a channel summarized as one) as the signed-in page shows it: its
 // title, author and link; while it runs, its progress and Cancel (after a confirmation, as
-// every destructive action asks); its videos in order, each with where it stands, a done one opening its
-// summary; and once done, its overview (overview.tsx).
-import { useEffect, useRef, useState } from 'preact/hooks';
+// every destructive action asks); its videos in order, each with where it stands, a done one
+// opening its summary; and once done, its overview (overview.tsx).
+import { useEffect, useRef } from 'preact/hooks';
 import type { Collection } from '../api';
 import { Confirm } from '../confirm';
 import { ProgressBar } from '../summaries/job';
@@ -25,7 +25,6 @@ const KIND_WORDS: Record<Collection['kind'], string> = {
 
 export function CollectionCard({ collection, onCancel, onOpenVideo }: CollectionProps) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const [cancelling, setCancelling] = useState(false);
   const running = !collectionEnded(collection);
   const { percent, words } = collectionProgress(collection);
 
@@ -63,12 +62,7 @@ export function CollectionCard({ collection, onCancel, onOpenVideo }: Collection
           question={`Cancel “${collection.title}”? Its videos not yet started are not summarized; those under way finish.`}
           confirmLabel="Cancel the collection"
           keepLabel="Keep it going"
-          busy={cancelling}
-          onConfirm={async () => {
-            setCancelling(true);
-            await onCancel();
-            setCancelling(false);
-          }}
+          onConfirm={onCancel}
         />
       )}
       {collection.status === 'cancelled' && (
