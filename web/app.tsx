@@ -42,17 +42,7 @@ export function App({ settings }: { settings: PageSettings }) {
 
   return (
     <>
-      <header class="top">
-        <p class="brand">tubesum</p>
-        {session && (
-          <p class="who">
-            Signed in as <strong>{session.username}</strong>{' '}
-            <button type="button" onClick={() => signOut()}>
-              Sign out
-            </button>
-          </p>
-        )}
-      </header>
+      <Header session={session} onSignOut={() => signOut()} />
       <main>
         <h1>Summaries of YouTube videos</h1>
         <p class="intro">
@@ -93,5 +83,22 @@ export function App({ settings }: { settings: PageSettings }) {
         <a href="docs">API documentation</a>
       </footer>
     </>
+  );
+}
+
+/** The name of the service, and who is signed in with Sign out. */
+function Header({ session, onSignOut }: { session: Session | undefined; onSignOut: () => void }) {
+  return (
+    <header class="top">
+      <p class="brand">tubesum</p>
+      {session && (
+        <p class="who">
+          Signed in as <strong>{session.username}</strong>{' '}
+          <button type="button" onClick={onSignOut}>
+            Sign out
+          </button>
+        </p>
+      )}
+    </header>
   );
 }
