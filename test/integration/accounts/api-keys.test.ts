@@ -267,7 +267,7 @@ describe('an API key with an expiry', () => {
       {
         field: 'expires_in_days',
         message:
-          'must be a whole number of days from 1 to 365 (leave it out for a key that never expires)',
+          'Use a whole number of days from 1 to 365, or leave it out for a key that never expires.',
       },
     ]);
     expect((await listKeys(token)).body.items).toEqual([]);
