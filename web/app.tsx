@@ -5,10 +5,10 @@ import { useState } from 'preact/hooks';
 import { Account } from './account/account';
 import { authorizationRequestId, Consent } from './account/consent';
 import { SignedOutError } from './api';
-import { goTo } from './place';
 import { loadSession, type Session, saveSession } from './session';
 import type { PageSettings } from './settings';
 import { Workspace } from './summaries/workspace';
+import { goTo } from './use-place';
 
 export function App({ settings }: { settings: PageSettings }) {
   const [session, setSession] = useState<Session | undefined>(() => loadSession());

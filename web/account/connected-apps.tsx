@@ -10,6 +10,7 @@ import { Confirm } from '../confirm';
 import { ActionError } from '../field';
 import { Panel } from '../panel';
 import { dateTime } from '../times';
+import { LastUsed } from './made-key';
 
 type ConnectedApp = z.output<typeof connectedAppListSchema>['items'][number];
 
@@ -91,13 +92,7 @@ function AppItem({ app, onDisconnect }: { app: ConnectedApp; onDisconnect: () =>
       </span>
       <span class="when">
         connected <time dateTime={app.connected_at}>{dateTime(app.connected_at)}</time> ·{' '}
-        {app.last_used_at ? (
-          <>
-            last used <time dateTime={app.last_used_at}>{dateTime(app.last_used_at)}</time>
-          </>
-        ) : (
-          'never used'
-        )}
+        <LastUsed at={app.last_used_at} />
       </span>
       <Confirm
         id={`disconnect-${app.id}`}

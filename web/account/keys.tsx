@@ -11,7 +11,7 @@ import { Panel } from '../panel';
 import { messagesOf } from '../problems';
 import { dateTime } from '../times';
 import { DEFAULT_KEY_LIFETIME, KEY_LIFETIMES, newKeyBody } from './key-lifetimes';
-import { Expiry, MadeKey } from './made-key';
+import { Expiry, LastUsed, MadeKey } from './made-key';
 
 interface KeysProps {
   token: string;
@@ -175,14 +175,7 @@ function KeyItem({ apiKey: key, onDelete }: { apiKey: ApiKey; onDelete: () => Pr
       <strong>{key.name}</strong>
       <span class="when">
         made <time dateTime={key.created_at}>{dateTime(key.created_at)}</time> ·{' '}
-        {key.last_used_at ? (
-          <>
-            last used <time dateTime={key.last_used_at}>{dateTime(key.last_used_at)}</time>
-          </>
-        ) : (
-          'never used'
-        )}{' '}
-        · <Expiry at={key.expires_at} />
+        <LastUsed at={key.last_used_at} /> · <Expiry at={key.expires_at} />
       </span>
       <Confirm
         id={`delete-${key.id}`}

@@ -1,5 +1,5 @@
 // A key just made, shown this once with how to give it to an MCP client; and how a listed key's
-// expiry reads.
+// (or connected app's) use and expiry read.
 import { useState } from 'preact/hooks';
 import type { NewApiKey } from '../api';
 import { dateTime } from '../times';
@@ -83,5 +83,15 @@ function Copy({ text, what }: { text: string; what: string }) {
       </button>
       <span role="status">{said}</span>
     </div>
+  );
+}
+
+/** When a key or an app was last used, or that it never was. */
+export function LastUsed({ at }: { at: string | null | undefined }) {
+  if (!at) return <>never used</>;
+  return (
+    <>
+      last used <time dateTime={at}>{dateTime(at)}</time>
+    </>
   );
 }

@@ -4,7 +4,7 @@
 import { CollectionCard } from '../collections/collection';
 import { collectionAsker, type useCollection } from '../collections/use-collection';
 import { watchUrl } from '../markdown';
-import type { Place } from '../place';
+import { type Place, withSummary } from '../place';
 import type { PageSettings } from '../settings';
 import { Ask, videoAsker } from './ask';
 import { JobView } from './job';
@@ -30,10 +30,6 @@ export function Opened(props: OpenedProps) {
   const { token, settings, place, arrivals, onGo, shown, following, onSignedOut } = props;
   const { collection } = following;
   const summary = shown?.summary ?? shown?.job?.result ?? undefined;
-  // The question belongs to the summary when one is open, else to the collection.
-  const asked = (about: 'summary' | 'collection') =>
-    (about === 'summary') === Boolean(place.summary) ? place.question : undefined;
-  const keepQuestion = (question: string) => onGo({ ...place, question });
   return (
     <>
       {collection && (
@@ -41,8 +37,7 @@ export function Opened(props: OpenedProps) {
           collection={collection}
           onCancel={following.cancel}
           onOpenVideo={async ({ summary_id: id }) => {
-            if (id && (await props.onOpenVideo(id)))
-              onGo({ collection: collection.id, summary: id });
+            if (id && (await props.onOpenVideo(id))) onGo(withSummary(place, id));
           }}
         />
       )}
@@ -51,8 +46,8 @@ export function Opened(props: OpenedProps) {
           key={`${collection.id}-${arrivals}`}
           about="collection"
           ask={collectionAsker(token, collection)}
-          initialQuestion={asked('collection')}
-          onAsked={keepQuestion}
+          initialQuestion={place.collectionQuestion}
+          onAsked={(collectionQuestion) => onGo({ ...place, collectionQuestion })}
           onSignedOut={onSignedOut}
         />
       )}
@@ -65,8 +60,8 @@ export function Opened(props: OpenedProps) {
           about="video"
           models={{ settings, initial: summary.metadata.model }}
           ask={videoAsker(token, watchUrl(summary.metadata.video_id), shown?.job?.request.language)}
-          initialQuestion={asked('summary')}
-          onAsked={keepQuestion}
+          initialQuestion={place.question}
+          onAsked={(question) => onGo({ ...place, question })}
           onSignedOut={onSignedOut}
         />
       )}

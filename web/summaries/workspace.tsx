@@ -9,8 +9,9 @@ import { DeleteAccount } from '../account/delete-account';
 import { ApiKeys } from '../account/keys';
 import { ApiError } from '../api';
 import { useCollection } from '../collections/use-collection';
-import { usePlaces } from '../place';
+import { withSummary } from '../place';
 import type { PageSettings } from '../settings';
+import { usePlaces } from '../use-place';
 import { SummaryForm } from './form';
 import { History } from './history';
 import { Opened } from './opened';
@@ -90,7 +91,7 @@ export function Workspace({ token, settings, onSignedOut, onAccountDeleted }: Wo
         current={summary.shown?.job}
         onOpen={(job) => {
           summary.openJob(job);
-          go({ ...(place.collection ? { collection: place.collection } : {}), summary: job.id });
+          go(withSummary(place, job.id));
         }}
         onSignedOut={onSignedOut}
       />

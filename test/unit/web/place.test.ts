@@ -1,19 +1,25 @@
 // What the page's address says is open (web/place.ts): read from a query, written back to one.
 import { describe, expect, it } from 'vitest';
-import { placeSearch, readPlace } from '../../../web/place';
+import { placeSearch, readPlace, withSummary } from '../../../web/place';
 
 describe('readPlace', () => {
-  it('reads the summary, the collection and the question', () => {
-    expect(readPlace('?summary=job_1-A&collection=col2&question=What%20is%20it%3F')).toEqual({
+  it('reads the summary, the collection and the question asked about each', () => {
+    expect(
+      readPlace(
+        '?summary=job_1-A&collection=col2&question=What%20is%20it%3F&collection_question=Why',
+      ),
+    ).toEqual({
       summary: 'job_1-A',
       collection: 'col2',
       question: 'What is it?',
+      collectionQuestion: 'Why',
     });
   });
 
   it('ignores an id that is no id, and a question about nothing', () => {
     expect(readPlace('?summary=../account&collection=a%20b')).toEqual({});
-    expect(readPlace('?question=Why')).toEqual({});
+    expect(readPlace('?question=Why&collection_question=Why')).toEqual({});
+    expect(readPlace('?summary=a&collection_question=Why')).toEqual({ summary: 'a' });
     expect(readPlace('?authorize=abc')).toEqual({});
   });
 });
@@ -27,5 +33,16 @@ describe('placeSearch', () => {
   it('writes nothing for no place, and no question without what it is about', () => {
     expect(placeSearch({})).toBe('');
     expect(placeSearch({ question: 'Why?' })).toBe('');
+  });
+});
+
+describe('withSummary', () => {
+  it('opens another summary beside the collection, its question gone, the collection’s kept', () => {
+    expect(
+      withSummary(
+        { summary: 'a', question: 'Why?', collection: 'c', collectionQuestion: 'How?' },
+        'b',
+      ),
+    ).toEqual({ summary: 'b', collection: 'c', collectionQuestion: 'How?' });
   });
 });
