@@ -8,6 +8,7 @@ import { SignedOutError } from './api';
 import { loadSession, type Session, saveSession } from './session';
 import type { PageSettings } from './settings';
 import { Workspace } from './summaries/workspace';
+import { goTo } from './use-place';
 
 export function App({ settings }: { settings: PageSettings }) {
   const [session, setSession] = useState<Session | undefined>(() => loadSession());
@@ -20,7 +21,10 @@ export function App({ settings }: { settings: PageSettings }) {
     setSession(next);
     setNotice(undefined);
   };
-  const signOut = (why?: string) => {
+  const signOut = (why?: string, { keepPlace = false } = {}) => {
+    // What was open is the person's: the next one to sign in here starts without it, unless the
+    // same person signs in again after an expired sign-in.
+    if (!keepPlace) goTo({}, { replace: true });
     saveSession(undefined);
     setSession(undefined);
     setNotice(why);
@@ -28,7 +32,9 @@ export function App({ settings }: { settings: PageSettings }) {
   /** A call refused with 401 (the token expired): back to Sign in; anything else is a bug. */
   const refused = (error: unknown) => {
     if (error instanceof SignedOutError) {
-      signOut('Your sign-in has expired. Sign in again: what you wrote is kept.');
+      signOut('Your sign-in has expired. Sign in again: what you wrote is kept.', {
+        keepPlace: true,
+      });
     } else {
       throw error;
     }
@@ -36,17 +42,7 @@ export function App({ settings }: { settings: PageSettings }) {
 
   return (
     <>
-      <header class="top">
-        <p class="brand">tubesum</p>
-        {session && (
-          <p class="who">
-            Signed in as <strong>{session.username}</strong>{' '}
-            <button type="button" onClick={() => signOut()}>
-              Sign out
-            </button>
-          </p>
-        )}
-      </header>
+      <Header session={session} onSignOut={() => signOut()} />
       <main>
         <h1>Summaries of YouTube videos</h1>
         <p class="intro">
@@ -87,5 +83,22 @@ export function App({ settings }: { settings: PageSettings }) {
         <a href="docs">API documentation</a>
       </footer>
     </>
+  );
+}
+
+/** The name of the service, and who is signed in with Sign out. */
+function Header({ session, onSignOut }: { session: Session | undefined; onSignOut: () => void }) {
+  return (
+    <header class="top">
+      <p class="brand">tubesum</p>
+      {session && (
+        <p class="who">
+          Signed in as <strong>{session.username}</strong>{' '}
+          <button type="button" onClick={onSignOut}>
+            Sign out
+          </button>
+        </p>
+      )}
+    </header>
   );
 }

@@ -167,8 +167,18 @@ export function ModelField({
 export type Errors = Record<string, string>;
 
 /**
- * A form's submission: busy while it runs, and the errors of the problem it ended with, by
- * field. Any other failure (a refused token) goes to `onFailure`, or is thrown without one.
+ * One error at a time: the first a problem names (fields in the form's order, then the form's),
+ * so the person reads and fixes one thing, then the next.
+ */
+export function firstError(errors: Errors): Errors {
+  const first = Object.entries(errors).find(([, message]) => message !== '');
+  return first ? { [first[0]]: first[1] } : {};
+}
+
+/**
+ * A form's submission: busy while it runs, and the error of the problem it ended with (one, by
+ * its field). Any other failure (a refused token) goes to `onFailure`, or is thrown without one.
+ * `clear` takes the error away when the person moves on (edits a field, turns to another form).
  */
 export function useSubmit(
   act: () => Promise<void>,
@@ -177,19 +187,28 @@ export function useSubmit(
 ) {
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  /** Sends the form (an event's, or the page's own doing without one). */
+  const submit = async (event?: Event) => {
+    event?.preventDefault();
     setBusy(true);
     setErrors({});
     try {
       await act();
     } catch (error) {
-      if (error instanceof ApiError) setErrors(errorsOf(error.problem));
+      if (error instanceof ApiError) setErrors(firstError(errorsOf(error.problem)));
       else if (onFailure) onFailure(error);
       else throw error;
     } finally {
       setBusy(false);
     }
   };
-  return { errors, busy, submit };
+  const clear = () => setErrors((shown) => (Object.keys(shown).length === 0 ? shown : {}));
+  /** A field's setter that also takes the form's error away: the person has moved on. */
+  const editing =
+    (set: (value: string) => void) =>
+    (value: string): void => {
+      set(value);
+      clear();
+    };
+  return { errors, busy, submit, clear, editing };
 }

@@ -52,6 +52,31 @@ export function jobTitle(job: Pick<Job, 'video' | 'result'>): string {
   return job.result?.metadata.title ?? job.video.title ?? `Video ID ${job.video.video_id}`;
 }
 
+/** The words for each state of a job, as the history writes them. */
+const STATUS_WORDS: Record<Job['status'], string> = {
+  queued: 'waiting',
+  running: 'in progress',
+  done: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+/**
+ * What tells two summaries of one video apart: where each stands, the model, the length asked
+ * and the language written in (the one asked, else the transcript's once known), e.g.
+ * "done · extractive · 150 words · in de".
+ */
+export function jobDetails(job: Pick<Job, 'status' | 'request' | 'result'>): string {
+  const { request, result } = job;
+  const language = request.summary_language ?? result?.metadata.transcript_language;
+  return [
+    STATUS_WORDS[job.status],
+    request.used_model,
+    `${request.summary_length} words`,
+    ...(language ? [`in ${language}`] : []),
+  ].join(' · ');
+}
+
 /**
  * The history as listed, with the job the page follows as it last read it (cancelled a moment
  * ago, done, or so new that the list, read from an index a moment behind, misses it): the

@@ -33,7 +33,7 @@ export const tokenBodySchema = z
   })
   .check(
     z.refine((body) => body.username !== undefined || body.email !== undefined, {
-      message: 'username (or email) is required',
+      message: 'Enter your username or email.',
       path: ['username'],
     }),
     // The refinement above in JSON Schema's words (zod cannot derive it from a function).

@@ -16,11 +16,11 @@ export const questionSchema = z.string().check(
   // characters that show nothing (zero-width spaces, fillers, soft hyphens): it would be charged
   // for an answer to nothing.
   z.trim(),
-  z.minLength(QUESTION_LENGTH.min, { error: 'must not be empty', abort: true }),
-  z.refine((question) => !isBlank(question), { message: 'must not be empty', abort: true }),
+  z.minLength(QUESTION_LENGTH.min, { error: 'Write a question.', abort: true }),
+  z.refine((question) => !isBlank(question), { message: 'Write a question.', abort: true }),
   // zod counts UTF-16 units, JSON Schema's maxLength counts characters: an emoji is one.
   z.refine((question) => [...question].length <= QUESTION_LENGTH.max, {
-    message: `must be at most ${QUESTION_LENGTH.max} characters`,
+    message: `Shorten the question to at most ${QUESTION_LENGTH.max} characters.`,
   }),
   z.meta({
     description:

@@ -47,7 +47,7 @@ export const collectionBodySchema = z
   .object({
     url: z.string().check(
       z.trim(),
-      z.minLength(1, { error: 'must not be empty' }),
+      z.minLength(1, { error: 'Fill in this field.' }),
       z.maxLength(MAX_COLLECTION_URL_LENGTH),
       z.meta({
         description:

@@ -46,7 +46,7 @@ export const transcriptCursorSchema = z
   .string()
   .check(
     z.maxLength(64),
-    z.regex(/^[A-Za-z0-9_-]+$/, 'is not a cursor this tool gave'),
+    z.regex(/^[A-Za-z0-9_-]+$/, 'Use a cursor this tool gave, or none.'),
     z.meta({ description: 'next_cursor of the page before: the next page of the same range' }),
   );
 
@@ -71,7 +71,7 @@ export const getTranscriptArgsSchema = z
         args.start_seconds === undefined ||
         args.end_seconds === undefined ||
         args.end_seconds > args.start_seconds,
-      { message: 'must be greater than start_seconds', path: ['end_seconds'] },
+      { message: 'Use an end_seconds greater than start_seconds.', path: ['end_seconds'] },
     ),
   );
 

@@ -57,7 +57,9 @@ const encodeCursor = ({ ms, skip }: Cursor): string =>
 function decodeCursor(cursor: string): Cursor {
   const match = CURSOR_TEXT.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
   if (!match) {
-    throw new ValidationError([{ field: 'cursor', message: 'is not a cursor this tool gave' }]);
+    throw new ValidationError([
+      { field: 'cursor', message: 'Use a cursor this tool gave, or none.' },
+    ]);
   }
   return { ms: Number(match[1]), skip: Number(match[2]) };
 }

@@ -49,7 +49,7 @@ export const accountRoutes = {
         example: new ValidationError([
           {
             field: 'password',
-            message: 'is one of the most commonly used passwords; choose another',
+            message: 'This password is one of the most commonly used: choose another.',
           },
         ]),
       },
@@ -87,7 +87,7 @@ export const accountRoutes = {
       },
       422: {
         description: 'Invalid fields (see errors)',
-        example: new ValidationError([{ field: 'password', message: 'is required' }]),
+        example: new ValidationError([{ field: 'password', message: 'Fill in this field.' }]),
       },
       429: {
         description:
@@ -124,7 +124,7 @@ export const accountRoutes = {
       },
       422: {
         description: 'No password (see errors)',
-        example: new ValidationError([{ field: 'password', message: 'is required' }]),
+        example: new ValidationError([{ field: 'password', message: 'Fill in this field.' }]),
       },
       429: {
         description:

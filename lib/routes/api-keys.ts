@@ -44,7 +44,7 @@ export const apiKeyRoutes = {
       },
       422: {
         description: 'Invalid name or expires_in_days (see errors)',
-        example: new ValidationError([{ field: 'name', message: 'must not be empty' }]),
+        example: new ValidationError([{ field: 'name', message: 'Fill in this field.' }]),
       },
     },
   }),

@@ -22,7 +22,7 @@ export const askRoutes = {
       422: {
         description:
           'Invalid fields (a question empty or over 500 characters, an unknown model, a refused video_url), a video without usable captions, or a model whose context cannot hold a passage of the transcript (context-too-small)',
-        example: new ValidationError([{ field: 'question', message: 'must not be empty' }]),
+        example: new ValidationError([{ field: 'question', message: 'Write a question.' }]),
       },
       503: {
         description:

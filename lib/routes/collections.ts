@@ -59,7 +59,7 @@ export const collectionRoutes = {
           {
             field: 'url',
             message:
-              'must be a YouTube playlist (…/playlist?list=…) or channel (…/@handle, …/channel/UC…) link',
+              'Use the link of a YouTube playlist (…/playlist?list=…) or channel (…/@handle, …/channel/UC…).',
           },
         ]),
       },
@@ -92,9 +92,7 @@ export const collectionRoutes = {
       ...handled,
       422: {
         description: 'Invalid limit or cursor (see errors)',
-        example: new ValidationError([
-          { field: 'limit', message: 'Too big: expected number to be <=100' },
-        ]),
+        example: new ValidationError([{ field: 'limit', message: 'Use at most 100.' }]),
       },
     },
   }),

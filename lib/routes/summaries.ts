@@ -67,7 +67,8 @@ export const summaryRoutes = {
         example: new ValidationError([
           {
             field: 'video_url',
-            message: 'Only youtube.com, youtu.be and youtube-nocookie.com links are accepted.',
+            message:
+              'Use a link to a YouTube video (youtube.com or youtu.be) or its 11-character ID.',
           },
         ]),
       },
@@ -96,9 +97,7 @@ export const summaryRoutes = {
       ...handled,
       422: {
         description: 'Invalid limit or cursor (see errors)',
-        example: new ValidationError([
-          { field: 'limit', message: 'Too big: expected number to be <=100' },
-        ]),
+        example: new ValidationError([{ field: 'limit', message: 'Use at most 100.' }]),
       },
     },
   }),

@@ -28,16 +28,16 @@ const RULE =
 export function nameSchema(maxChars: number, meta: NameMeta) {
   return z.string().check(
     z.trim(),
-    z.minLength(1, { error: 'must not be empty', abort: true }),
-    z.refine((name) => !isBlank(name), { message: 'must not be empty', abort: true }),
-    z.maxLength(maxChars, `must be at most ${maxChars} characters`),
+    z.minLength(1, { error: 'Fill in this field.', abort: true }),
+    z.refine((name) => !isBlank(name), { message: 'Fill in this field.', abort: true }),
+    z.maxLength(maxChars, `Use at most ${maxChars} characters.`),
     z.superRefine((name, context) => {
       const hidden = hiddenInName(name);
       if (hidden === undefined) return;
       context.addIssue({
         code: 'custom',
         input: name,
-        message: `must not contain line breaks, control, bidirectional or invisible characters (it has ${hidden})`,
+        message: `Remove the line breaks, control, bidirectional or invisible characters (it has ${hidden}).`,
       });
     }),
     z.meta({

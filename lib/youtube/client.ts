@@ -144,7 +144,7 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
   async function lookUpVideo(videoId: string, call: FetchVideoOptions = {}): Promise<VideoLookup> {
     if (!isVideoId(videoId)) {
       throw new ValidationError([
-        { field: 'video_url', message: 'Must be an 11-character YouTube video ID.' },
+        { field: 'video_url', message: 'Use an 11-character YouTube video ID.' },
       ]);
     }
     const language = call.language === undefined ? undefined : normaliseLanguage(call.language);

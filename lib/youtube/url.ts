@@ -41,8 +41,9 @@ const ON_NOCOOKIE = `(?:www\\.)?youtube-nocookie\\.com/embed/${ID_SOURCE}/?${QUE
 /** The accepted forms of `video_url` as a JSON Schema pattern (a subset of what is accepted). */
 export const VIDEO_URL_PATTERN = `^(?:${ID_SOURCE}|(?:https?://)?(?:${ON_YOUTUBE}|${ON_SHORT}|${ON_NOCOOKIE})${FRAGMENT})$`;
 
-const FORMS_HINT =
-  'Use a YouTube video link (youtube.com/watch?v=…, youtu.be/…, /shorts/…, /embed/…, /live/…) or an 11-character video ID.';
+/** What to paste instead: one calm line under the field, not a list of every accepted form. */
+const USE_A_VIDEO_LINK =
+  'Use a link to a YouTube video (youtube.com or youtu.be) or its 11-character ID.';
 
 /** True for a string shaped like a YouTube video ID. */
 export function isVideoId(value: string): boolean {
@@ -55,33 +56,33 @@ export function isVideoId(value: string): boolean {
  * look-alike or IDN hosts, credentials, ports, IP addresses, inputs over 2048 characters.
  */
 export function parseVideoId(input: string): string {
-  if (typeof input !== 'string') refuse('Must be a string.');
+  if (typeof input !== 'string') refuse('Send the link as a string.');
   if (input.length > MAX_VIDEO_URL_LENGTH) {
-    refuse(`Must be at most ${MAX_VIDEO_URL_LENGTH} characters.`);
+    refuse(`Use a link of at most ${MAX_VIDEO_URL_LENGTH} characters.`);
   }
   const trimmed = input.trim();
-  if (trimmed === '') refuse(`Must not be empty. ${FORMS_HINT}`);
+  if (trimmed === '') refuse('Paste the link of a YouTube video.');
   if (VIDEO_ID_PATTERN.test(trimmed)) return trimmed;
 
   // Control characters, spaces and anything outside printable ASCII are refused before the
   // WHATWG parser can normalise them away (it maps fullwidth letters and IDN to ASCII hosts).
   if (!/^[\x21-\x7e]+$/.test(trimmed)) {
-    refuse(`Must be a plain ASCII link without spaces. ${FORMS_HINT}`);
+    refuse('Use a plain link, without spaces or special characters.');
   }
   const withScheme = SCHEMELESS.test(trimmed) ? `https://${trimmed}` : trimmed;
   const authority = /^https?:\/\/([^/?#]*)/i.exec(withScheme)?.[1];
-  if (authority === undefined) refuse(`Only http and https links are accepted. ${FORMS_HINT}`);
+  if (authority === undefined) refuse(USE_A_VIDEO_LINK);
   // Checked on the raw text: userinfo (`www.youtube.com@evil.tld`), ports, IPv6 literals,
   // backslashes and percent-encoding never reach a host comparison.
   if (!/^[A-Za-z0-9.-]+$/.test(authority)) {
-    refuse('Must not contain credentials, a port or unusual characters in the host.');
+    refuse('Use a YouTube link without credentials, a port or unusual characters in the host.');
   }
 
   let url: URL;
   try {
     url = new URL(withScheme);
   } catch {
-    refuse(`Is not a valid link. ${FORMS_HINT}`);
+    refuse(USE_A_VIDEO_LINK);
   }
   const id = idFromUrl(url);
   if (id === undefined) {
@@ -89,8 +90,8 @@ export function parseVideoId(input: string): string {
       WATCH_HOSTS.has(url.hostname) ||
         SHORT_HOSTS.has(url.hostname) ||
         NOCOOKIE_HOSTS.has(url.hostname)
-        ? `Does not point at a video. ${FORMS_HINT}`
-        : `Only youtube.com, youtu.be and youtube-nocookie.com links are accepted. ${FORMS_HINT}`,
+        ? 'This link is not to a video: use the link of one video.'
+        : USE_A_VIDEO_LINK,
     );
   }
   return id;

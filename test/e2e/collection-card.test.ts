@@ -234,6 +234,25 @@ describe.skipIf(SKIPPED)('the collection card of the page at /, in chromium', ()
       await expect(summary.getByRole('heading', { level: 2 }).textContent()).resolves.not.toBe('');
     });
 
+    await step(
+      'the address holds the collection and the video; a reload brings both back',
+      async () => {
+        const address = new URL(page.url()).searchParams;
+        expect(address.get('collection')).toMatch(/\w/);
+        expect(address.get('summary')).toMatch(/\w/);
+        const title = await page
+          .getByRole('article')
+          .getByRole('heading', { level: 2 })
+          .textContent();
+        await page.reload();
+        await card.getByRole('heading', { name: PLAYLIST_TITLE, level: 2 }).waitFor();
+        await page
+          .getByRole('article')
+          .getByRole('heading', { name: title ?? '', level: 2 })
+          .waitFor();
+      },
+    );
+
     await step('a question across the videos is answered with linked citations', async () => {
       const ask = page.getByRole('region', { name: 'Ask about these videos' });
       await ask
@@ -247,6 +266,10 @@ describe.skipIf(SKIPPED)('the collection card of the page at /, in chromium', ()
       const cited = ask.getByRole('list', { name: 'Moments the answer cites' }).getByRole('link');
       await expect(cited.first().getAttribute('href')).resolves.toMatch(/youtube\.com\/watch/);
       await expect(cited.first().textContent()).resolves.toMatch(new RegExp(`${DONE_TITLE}: `));
+      // Kept in the address as the collection's question, not the open video's.
+      const address = new URL(page.url()).searchParams;
+      expect(address.get('collection_question')).toMatch(/^How do kernel convolutions/);
+      expect(address.get('question')).toBeNull();
     });
 
     await step(

@@ -156,6 +156,15 @@ async function personAnswers(
       scopes.split(' ').map((scope) => expect.stringMatching(new RegExp(`\\w.* ${scope}$`))),
     );
   });
+  await step('see Allow as the primary action and Deny as the secondary one', async () => {
+    // Filled with the accent colour, as every primary button is; Deny outlined, as Keep is.
+    const look = (name: string) =>
+      page.evaluate(
+        `getComputedStyle(document.getElementById(${JSON.stringify(`consent-${name.toLowerCase()}`)})).backgroundColor`,
+      );
+    await expect(look('Allow')).resolves.not.toBe('rgba(0, 0, 0, 0)');
+    await expect(look('Deny')).resolves.toBe('rgba(0, 0, 0, 0)');
+  });
   await step(`press ${button}`, () => page.getByRole('button', { name: button }).click());
   // Loaded, not only asked for: a navigation still under way would cut off the test's next one.
   await step('reach the app’s redirect URI', () =>
@@ -255,12 +264,26 @@ describe.skipIf(SKIPPED)('an MCP client connecting with OAuth', () => {
     const access = allowing.saved?.access_token ?? '';
     await step('open the page', () => page.goto(`${service.url}/`));
     const apps = page.getByRole('region', { name: 'Connected apps' });
+    // Behind "Show connected apps", as API keys are behind "Show API keys".
+    await step('open Connected apps', () =>
+      apps.getByRole('button', { name: 'Show connected apps' }).click(),
+    );
     const item = apps.getByRole('listitem').filter({ hasText: APP_NAME });
     await step('find the app, used', () => item.getByText(/last used/).waitFor());
     // What it may do: the scope the person allowed.
     await expect(item.textContent()).resolves.toContain('summaries:read, summaries:write');
 
-    await step('press Disconnect', () => item.getByRole('button', { name: /^Disconnect/ }).click());
+    await step('press Disconnect: it asks first, as deleting a key does', () =>
+      item.getByRole('button', { name: /^Disconnect/ }).click(),
+    );
+    const question = item.getByRole('group', { name: /^Disconnect .*\?/ });
+    await step('the question has Keep it connected focused', async () => {
+      await question.waitFor();
+      await expect
+        .poll(() => page.evaluate('document.activeElement?.textContent'))
+        .toBe('Keep it connected');
+    });
+    await step('confirm', () => question.getByRole('button', { name: 'Disconnect' }).click());
     await step('see it gone', () =>
       apps
         .getByRole('status')

@@ -355,7 +355,7 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         const ask = page.getByRole('region', { name: 'Ask about this video' });
         // Nothing asked: the API's refusal is told by the Question field, which keeps the focus.
         await ask.getByRole('button', { name: 'Ask' }).click();
-        await expectFieldError(page, 'Question', /empty/);
+        await expectFieldError(page, 'Question', /^Write a question\.$/);
         await expect.poll(() => focused(page)).toBe('question');
 
         await ask.getByLabel('Model').selectOption('extractive');
@@ -505,7 +505,9 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
           ];
           await route.fulfill({ response, json: body });
         });
-        await page.reload();
+        // The page without a summary in its address: one opened from there would be read again
+        // (GET /summaries/{id}), and shown in the history as read, not as listed.
+        await page.goto(`${origin}/`);
         const history = page.getByRole('region', { name: 'Your summaries' });
         await history.getByRole('button', { name: oneLine(HOSTILE_TITLE) }).click();
         const article = page.getByRole('article', { name: oneLine(HOSTILE_TITLE) });
@@ -548,7 +550,7 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
         await keys.getByText('None yet.').waitFor();
         await keys.getByRole('button', { name: 'Create key' }).click();
-        await expectFieldError(page, 'Name', /empty/);
+        await expectFieldError(page, 'Name', /^Fill in this field\.$/);
 
         await keys.getByLabel('Name').fill('laptop');
         // Expires in: 90 days unless the person chooses otherwise; here, 30 days.
@@ -613,7 +615,7 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         await item.getByRole('button', { name: 'Delete laptop' }).click();
         const confirm = item.getByRole('group', { name: /^Delete “laptop”\?/ });
         await confirm.waitFor();
-        await expect.poll(() => focused(page)).toBe('keep-key');
+        await expect.poll(() => focused(page)).toMatch(/^keep-/);
         expect(await seriousViolations(page)).toEqual([]);
         await confirm.getByRole('button', { name: 'Keep it' }).click();
         await expect.poll(() => focused(page)).toMatch(/^delete-/);
@@ -662,9 +664,17 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       await page.getByLabel('Length (words)').fill('175');
       await page.getByRole('button', { name: 'Summarize' }).click();
       await page.getByRole('progressbar').waitFor();
+      // It asks first, as every destructive action does; Keep it going keeps it.
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      const question = page.getByRole('group', { name: /^Cancel the summary of / });
+      await expect.poll(() => focused(page)).toBe('job-keep');
+      expect(await seriousViolations(page)).toEqual([]);
+      await question.getByRole('button', { name: 'Keep it going' }).click();
+      await expect.poll(() => focused(page)).toBe('job-cancel');
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
       const [deleted] = await Promise.all([
         page.waitForResponse((response) => response.request().method() === 'DELETE'),
-        page.getByRole('button', { name: 'Cancel' }).click(),
+        question.getByRole('button', { name: 'Cancel the summary' }).click(),
       ]);
       expect(deleted.status()).toBe(200);
       await page.getByText(/^Cancelled/).waitFor();
@@ -781,7 +791,7 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
       const item = page.getByRole('listitem').filter({ hasText: 'phone' });
       await item.getByRole('button', { name: 'Delete phone' }).focus();
       await page.keyboard.press('Enter');
-      await expect.poll(() => focused(page)).toBe('keep-key');
+      await expect.poll(() => focused(page)).toMatch(/^keep-/);
       await page.keyboard.press('Shift+Tab');
       await page.keyboard.press('Enter');
       await page.getByText('Deleted “phone”: it no longer works.').waitFor();
@@ -845,6 +855,10 @@ describe.skipIf(SKIPPED)('the page at / in chromium', () => {
         try {
           await page.keyboard.press('Tab');
           await expect.poll(() => focused(page), { timeout: UI_TIMEOUT }).toBe('job-cancel');
+          // Enter asks (Keep it going has the focus); Shift+Tab and Enter confirm.
+          await page.keyboard.press('Enter');
+          await expect.poll(() => focused(page), { timeout: UI_TIMEOUT }).toBe('job-keep');
+          await page.keyboard.press('Shift+Tab');
           const [deleted] = await Promise.all([
             page.waitForResponse((response) => response.request().method() === 'DELETE'),
             page.keyboard.press('Enter'),

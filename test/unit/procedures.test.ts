@@ -34,13 +34,6 @@ const KNOWN_LONG = new Set<string>([
   'lib/youtube/audio/media.ts downloadMedia',
   'lib/youtube/client.ts createYouTubeClient',
   'lib/youtube/fetch.ts createControlledFetch',
-  'web/account/connected-apps.tsx ConnectedApps',
-  'web/account/consent.tsx Consent',
-  'web/account/delete-account.tsx DeleteAccount',
-  'web/account/keys.tsx KeysPanel',
-  'web/collections/collection.tsx CollectionCard',
-  'web/summaries/ask.tsx Ask',
-  'web/summaries/workspace.tsx Workspace',
 ]);
 
 /** Every .ts and .tsx file under a folder (declaration files left out). */

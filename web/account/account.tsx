@@ -25,7 +25,24 @@ async function signIn(identifier: string, password: string): Promise<Session> {
   };
 }
 
+/** One of the two forms: whether the person is in it, and telling that they went into it. */
+interface FormProps {
+  onSignedIn: (session: Session) => void;
+  active: boolean;
+  onEnter: () => void;
+}
+
+/** A form's error goes when the person turns to the other form: one error at a time. */
+function useLeaving(active: boolean, clear: () => void) {
+  useEffect(() => {
+    if (!active) clear();
+  }, [active]);
+}
+
 export function Account({ onSignedIn, notice }: AccountProps) {
+  // The form the person is in: its error stays; the other's goes.
+  const [active, setActive] = useState<'sign-in' | 'create'>();
+  const enter = (form: 'sign-in' | 'create') => () => setActive(form);
   // Why the person was signed out (an expired sign-in, a deleted account) takes the focus: the
   // control they last used is gone from the page, and this is what became of it.
   useEffect(() => {
@@ -40,17 +57,21 @@ export function Account({ onSignedIn, notice }: AccountProps) {
         </p>
       )}
       <div class="account-forms">
-        <SignIn onSignedIn={onSignedIn} />
-        <CreateAccount onSignedIn={onSignedIn} />
+        <SignIn onSignedIn={onSignedIn} active={active === 'sign-in'} onEnter={enter('sign-in')} />
+        <CreateAccount
+          onSignedIn={onSignedIn}
+          active={active === 'create'}
+          onEnter={enter('create')}
+        />
       </div>
     </div>
   );
 }
 
-function SignIn({ onSignedIn }: AccountProps) {
+function SignIn({ onSignedIn, active, onEnter }: FormProps) {
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
-  const { errors, busy, submit } = useSubmit(
+  const { errors, busy, submit, clear, editing } = useSubmit(
     async () => onSignedIn(await signIn(identifier.trim(), password)),
     (problem): Errors => {
       // A wrong password and an unknown name get the same 401: shown by the password.
@@ -63,16 +84,23 @@ function SignIn({ onSignedIn }: AccountProps) {
       };
     },
   );
+  useLeaving(active, clear);
 
   return (
-    <form class="card" aria-labelledby="sign-in-title" onSubmit={submit} noValidate>
+    <form
+      class="card"
+      aria-labelledby="sign-in-title"
+      onSubmit={submit}
+      onFocusIn={onEnter}
+      noValidate
+    >
       <h2 id="sign-in-title">Sign in</h2>
       <TextField
         id="sign-in-identifier"
         label="Username or email"
         error={errors.identifier}
         value={identifier}
-        onValue={setIdentifier}
+        onValue={editing(setIdentifier)}
         name="username"
         autocomplete="username"
         required
@@ -82,7 +110,7 @@ function SignIn({ onSignedIn }: AccountProps) {
         label="Password"
         error={errors.password}
         value={password}
-        onValue={setPassword}
+        onValue={editing(setPassword)}
         type="password"
         name="password"
         autocomplete="current-password"
@@ -96,11 +124,11 @@ function SignIn({ onSignedIn }: AccountProps) {
   );
 }
 
-function CreateAccount({ onSignedIn }: AccountProps) {
+function CreateAccount({ onSignedIn, active, onEnter }: FormProps) {
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { errors, busy, submit } = useSubmit(
+  const { errors, busy, submit, clear, editing } = useSubmit(
     async () => {
       await call('POST', 'register', {
         body: { username: username.trim(), email: email.trim(), password },
@@ -120,16 +148,23 @@ function CreateAccount({ onSignedIn }: AccountProps) {
       };
     },
   );
+  useLeaving(active, clear);
 
   return (
-    <form class="card" aria-labelledby="create-account-title" onSubmit={submit} noValidate>
+    <form
+      class="card"
+      aria-labelledby="create-account-title"
+      onSubmit={submit}
+      onFocusIn={onEnter}
+      noValidate
+    >
       <h2 id="create-account-title">Create account</h2>
       <TextField
         id="new-username"
         label="Username"
         error={errors.username}
         value={username}
-        onValue={setUsername}
+        onValue={editing(setUsername)}
         name="username"
         autocomplete="username"
         required
@@ -139,7 +174,7 @@ function CreateAccount({ onSignedIn }: AccountProps) {
         label="Email"
         error={errors.email}
         value={email}
-        onValue={setEmail}
+        onValue={editing(setEmail)}
         type="email"
         name="email"
         autocomplete="email"
@@ -151,7 +186,7 @@ function CreateAccount({ onSignedIn }: AccountProps) {
         error={errors.password}
         hint={`At least ${PASSWORD_MIN_CHARS} characters (at most ${PASSWORD_MAX_BYTES} bytes); not a commonly used password.`}
         value={password}
-        onValue={setPassword}
+        onValue={editing(setPassword)}
         type="password"
         name="new-password"
         autocomplete="new-password"

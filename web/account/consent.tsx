@@ -28,7 +28,8 @@ interface ConsentProps {
   onSignedOut: (error: unknown) => void;
 }
 
-export function Consent({ id, token, username, onSignedOut }: ConsentProps) {
+/** The request the page was opened for, and the person's answer to it. */
+function useConsent({ id, token, onSignedOut }: ConsentProps) {
   const [request, setRequest] = useState<PendingRequest>();
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -58,7 +59,11 @@ export function Consent({ id, token, username, onSignedOut }: ConsentProps) {
       failed(error);
     }
   };
+  return { request, problem, busy, answer };
+}
 
+export function Consent(props: ConsentProps) {
+  const { request, problem, busy, answer } = useConsent(props);
   if (!request) {
     return (
       <section class="card consent" aria-labelledby="consent-title" aria-busy={!problem}>
@@ -76,7 +81,27 @@ export function Consent({ id, token, username, onSignedOut }: ConsentProps) {
       </section>
     );
   }
+  return (
+    <Question
+      request={request}
+      username={props.username}
+      busy={busy}
+      problem={problem}
+      onAnswer={answer}
+    />
+  );
+}
 
+interface QuestionProps {
+  request: PendingRequest;
+  username: string;
+  busy: boolean;
+  problem: string | undefined;
+  onAnswer: (decision: 'allow' | 'deny') => void;
+}
+
+/** Which app, what it may do, where the answer goes; Allow (the primary action) or Deny. */
+function Question({ request, username, busy, problem, onAnswer }: QuestionProps) {
   const name = request.client_name ?? 'An app that gave no name';
   return (
     <section class="card consent" aria-labelledby="consent-title">
@@ -99,7 +124,13 @@ export function Consent({ id, token, username, onSignedOut }: ConsentProps) {
         an app you are connecting yourself, right now.
       </p>
       <div class="actions">
-        <button type="button" id="consent-allow" disabled={busy} onClick={() => answer('allow')}>
+        <button
+          type="button"
+          id="consent-allow"
+          class="primary"
+          disabled={busy}
+          onClick={() => onAnswer('allow')}
+        >
           Allow
         </button>
         <button
@@ -107,7 +138,7 @@ export function Consent({ id, token, username, onSignedOut }: ConsentProps) {
           id="consent-deny"
           class="secondary"
           disabled={busy}
-          onClick={() => answer('deny')}
+          onClick={() => onAnswer('deny')}
         >
           Deny
         </button>

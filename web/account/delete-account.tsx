@@ -13,17 +13,60 @@ interface DeleteAccountProps {
   onSignedOut: (error: unknown) => void;
 }
 
-export function DeleteAccount({ token, onDeleted, onSignedOut }: DeleteAccountProps) {
-  const [confirming, setConfirming] = useState(false);
-  const [password, setPassword] = useState('');
-  // What takes the focus after the next render (an element's id): a new object each time.
+/** What takes the focus after the next render (an element's id): a new object each time. */
+function useFocus() {
   const [focus, setFocus] = useState<{ id: string }>();
-
   useEffect(() => {
     if (focus) document.getElementById(focus.id)?.focus();
   }, [focus]);
+  return (id: string) => setFocus({ id });
+}
 
-  const { errors, busy, submit } = useSubmit(
+export function DeleteAccount(props: DeleteAccountProps) {
+  const [confirming, setConfirming] = useState(false);
+  const focus = useFocus();
+  return (
+    <section class="card" aria-labelledby="delete-account-title">
+      <h2 id="delete-account-title">Delete account</h2>
+      <p class="hint">
+        Deletes your account for good, with your API keys and your summaries: nothing can bring them
+        back. Your username and email can then be used for a new account.
+      </p>
+      {confirming ? (
+        <AskPassword
+          {...props}
+          focus={focus}
+          onKeep={() => {
+            setConfirming(false);
+            focus('delete-account-start');
+          }}
+        />
+      ) : (
+        <button
+          type="button"
+          id="delete-account-start"
+          class="secondary"
+          onClick={() => {
+            setConfirming(true);
+            focus('delete-account-password');
+          }}
+        >
+          Delete account…
+        </button>
+      )}
+    </section>
+  );
+}
+
+interface AskPasswordProps extends DeleteAccountProps {
+  focus: (id: string) => void;
+  onKeep: () => void;
+}
+
+/** The confirmation: the password, then Delete my account (primary) or Keep my account. */
+function AskPassword({ token, onDeleted, onSignedOut, focus, onKeep }: AskPasswordProps) {
+  const [password, setPassword] = useState('');
+  const { errors, busy, submit, editing } = useSubmit(
     async () => {
       try {
         await call('DELETE', 'account', { token, body: { password } });
@@ -48,56 +91,33 @@ export function DeleteAccount({ token, onDeleted, onSignedOut }: DeleteAccountPr
   // The field takes the focus back with its error (announced too: Enter in the field leaves the
   // focus where it was, and a screen reader would not read the field again).
   useEffect(() => {
-    if (errors.password) setFocus({ id: 'delete-account-password' });
+    if (errors.password) focus('delete-account-password');
   }, [errors]);
 
-  const ask = () => {
-    setConfirming(true);
-    setFocus({ id: 'delete-account-password' });
-  };
-  const keep = () => {
-    setConfirming(false);
-    setPassword('');
-    setFocus({ id: 'delete-account-start' });
-  };
-
   return (
-    <section class="card" aria-labelledby="delete-account-title">
-      <h2 id="delete-account-title">Delete account</h2>
-      <p class="hint">
-        Deletes your account for good, with your API keys and your summaries: nothing can bring them
-        back. Your username and email can then be used for a new account.
-      </p>
-      {confirming ? (
-        <form onSubmit={submit} noValidate aria-labelledby="delete-account-question">
-          <p id="delete-account-question">Delete your account? Enter your password to confirm.</p>
-          <TextField
-            id="delete-account-password"
-            label="Password"
-            error={errors.password}
-            value={password}
-            onValue={setPassword}
-            type="password"
-            name="password"
-            autocomplete="current-password"
-            required
-            announceError
-          />
-          <div class="actions confirm">
-            <button type="submit" id="delete-account-confirm" disabled={busy}>
-              Delete my account
-            </button>
-            <button type="button" class="secondary" onClick={keep}>
-              Keep my account
-            </button>
-          </div>
-          <ActionError message={errors.form} />
-        </form>
-      ) : (
-        <button type="button" id="delete-account-start" class="secondary" onClick={ask}>
-          Delete account…
+    <form onSubmit={submit} noValidate aria-labelledby="delete-account-question">
+      <p id="delete-account-question">Delete your account? Enter your password to confirm.</p>
+      <TextField
+        id="delete-account-password"
+        label="Password"
+        error={errors.password}
+        value={password}
+        onValue={editing(setPassword)}
+        type="password"
+        name="password"
+        autocomplete="current-password"
+        required
+        announceError
+      />
+      <div class="actions confirm">
+        <button type="submit" id="delete-account-confirm" disabled={busy}>
+          Delete my account
         </button>
-      )}
-    </section>
+        <button type="button" class="secondary" onClick={onKeep}>
+          Keep my account
+        </button>
+      </div>
+      <ActionError message={errors.form} />
+    </form>
   );
 }

@@ -1,9 +1,10 @@
 // A collection (a playlist or a channel summarized as one) as the signed-in page shows it: its
 // title, author and link; while it runs, its progress and Cancel (after a confirmation, as
-// deleting a key asks); its videos in order, each with where it stands, a done one opening its
-// summary; and once done, its overview (overview.tsx).
-import { useEffect, useRef, useState } from 'preact/hooks';
+// every destructive action asks); its videos in order, each with where it stands, a done one
+// opening its summary; and once done, its overview (overview.tsx).
+import { useEffect, useRef } from 'preact/hooks';
 import type { Collection } from '../api';
+import { Confirm } from '../confirm';
 import { ProgressBar } from '../summaries/job';
 import { collectionEnded, collectionProgress, videoStatusWords } from './format';
 import { OverviewView } from './overview';
@@ -24,15 +25,12 @@ const KIND_WORDS: Record<Collection['kind'], string> = {
 
 export function CollectionCard({ collection, onCancel, onOpenVideo }: CollectionProps) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [cancelling, setCancelling] = useState(false);
   const running = !collectionEnded(collection);
   const { percent, words } = collectionProgress(collection);
 
   // A collection shown takes the focus, as a job does.
   useEffect(() => {
     heading.current?.focus();
-    setConfirming(false);
   }, [collection.id]);
 
   // The confirmation's buttons went (cancelled, or it ended): the focus stays with the card.
@@ -40,22 +38,6 @@ export function CollectionCard({ collection, onCancel, onOpenVideo }: Collection
     const lost = document.activeElement === null || document.activeElement === document.body;
     if (!running && lost) heading.current?.focus();
   }, [running]);
-
-  useEffect(() => {
-    if (confirming) document.getElementById('collection-keep')?.focus();
-  }, [confirming]);
-
-  const keep = () => {
-    setConfirming(false);
-    // After the render that brings the Cancel button back.
-    setTimeout(() => document.getElementById('collection-cancel')?.focus());
-  };
-  const cancel = async () => {
-    setCancelling(true);
-    await onCancel();
-    setCancelling(false);
-    setConfirming(false);
-  };
 
   return (
     <section class="card collection" aria-labelledby="collection-title">
@@ -70,25 +52,19 @@ export function CollectionCard({ collection, onCancel, onOpenVideo }: Collection
       </p>
       {running && <ProgressBar label="Videos summarized" percent={percent} words={words} />}
       <p aria-live="polite">{running ? words : ''}</p>
-      {running &&
-        (confirming ? (
-          <fieldset class="confirm actions">
-            <legend>
-              Cancel “{collection.title}”? Its videos not yet started are not summarized; those
-              under way finish.
-            </legend>
-            <button type="button" disabled={cancelling} onClick={cancel}>
-              Cancel the collection
-            </button>
-            <button type="button" id="collection-keep" class="secondary" onClick={keep}>
-              Keep it going
-            </button>
-          </fieldset>
-        ) : (
-          <button type="button" id="collection-cancel" onClick={() => setConfirming(true)}>
-            Cancel
-          </button>
-        ))}
+      {running && (
+        <Confirm
+          // Another collection, another question.
+          key={collection.id}
+          id="collection-cancel"
+          keepId="collection-keep"
+          label="Cancel"
+          question={`Cancel “${collection.title}”? Its videos not yet started are not summarized; those under way finish.`}
+          confirmLabel="Cancel the collection"
+          keepLabel="Keep it going"
+          onConfirm={onCancel}
+        />
+      )}
       {collection.status === 'cancelled' && (
         <p role="status">Cancelled: no more of its videos are summarized.</p>
       )}
@@ -98,9 +74,24 @@ export function CollectionCard({ collection, onCancel, onOpenVideo }: Collection
         </p>
       )}
       {collection.overview && <OverviewView collection={collection} />}
+      <Videos videos={collection.videos} onOpenVideo={onOpenVideo} />
+    </section>
+  );
+}
+
+/** The collection's videos in order, each with where it stands; a done one opens its summary. */
+function Videos({
+  videos,
+  onOpenVideo,
+}: {
+  videos: readonly Video[];
+  onOpenVideo: (video: Video) => void;
+}) {
+  return (
+    <>
       <h3 id="collection-videos-title">Videos</h3>
       <ol class="videos" aria-labelledby="collection-videos-title">
-        {collection.videos.map((video) => (
+        {videos.map((video) => (
           <li key={video.video_id}>
             {video.status === 'done' && video.summary_id ? (
               <button type="button" class="link" onClick={() => onOpenVideo(video)}>
@@ -115,6 +106,6 @@ export function CollectionCard({ collection, onCancel, onOpenVideo }: Collection
           </li>
         ))}
       </ol>
-    </section>
+    </>
   );
 }

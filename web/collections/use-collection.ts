@@ -68,9 +68,20 @@ export function useCollection(
     };
   }, [collection, token]);
 
-  /** Starts one. @throws ApiError for the API's refusal (shown by the form). */
-  const start = async (request: CollectionRequest) => {
-    show(await call<Collection>('POST', 'collections', { token, body: request }));
+  /** Starts one, and says its id. @throws ApiError for the API's refusal (shown by the form). */
+  const start = async (request: CollectionRequest): Promise<string> => {
+    const answer = await call<Collection>('POST', 'collections', { token, body: request });
+    show(answer);
+    return answer.body.id;
+  };
+
+  /** Shows one by its id (the page's address names it). */
+  const open = async (id: string) => {
+    try {
+      show(await call<Collection>('GET', `collections/${encodeURIComponent(id)}`, { token }));
+    } catch (error) {
+      onFailure(error);
+    }
   };
 
   const cancel = async () => {
@@ -86,7 +97,7 @@ export function useCollection(
     }
   };
 
-  return { collection, start, cancel, clear: () => setCollection(undefined) };
+  return { collection, start, open, cancel, clear: () => setCollection(undefined) };
 }
 
 /** Questions across the collection's videos (POST /collections/{id}/ask; the server's model). */

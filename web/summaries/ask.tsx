@@ -47,6 +47,10 @@ interface AskProps {
   /** The models to answer with and the first choice; without, the server's (no Model field). */
   models?: { settings: PageSettings; initial: string };
   ask: Asker;
+  /** A question to ask at once (the page's address held it). */
+  initialQuestion?: string | undefined;
+  /** A question was answered: the page's address keeps it. */
+  onAsked?: (question: string) => void;
   onSignedOut: (error: unknown) => void;
 }
 
@@ -59,50 +63,60 @@ function errorsOf(problem: Problem): Errors {
   return { form: problem.detail };
 }
 
-export function Ask({ about, models, ask, onSignedOut }: AskProps) {
-  // The video's ids are the page's first (its tests and links know them).
-  const id = (name: string) => (about === 'video' ? name : `collection-${name}`);
-  const [question, setQuestion] = useState('');
+/** The form's state: the question, the model, the answer, and the one error. */
+function useAsk({ about, models, ask, initialQuestion, onAsked, onSignedOut }: AskProps) {
+  const [question, setQuestion] = useState(initialQuestion ?? '');
   const [usedModel, setUsedModel] = useState(() =>
     models && !models.settings.models.includes(models.initial)
       ? models.settings.defaultModel
       : (models?.initial ?? ''),
   );
   const [answer, setAnswer] = useState<ShownAnswer>();
-  const heading = useRef<HTMLHeadingElement>(null);
-  const { errors, busy, submit } = useSubmit(
+  const sent = useSubmit(
     async () => {
       setAnswer(undefined);
       setAnswer(await ask(question, models ? usedModel : undefined));
+      onAsked?.(question);
     },
     errorsOf,
     onSignedOut,
   );
-
-  // The answer takes the focus, as a new summary does; after a refusal the question has it back
-  // (its error, or the alert by the button, is read with it), ready to be changed.
+  // The address's question is asked again, as the person asked it.
   useEffect(() => {
-    if (answer) heading.current?.focus();
-  }, [answer]);
+    if (initialQuestion) void sent.submit();
+  }, []);
+  // After a refusal the question has the focus back (its error, or the alert by the button, is
+  // read with it), ready to be changed.
   useEffect(() => {
+    const { errors } = sent;
     if (errors.question || errors.used_model || errors.form) {
-      document.getElementById(errors.used_model ? id('ask-model') : id('question'))?.focus();
+      const field = errors.used_model ? 'ask-model' : 'question';
+      document.getElementById(about === 'video' ? field : `collection-${field}`)?.focus();
     }
-  }, [errors]);
+  }, [sent.errors]);
+  return { question, setQuestion, usedModel, setUsedModel, answer, ...sent };
+}
+
+export function Ask(props: AskProps) {
+  const { about, models } = props;
+  // The video's ids are the page's first (its tests and links know them).
+  const id = (name: string) => (about === 'video' ? name : `collection-${name}`);
+  const form = useAsk(props);
+  const { errors, editing } = form;
 
   return (
     <section class="card ask" aria-labelledby={id('ask-title')}>
       <h2 id={id('ask-title')}>
         {about === 'video' ? 'Ask about this video' : 'Ask about these videos'}
       </h2>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={form.submit} noValidate>
         <TextField
           id={id('question')}
           label="Question"
           hint={`In any language; the answer cites the moments ${about === 'video' ? 'that say it' : 'of the videos that say it'}.`}
           error={errors.question}
-          value={question}
-          onValue={setQuestion}
+          value={form.question}
+          onValue={editing(form.setQuestion)}
           autocomplete="off"
           required
         />
@@ -111,35 +125,47 @@ export function Ask({ about, models, ask, onSignedOut }: AskProps) {
             id={id('ask-model')}
             label="Model"
             models={models.settings.models}
-            value={usedModel}
-            onValue={setUsedModel}
+            value={form.usedModel}
+            onValue={editing(form.setUsedModel)}
             error={errors.used_model}
           />
         )}
-        <button type="submit" disabled={busy}>
+        <button type="submit" disabled={form.busy}>
           Ask
         </button>
         <p role="status" class="hint">
-          {busy ? `Looking for the answer in the ${about === 'video' ? 'video' : 'videos'}…` : ''}
+          {form.busy
+            ? `Looking for the answer in the ${about === 'video' ? 'video' : 'videos'}…`
+            : ''}
         </p>
         <ActionError message={errors.form} />
       </form>
-      {answer && (
-        <div class="answer">
-          <h3 id={id('answer-title')} tabIndex={-1} ref={heading}>
-            Answer
-          </h3>
-          <p class="byline">
-            “{answer.question}” · {answer.model}
-          </p>
-          {paragraphsOf(answer.answer).map((paragraph) => (
-            <p key={paragraph}>{paragraph}</p>
-          ))}
-          {answer.moments.length > 0 && (
-            <Moments moments={answer.moments} label="Moments the answer cites" />
-          )}
-        </div>
-      )}
+      {form.answer && <AnswerView answer={form.answer} titleId={id('answer-title')} />}
     </section>
+  );
+}
+
+/** An answer: what was asked, by which model, the answer, and the moments it cites. */
+function AnswerView({ answer, titleId }: { answer: ShownAnswer; titleId: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The answer takes the focus, as a new summary does.
+  useEffect(() => {
+    heading.current?.focus();
+  }, [answer]);
+  return (
+    <div class="answer">
+      <h3 id={titleId} tabIndex={-1} ref={heading}>
+        Answer
+      </h3>
+      <p class="byline">
+        “{answer.question}” · {answer.model}
+      </p>
+      {paragraphsOf(answer.answer).map((paragraph) => (
+        <p key={paragraph}>{paragraph}</p>
+      ))}
+      {answer.moments.length > 0 && (
+        <Moments moments={answer.moments} label="Moments the answer cites" />
+      )}
+    </div>
   );
 }

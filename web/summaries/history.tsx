@@ -3,7 +3,7 @@
 // once, whatever the list (read from an index a moment behind, or answered late) says.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, type Job, type JobList } from '../api';
-import { jobTitle, listedWith } from '../jobs';
+import { jobDetails, jobTitle, listedWith } from '../jobs';
 import { dateTime } from '../times';
 
 interface HistoryProps {
@@ -15,14 +15,6 @@ interface HistoryProps {
   onOpen: (job: Job) => void;
   onSignedOut: (error: unknown) => void;
 }
-
-const STATUS_WORDS: Record<Job['status'], string> = {
-  queued: 'waiting',
-  running: 'in progress',
-  done: 'done',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
 
 export function History({ token, version, current, onOpen, onSignedOut }: HistoryProps) {
   const [items, setItems] = useState<Job[]>();
@@ -70,7 +62,7 @@ export function History({ token, version, current, onOpen, onSignedOut }: Histor
                 {jobTitle(job)}
               </button>
               <span class="when">
-                {STATUS_WORDS[job.status]} ·{' '}
+                {jobDetails(job)} ·{' '}
                 <time dateTime={job.created_at}>{dateTime(job.created_at)}</time>
               </span>
             </li>

@@ -1,7 +1,9 @@
 // The job a summary request started, as the signed-in page shows it: its progress and Cancel
-// while it runs, then how it ended when that is not a summary.
+// while it runs (after a confirmation, as every destructive action asks), then how it ended
+// when that is not a summary.
 import { useEffect, useRef } from 'preact/hooks';
 import type { Job } from '../api';
+import { Confirm } from '../confirm';
 import { jobTitle, progressOf } from '../jobs';
 
 /** Whether the job has ended (done, failed or cancelled). */
@@ -70,9 +72,15 @@ export function JobView({ job, onCancel }: { job: Job; onCancel: () => void }) {
         <>
           <ProgressBar label="Progress" percent={percent} words={words} />
           <p aria-live="polite">{words}</p>
-          <button type="button" id="job-cancel" onClick={onCancel}>
-            Cancel
-          </button>
+          <Confirm
+            id="job-cancel"
+            keepId="job-keep"
+            label="Cancel"
+            question={`Cancel the summary of “${title}”? No more of it is made; you can ask for it again.`}
+            confirmLabel="Cancel the summary"
+            keepLabel="Keep it going"
+            onConfirm={onCancel}
+          />
         </>
       )}
       {job.status === 'cancelled' && (

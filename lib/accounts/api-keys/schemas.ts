@@ -27,7 +27,7 @@ export const apiKeyIdSchema = z
   );
 
 /** What `expires_in_days` must be, said for every way of missing it. */
-const LIFETIME_RULE = `must be a whole number of days from 1 to ${API_KEY_MAX_LIFETIME_DAYS} (leave it out for a key that never expires)`;
+const LIFETIME_RULE = `Use a whole number of days from 1 to ${API_KEY_MAX_LIFETIME_DAYS}, or leave it out for a key that never expires.`;
 
 export const apiKeyLifetimeSchema = z.int({ error: LIFETIME_RULE }).check(
   z.minimum(1, LIFETIME_RULE),

@@ -28,7 +28,7 @@ export function passwordProblem(password: string): FieldError | undefined {
   if (bytes > PASSWORD_MAX_BYTES) {
     return {
       field: 'password',
-      message: `${PASSWORD_TOO_LONG} (this one is ${bytes} bytes)`,
+      message: `${PASSWORD_TOO_LONG} This one is ${bytes} bytes.`,
     };
   }
   if ([...password].length < PASSWORD_MIN_CHARS) {
@@ -37,7 +37,7 @@ export function passwordProblem(password: string): FieldError | undefined {
   if (commonPasswords().has(password.toLowerCase())) {
     return {
       field: 'password',
-      message: 'is one of the most commonly used passwords; choose another',
+      message: 'This password is one of the most commonly used: choose another.',
     };
   }
   return undefined;

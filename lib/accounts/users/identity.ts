@@ -29,7 +29,7 @@ export const usernameSchema = z.string().check(
   z.overwrite((value) => value.normalize('NFKC')),
   z.regex(USERNAME_PATTERN, {
     message:
-      'must be 3-32 characters of a-z, 0-9, ".", "_" or "-", starting and ending with a letter or digit',
+      'Use 3-32 characters of a-z, 0-9, ".", "_" or "-", starting and ending with a letter or digit.',
   }),
   z.meta({
     description: 'Login name: 3-32 of a-z 0-9 . _ - (case-insensitive)',
@@ -41,13 +41,14 @@ export const usernameSchema = z.string().check(
  * Emails: at most 254 ASCII characters (so normalisation cannot grow them), EMAIL_PATTERN.
  * Not trimmed: an address with spaces around it is refused, as the document refuses it.
  */
-export const emailSchema = z
-  .string()
-  .check(
-    z.maxLength(EMAIL_MAX_CHARS),
-    z.email({ pattern: EMAIL_PATTERN, message: 'must be a valid email address' }),
-    z.meta({ description: 'Email address (case-insensitive)', examples: ['alice@example.com'] }),
-  );
+export const emailSchema = z.string().check(
+  z.maxLength(EMAIL_MAX_CHARS),
+  z.email({
+    pattern: EMAIL_PATTERN,
+    message: 'Use a valid email address, such as alice@example.com.',
+  }),
+  z.meta({ description: 'Email address (case-insensitive)', examples: ['alice@example.com'] }),
+);
 
 /** The key that makes usernames unique case-insensitively. */
 export function usernameKey(username: string): string {

@@ -112,7 +112,9 @@ export function createUserStore(db: DynamoDBDocumentClient, table: string): User
       const keys = { username: usernameKey(user.username), email: emailKey(user.email) };
       for (const field of ['username', 'email'] as const) {
         if (!isPossibleKey(field, keys[field])) {
-          throw new ValidationError([{ field, message: 'is too long once normalised' }]);
+          throw new ValidationError([
+            { field, message: 'Use a shorter value: this one is too long once normalised.' },
+          ]);
         }
       }
       const claim = (pk: string) => ({

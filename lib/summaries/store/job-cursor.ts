@@ -18,7 +18,7 @@ export function decodeCursor(cursor: string): { sort: string; id: string } {
   const id = match?.[2];
   if (!match || id === undefined || !JOB_ID_PATTERN.test(id)) {
     throw new ValidationError([
-      { field: 'cursor', message: 'is not a next_cursor this service gave' },
+      { field: 'cursor', message: 'Use a next_cursor this service gave, or none.' },
     ]);
   }
   return { sort, id };

@@ -57,7 +57,7 @@ export function createCollectionLister(
     const { limit } = call;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_COLLECTION_LIMIT) {
       throw new ValidationError([
-        { field: 'limit', message: `Must be a whole number from 1 to ${MAX_COLLECTION_LIMIT}.` },
+        { field: 'limit', message: `Use a whole number from 1 to ${MAX_COLLECTION_LIMIT}.` },
       ]);
     }
     const controller = new AbortController();

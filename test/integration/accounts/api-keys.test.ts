@@ -267,7 +267,7 @@ describe('an API key with an expiry', () => {
       {
         field: 'expires_in_days',
         message:
-          'must be a whole number of days from 1 to 365 (leave it out for a key that never expires)',
+          'Use a whole number of days from 1 to 365, or leave it out for a key that never expires.',
       },
     ]);
     expect((await listKeys(token)).body.items).toEqual([]);
@@ -488,7 +488,7 @@ describe('managing API keys', () => {
     expect(response.body.errors).toEqual([
       {
         field: 'name',
-        message: `must not contain line breaks, control, bidirectional or invisible characters (it has ${found})`,
+        message: `Remove the line breaks, control, bidirectional or invisible characters (it has ${found}).`,
       },
     ]);
     expect(listed.body.items).toEqual([]);
@@ -504,7 +504,7 @@ describe('managing API keys', () => {
     const response = await createKey(token, name);
 
     expect(response.status).toBe(422);
-    expect(response.body.errors).toEqual([{ field: 'name', message: 'must not be empty' }]);
+    expect(response.body.errors).toEqual([{ field: 'name', message: 'Fill in this field.' }]);
   });
 
   it('takes a name in any script, with spaces between words and emoji', async () => {

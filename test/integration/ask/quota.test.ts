@@ -58,7 +58,7 @@ it('charges nothing for a question of invisible characters: 422, and the day’s
   const second = await ask({ video_url: VIDEO, question: 'Who made it?' }, token);
 
   expect(refused.map((response) => response.status)).toEqual(blank.map(() => 422));
-  expect(refused[0]?.body.errors).toEqual([{ field: 'question', message: 'must not be empty' }]);
+  expect(refused[0]?.body.errors).toEqual([{ field: 'question', message: 'Write a question.' }]);
   // SUMMARY_DAILY_QUOTA is 2: both units were still there.
   expect(first.status).toBe(200);
   expect(second.status).toBe(200);

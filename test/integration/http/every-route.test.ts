@@ -275,7 +275,7 @@ describe('every route', () => {
     ]);
     expect(
       response.body.errors.find((e: { field: string }) => e.field === 'password').message,
-    ).toBe('is required');
+    ).toBe('Fill in this field.');
   });
 
   it('answers 404 problem+json for an unknown path', async () => {

@@ -192,7 +192,7 @@ describe('the OpenAPI document says what the service does', () => {
       ].sort(),
     );
     expect(ask.responses['422'].content['application/problem+json'].example.errors).toEqual([
-      { field: 'question', message: 'must not be empty' },
+      { field: 'question', message: 'Write a question.' },
     ]);
   });
 

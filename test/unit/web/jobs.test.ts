@@ -1,7 +1,7 @@
 // What the page says of a job (web/jobs.ts): its progress, its title, its place in the history.
 import { describe, expect, it } from 'vitest';
 import type { Job, Summary } from '../../../web/api';
-import { jobTitle, listedWith, progressOf } from '../../../web/jobs';
+import { jobDetails, jobTitle, listedWith, progressOf } from '../../../web/jobs';
 
 const job = (status: Job['status'], stage: Job['progress']['stage'], done = 0, total = 0) => ({
   status,
@@ -94,5 +94,35 @@ describe('listedWith', () => {
   it('leaves out a job older than every one listed (on a page not shown)', () => {
     expect(listedWith(listed.slice(0, 2), item('a', 1))).toEqual(listed.slice(0, 2));
     expect(listedWith(listed, undefined)).toEqual(listed);
+  });
+});
+
+describe('jobDetails', () => {
+  const request = (fields: Partial<Job['request']> = {}): Job['request'] => ({
+    video_url: 'https://youtu.be/dQw4w9WgXcQ',
+    summary_length: 150,
+    used_model: 'extractive',
+    include_key_points: true,
+    include_chapters: true,
+    ...fields,
+  });
+
+  it('tells two summaries of one video apart by model, length and language', () => {
+    const short = jobDetails({ status: 'done', request: request(), result: null });
+    const german = jobDetails({
+      status: 'done',
+      request: request({ summary_length: 300, used_model: 'llama3.2', summary_language: 'de' }),
+      result: null,
+    });
+
+    expect(short).toBe('done · extractive · 150 words');
+    expect(german).toBe('done · llama3.2 · 300 words · in de');
+  });
+
+  it("names the transcript's language once known, when none was asked", () => {
+    const result = { metadata: { transcript_language: 'en' } } as Summary;
+    expect(jobDetails({ status: 'running', request: request(), result })).toBe(
+      'in progress · extractive · 150 words · in en',
+    );
   });
 });

@@ -98,14 +98,19 @@ describe('parseVideoId', () => {
     const error = refusal(input);
 
     expect(error.extensions.errors).toEqual([
-      { field: 'video_url', message: 'Must be at most 2048 characters.' },
+      { field: 'video_url', message: 'Use a link of at most 2048 characters.' },
     ]);
   });
 
-  it('names the accepted hosts when a link points elsewhere', () => {
+  it('names the accepted hosts when a link points elsewhere, in one sentence saying what to do', () => {
     const error = refusal(`https://vimeo.com/watch?v=${ID}`);
 
-    expect(JSON.stringify(error.extensions.errors)).toContain('youtube.com, youtu.be');
+    expect(error.extensions.errors).toEqual([
+      {
+        field: 'video_url',
+        message: 'Use a link to a YouTube video (youtube.com or youtu.be) or its 11-character ID.',
+      },
+    ]);
   });
 });
 
