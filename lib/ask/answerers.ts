@@ -16,8 +16,8 @@ import {
   roomForData,
   transcriptRoom,
 } from '../models/tokens';
-import { stampedUnits } from '../summaries/llm/prompt/timed-units';
-import { formatTimestamp } from '../summaries/timed-line';
+import { formatTimestamp } from '../transcripts/timed-line';
+import { stampedUnits } from '../transcripts/timed-units';
 import { cutText } from '../util/text';
 import type { Video } from '../youtube/types';
 import { checkCitations, makeCitation, withoutMarks } from './citations';

@@ -5,9 +5,9 @@
 // A citation's moment is always a caption start of this transcript, and its link is built here
 // from the video id: nothing a model (or a transcript, or a question) writes can point elsewhere.
 
-import { createAnchor, keyPointUrl } from '../summaries/key-points';
-import { keysOf } from '../summaries/terms';
-import { formatTimestamp, parseTimestamp } from '../summaries/timed-line';
+import { createAnchor, keyPointUrl } from '../transcripts/anchors';
+import { keysOf } from '../transcripts/terms';
+import { formatTimestamp, parseTimestamp } from '../transcripts/timed-line';
 import { cutText, trimEndOf } from '../util/text';
 import type { Transcript } from '../youtube/types';
 import type { Citation } from './schemas';

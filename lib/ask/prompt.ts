@@ -4,8 +4,8 @@
 // change the rules, and the answer's marks are checked against the transcript anyway
 // (citations.ts).
 
-import { dataBlock } from '../summaries/llm/prompt/data-block';
 import { untrustedDataRules } from '../summaries/llm/prompt/instructions';
+import { dataBlock } from '../transcripts/data-block';
 import type { VideoMetadata } from '../youtube/types';
 
 /** What the model answers when the data does not answer the question (checked by isNotInVideo). */

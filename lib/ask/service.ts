@@ -14,7 +14,7 @@ import type { ChatModel } from '../models/chat';
 import { schemaVersion } from '../schema-version';
 import type { Cache } from '../store/cache';
 import { givesUnitBack, type Quota } from '../store/quota';
-import { transcriptMetadata, type VideoRequest } from '../summaries/videos';
+import { transcriptMetadata, type VideoRequest } from '../transcripts/videos';
 import type { Video } from '../youtube/types';
 import { parseVideoId } from '../youtube/url';
 import type { answerWithModel } from './answerers';
@@ -27,7 +27,7 @@ export interface AskServiceDeps {
   quota: Quota;
   /** Answers already given, by answerKey. */
   answers: Cache<AskResponse>;
-  /** The video of a request: the transcript cache, else YouTube (summaries/videos.ts). */
+  /** The video of a request: the transcript cache, else YouTube, as a summary finds it. */
   video: (request: VideoRequest) => Promise<Video>;
   /** One call at a time to a language model of the catalog. */
   chat: (model: Parameters<typeof answerWithModel>[1]['model']) => Promise<ChatModel>;

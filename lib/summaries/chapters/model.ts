@@ -3,16 +3,17 @@
 // line or two on what it says. Like key points, the answer is untrusted and read leniently; every
 // time is checked against the transcript: a chapter starts at the start of the caption it falls
 // in, and one past the video's end or at no caption is dropped.
+
+import { firstAtOrAfter } from '../../transcripts/anchors';
+import { SHORTEST_CHAPTER_MS } from '../../transcripts/creator-chapters';
+import { KEY_POINT_FORM, parseTimestamp, readTimedLine } from '../../transcripts/timed-line';
 import type { Transcript } from '../../youtube/types';
-import { firstAtOrAfter } from '../key-points';
-import { KEY_POINT_FORM, parseTimestamp, readTimedLine } from '../timed-line';
 import {
   type Chapter,
   type ChapterStart,
   chapterCount,
   chapterTitle,
   mergeChapters,
-  SHORTEST_CHAPTER_MS,
   withEnds,
 } from './chapter';
 

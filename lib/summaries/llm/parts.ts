@@ -5,8 +5,8 @@
 // used and each chapter is summarised by the part it starts in.
 
 import { estimateTokens } from '../../models/tokens';
+import type { TimedUnit } from '../../transcripts/timed-units';
 import { splitIntoParts } from './plan/even-split';
-import type { TimedUnit } from './prompt/timed-units';
 
 /** A part of the transcript and where it starts in the video. */
 export interface PartSpan {

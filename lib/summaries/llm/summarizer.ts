@@ -8,16 +8,16 @@
 import { UnprocessableError } from '../../errors';
 import type { ChatModel } from '../../models/chat';
 import { estimateTokens, MIN_DATA_TOKENS } from '../../models/tokens';
+import { keyPointCount } from '../../transcripts/anchors';
+import { timedUnits } from '../../transcripts/timed-units';
 import { type ChapterStart, NO_CHAPTERS } from '../chapters/chapter';
 import { modelChapters } from '../chapters/finish';
-import { keyPointCount } from '../key-points';
 import type { SummarizeInput, Summarizer, SummaryResult } from '../types';
 import { askFor, chapterPlan, partAsks, probeAsk } from './chapter-asks';
 import { spansOf, splitAtChapters } from './parts';
 import { type ModelLimits, plannerFor, SummaryLengthError } from './plan';
 import { splitIntoParts } from './plan/even-split';
 import type { ChapterAsk, PromptContext, Step } from './prompt';
-import { timedUnits } from './prompt/timed-units';
 import { askingFor, call, callKey, type Run, type SummaryModel } from './summarizer/call';
 import { reduce, renderPart } from './summarizer/combine';
 import { mapBounded } from './summarizer/map-bounded';

@@ -1,6 +1,6 @@
 // The instructions of a call (system prompt): the rules about untrusted data, and the form of
 // the answer (summary, key points, chapters) with its headings and language.
-import { formatTimestamp } from '../../timed-line';
+import { formatTimestamp } from '../../../transcripts/timed-line';
 import { type ChapterAsk, chaptersAsked, type PromptContext, type Step } from '../prompt';
 
 /** Headings of the answer; kept in English whatever the summary's language, so we can find them. */

@@ -1,8 +1,8 @@
 // The video's data between the markers: title, channel, publish date, the start of the
 // description and the chapters (bounded, so the largest prompt is known), then the body.
-import type { VideoMetadata } from '../../../youtube/types';
-import { type CreatorChapter, creatorChapters } from '../../chapters/creator';
-import { CHAPTER_FORM, formatTimestamp, readTimedLine } from '../../timed-line';
+import type { VideoMetadata } from '../youtube/types';
+import { type CreatorChapter, creatorChapters } from './creator-chapters';
+import { CHAPTER_FORM, formatTimestamp, readTimedLine } from './timed-line';
 
 /** Characters of the description the model sees: enough for what the video is about. */
 export const DESCRIPTION_CHARS = 500;
