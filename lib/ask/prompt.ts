@@ -4,8 +4,7 @@
 // change the rules, and the answer's marks are checked against the transcript anyway
 // (citations.ts).
 
-import { untrustedDataRules } from '../summaries/llm/prompt/instructions';
-import { dataBlock } from '../transcripts/data-block';
+import { dataBlock, untrustedDataRules } from '../transcripts/data-block';
 import type { VideoMetadata } from '../youtube/types';
 
 /** What the model answers when the data does not answer the question (checked by isNotInVideo). */

@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 const UNTRUSTED_READERS = [
   'lib/ask/citations.ts', // a model's answer and its [m:ss] marks
   'lib/ask/prompt.ts', // a model's answer ("NOT IN VIDEO")
-  'lib/transcripts/anchors.ts', // a model's answer: summary, headings, key points
+  'lib/summaries/key-points.ts', // a model's answer: summary, headings, key points
   'lib/transcripts/timed-line.ts', // timed lines of answers and descriptions
   'lib/transcripts/data-block.ts', // a description's chapters
   'lib/util/text.ts', // a model's summary and key points, cut at a sentence end (cutText)

@@ -17,9 +17,9 @@ import {
   transcriptRoom,
   wantedTokens,
 } from '../../models/tokens';
-import { keyPointCount } from '../../transcripts/anchors';
 import { CHAPTERS_CHARS, DESCRIPTION_CHARS, NAME_CHARS } from '../../transcripts/data-block';
 import type { VideoMetadata } from '../../youtube/types';
+import { keyPointCount } from '../key-points';
 import { chaptersAsked, type PromptContext, type Step, userPrompt } from './prompt';
 import { systemPrompt } from './prompt/instructions';
 

@@ -8,10 +8,10 @@
 import { UnprocessableError } from '../../errors';
 import type { ChatModel } from '../../models/chat';
 import { estimateTokens, MIN_DATA_TOKENS } from '../../models/tokens';
-import { keyPointCount } from '../../transcripts/anchors';
 import { timedUnits } from '../../transcripts/timed-units';
 import { type ChapterStart, NO_CHAPTERS } from '../chapters/chapter';
 import { modelChapters } from '../chapters/finish';
+import { keyPointCount } from '../key-points';
 import type { SummarizeInput, Summarizer, SummaryResult } from '../types';
 import { askFor, chapterPlan, partAsks, probeAsk } from './chapter-asks';
 import { spansOf, splitAtChapters } from './parts';
