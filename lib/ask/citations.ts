@@ -1,5 +1,5 @@
 // Citations: moments of the video an answer rests on. A model marks them `[m:ss]` in its
-// answer; each mark is a claim, checked as key points are (key-points.ts, createAnchor): it is
+// answer; each mark is a claim, checked as key points are (one anchor for both): it is
 // moved to the start of the caption near that time that says what the sentence before it says,
 // or dropped. The answer keeps only the marks that survived, rewritten to their caption's time.
 // A citation's moment is always a caption start of this transcript, and its link is built here

@@ -1,5 +1,5 @@
 // POST /ask: a question about a video, answered within the request. An answer is cached per
-// video, caption language, model and normalised question (question.ts) in the table, with a
+// video, caption language, model and normalised question in the table, with a
 // TTL, and a cached answer costs nothing. Any other asking takes a unit of the daily quota the
 // summaries use before YouTube is asked, and gets it back only when we or the model fail
 // (givesUnitBack, as a summary does). Identical questions asked at once are each answered (and

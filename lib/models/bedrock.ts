@@ -37,7 +37,7 @@ const BEDROCK_ADVICE: ModelProvider['advice'] = {
 };
 
 /**
- * What a failed Converse call was, in the terms of failures.ts; undefined for an error that is
+ * What a failed Converse call was, as a ModelFailure kind; undefined for an error that is
  * not Bedrock's (nor the network's): a bug of ours, left as it is.
  */
 function failureKind(error: unknown): ModelFailureKind | undefined {

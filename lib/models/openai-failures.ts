@@ -32,7 +32,7 @@ export function retryable(error: unknown): boolean {
 }
 
 /**
- * What a failed call was, in the terms of failures.ts; undefined for an error that is neither the
+ * What a failed call was, as a ModelFailure; undefined for an error that is neither the
  * server's nor the network's: a bug of ours, left as it is.
  */
 export function failureOf(error: unknown, signal: AbortSignal): ModelFailure | undefined {

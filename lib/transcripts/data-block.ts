@@ -12,7 +12,7 @@ export const NAME_CHARS = 200;
 /**
  * Characters of chapter lines the model sees. A description may list hundreds: bounding each
  * part of the prompt bounds the whole, so the longest summary a model can make is known before
- * the video is (plan.ts).
+ * the video is.
  */
 export const CHAPTERS_CHARS = 1_000;
 

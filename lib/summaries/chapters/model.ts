@@ -1,4 +1,4 @@
-// Chapters a language model wrote. Each call that is asked for them (llm/prompt.ts) answers, after
+// Chapters a language model wrote. Each call that is asked for them answers, after
 // its summary and key points, a "CHAPTERS:" line and then per chapter a line `[m:ss] Title` and a
 // line or two on what it says. Like key points, the answer is untrusted and read leniently; every
 // time is checked against the transcript: a chapter starts at the start of the caption it falls
@@ -24,7 +24,8 @@ export interface ClaimedChapter {
   summary: string;
 }
 
-// "CHAPTERS:", "**Chapters**", "## Chapters" on a line of their own (linear: see key-points.ts).
+// "CHAPTERS:", "**Chapters**", "## Chapters" on a line of their own (linear, as the key
+// points' headings are).
 const CHAPTERS_HEADING = /^[#*\s]*chapters[*\s:]*$/i;
 // The headings that may follow the chapters and end them.
 const OTHER_HEADING = /^[#*\s]*(?:summary|key\s*points)[*\s:]*$/i;

@@ -25,7 +25,7 @@ export interface PromptContext {
   /** How many key points to ask for; 0 asks for none. */
   keyPoints: number;
   /**
-   * Characters the description and chapters may take in this call (plan.ts sizes it to what
+   * Characters the description and chapters may take in this call (the planner sizes it to what
    * the model's context leaves beside the data); all of them when absent.
    */
   metadataChars?: number;
