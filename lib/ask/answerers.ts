@@ -1,7 +1,7 @@
 // How a question about a video is answered: offline by retrieval (the passages that best match
 // it, in the speaker's own words, each a citation), or by one call of a language model given the
 // whole transcript when it fits its context, else the passages that best match, whose [m:ss]
-// marks are then checked against the transcript (citations.ts).
+// marks are then checked against the transcript.
 import { randomBytes } from 'node:crypto';
 import { UnprocessableError } from '../errors';
 import type { BedrockModel, OpenAiModel } from '../models/catalog';
@@ -16,8 +16,8 @@ import {
   roomForData,
   transcriptRoom,
 } from '../models/tokens';
-import { stampedUnits } from '../summaries/llm/prompt/timed-units';
-import { formatTimestamp } from '../summaries/timed-line';
+import { formatTimestamp } from '../transcripts/timed-line';
+import { stampedUnits } from '../transcripts/timed-units';
 import { cutText } from '../util/text';
 import type { Video } from '../youtube/types';
 import { checkCitations, makeCitation, quotedInAnswer } from './citations';
@@ -59,7 +59,7 @@ const notAddressed = (
 });
 
 /**
- * The offline answer: the passages that best answer the question (passages.ts), best first,
+ * The offline answer: the passages that best answer the question best first,
  * each followed by its [m:ss] mark and cited at the start of its first caption. The answer shows
  * them as text to read (quotedInAnswer: no time marks of the captions', no cues, no fillers);
  * the citations quote the captions as they are.

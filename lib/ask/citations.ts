@@ -1,14 +1,14 @@
 // Citations: moments of the video an answer rests on. A model marks them `[m:ss]` in its
-// answer; each mark is a claim, checked as key points are (key-points.ts, createAnchor): it is
+// answer; each mark is a claim, checked as key points are (one anchor for both): it is
 // moved to the start of the caption near that time that says what the sentence before it says,
 // or dropped. The answer keeps only the marks that survived, rewritten to their caption's time.
 // A citation's moment is always a caption start of this transcript, and its link is built here
 // from the video id: nothing a model (or a transcript, or a question) writes can point elsewhere.
 
 import { spokenText } from '../summaries/extractive/spoken';
-import { createAnchor, keyPointUrl } from '../summaries/key-points';
-import { keysOf } from '../summaries/terms';
-import { formatTimestamp, parseTimestamp } from '../summaries/timed-line';
+import { createAnchor, keyPointUrl } from '../transcripts/anchors';
+import { keysOf } from '../transcripts/terms';
+import { formatTimestamp, parseTimestamp } from '../transcripts/timed-line';
 import { cutText, trimEndOf } from '../util/text';
 import type { Transcript } from '../youtube/types';
 import type { Citation } from './schemas';

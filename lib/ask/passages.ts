@@ -1,9 +1,9 @@
 // A transcript as passages a question can be matched against: runs of consecutive captions of
 // a few sentences each, searched with BM25+ (minisearch) over the terms that tell passages apart
-// (summaries/terms.ts, the words key points are anchored by). A passage starts where its first
+// (the same terms key points are anchored by, so a citation and a key point agree). A passage starts where its first
 // caption starts: that is the moment a citation of it opens, never any other.
 import MiniSearch from 'minisearch';
-import { termsOf } from '../summaries/terms';
+import { termsOf } from '../transcripts/terms';
 import type { Transcript } from '../youtube/types';
 
 /** Consecutive captions of one transcript, read as one piece. */

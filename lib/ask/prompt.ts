@@ -1,11 +1,10 @@
 // What a language model is told to answer a question about a video: the instructions, then the
-// question and the video's data between markers with a random nonce (summaries/llm/prompt.ts),
-// both as data. The question is a user's text, the transcript a third party's: neither may
-// change the rules, and the answer's marks are checked against the transcript anyway
-// (citations.ts).
+// question and the video's data between markers with a random nonce (as a summary's prompt has
+// them), both as data. The question is a user's text, the transcript a third party's: neither
+// may change the rules, and the answer's marks are checked against the transcript anyway
+// before they are shown.
 
-import { dataBlock } from '../summaries/llm/prompt/data-block';
-import { untrustedDataRules } from '../summaries/llm/prompt/instructions';
+import { dataBlock, untrustedDataRules } from '../transcripts/data-block';
 import type { VideoMetadata } from '../youtube/types';
 
 /** What the model answers when the data does not answer the question (checked by isNotInVideo). */

@@ -1,6 +1,6 @@
 // The questions area's schemas, one module: what POST /ask takes and answers. The route table
 // names them, the OpenAPI document is generated from them, and the key of a cached answer is
-// derived from the response schema (store.ts).
+// derived from the response schema, so a change of it is never served stale.
 
 import { usedModelSchema } from '../json-schema';
 import * as z from '../schema';

@@ -1,5 +1,5 @@
 // POST /ask: a question about a video, answered within the request. An answer is cached per
-// video, caption language, model and normalised question (question.ts) in the table, with a
+// video, caption language, model and normalised question in the table, with a
 // TTL, and a cached answer costs nothing. Any other asking takes a unit of the daily quota the
 // summaries use before YouTube is asked, and gets it back only when we or the model fail
 // (givesUnitBack, as a summary does). Identical questions asked at once are each answered (and
@@ -14,7 +14,7 @@ import type { ChatModel } from '../models/chat';
 import { schemaVersion } from '../schema-version';
 import type { Cache } from '../store/cache';
 import { givesUnitBack, type Quota } from '../store/quota';
-import { transcriptMetadata, type VideoRequest } from '../summaries/videos';
+import { transcriptMetadata, type VideoRequest } from '../transcripts/videos';
 import type { Video } from '../youtube/types';
 import { parseVideoId } from '../youtube/url';
 import type { answerWithModel } from './answerers';
@@ -27,7 +27,7 @@ export interface AskServiceDeps {
   quota: Quota;
   /** Answers already given, by answerKey. */
   answers: Cache<AskResponse>;
-  /** The video of a request: the transcript cache, else YouTube (summaries/videos.ts). */
+  /** The video of a request: the transcript cache, else YouTube, as a summary finds it. */
   video: (request: VideoRequest) => Promise<Video>;
   /** One call at a time to a language model of the catalog. */
   chat: (model: Parameters<typeof answerWithModel>[1]['model']) => Promise<ChatModel>;

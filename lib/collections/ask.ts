@@ -17,8 +17,8 @@ import { type BedrockModel, type Catalog, type OpenAiModel, resolveModel } from 
 import type { ChatModel } from '../models/chat';
 import type { Cache } from '../store/cache';
 import { givesUnitBack, type Quota } from '../store/quota';
-import { formatTimestamp } from '../summaries/timed-line';
-import type { VideoRequest } from '../summaries/videos';
+import { formatTimestamp } from '../transcripts/timed-line';
+import type { VideoRequest } from '../transcripts/videos';
 import type { Video } from '../youtube/types';
 import { type Found, modelAnswer, NOT_ADDRESSED } from './answers';
 import { CollectionNotReadyError } from './errors';

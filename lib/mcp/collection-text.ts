@@ -10,7 +10,7 @@ import type {
   CollectionVideoView,
   CollectionView,
 } from '../collections/schemas';
-import { formatTimestamp } from '../summaries/timed-line';
+import { formatTimestamp } from '../transcripts/timed-line';
 import { markdownLink, markdownParagraphs, markdownText } from '../util/markdown';
 import { cutText } from '../util/text';
 

@@ -7,12 +7,13 @@ import type { OperatorCredentials } from '../aws/operator-credentials';
 import type { Config } from '../config';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
-import { nothingWasSent, patientFetch } from '../net/patient-fetch';
-import { parseRetryAfter } from '../net/retry-after';
+import { patientFetch } from '../net/patient-fetch';
+import { bound } from '../util/bound';
 import { withRetries } from '../util/retry';
 import type { OpenAiModel } from './catalog';
 import { type ChatAnswer, type ChatModel, type ChatRequest, TEMPERATURE } from './chat';
-import { type ModelFailure, type ModelProvider, modelError, modelProblems } from './failures';
+import { type ModelProvider, modelError, modelProblems } from './failures';
+import { failureOf, retryable, withOwnSignal } from './openai-failures';
 
 export interface OpenAiClientOptions {
   /** OPENAI_BASE_URL, e.g. http://localhost:11434/v1. */
@@ -88,60 +89,6 @@ export interface OpenAiChatOptions {
 }
 
 /**
- * Whether the body of a response failed to arrive whole: the connection closed mid-way. The SDK
- * reads the body after its own error handling, so this comes as fetch's TypeError, not as an
- * APIConnectionError.
- */
-function bodyCutOff(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
-  return (
-    error instanceof TypeError && typeof cause?.code === 'string' && /^UND_ERR/.test(cause.code)
-  );
-}
-
-/**
- * Whether a failed call is worth another attempt: throttling or a server error (the work was not
- * done), or a connection that never reached the server. A timeout or a connection that broke
- * after the request went out is not: the server may still be working on it (issue 34).
- */
-function retryable(error: unknown): boolean {
-  if (error instanceof OpenAI.APIUserAbortError) return false;
-  if (error instanceof OpenAI.APIError && error.status !== undefined) {
-    return error.status === 429 || error.status >= 500;
-  }
-  return nothingWasSent(error);
-}
-
-/**
- * What a failed call was, in the terms of failures.ts; undefined for an error that is neither the
- * server's nor the network's: a bug of ours, left as it is.
- */
-function failureOf(error: unknown, signal: AbortSignal): ModelFailure | undefined {
-  if (signal.aborted || error instanceof OpenAI.APIUserAbortError) return { kind: 'timeout' };
-  const status = error instanceof OpenAI.APIError ? error.status : undefined;
-  const details = { status, error: (error as Error)?.name };
-  const providerMessage = error instanceof Error ? error.message : String(error);
-  const retryAfterSeconds =
-    error instanceof OpenAI.APIError
-      ? parseRetryAfter(error.headers?.get('retry-after'))
-      : undefined;
-  if (status === 429) return { kind: 'throttled', details, retryAfterSeconds };
-  if (
-    error instanceof OpenAI.APIConnectionError ||
-    bodyCutOff(error) ||
-    (status !== undefined && status >= 500)
-  ) {
-    return { kind: 'unavailable', details, retryAfterSeconds };
-  }
-  if (status === 401 || status === 403) return { kind: 'access-denied', details, providerMessage };
-  if (status === 404) return { kind: 'not-found', details, providerMessage };
-  if (error instanceof OpenAI.APIError) return { kind: 'rejected', details, providerMessage };
-  // A 200 whose body says it is JSON and is not (cut mid-way, or an error page so labelled).
-  if (error instanceof SyntaxError) return { kind: 'malformed', details, providerMessage };
-  return undefined;
-}
-
-/**
  * The chat completion in what the server sent, or undefined when it sent something else with
  * its 200: an HTML page of a proxy (the SDK then hands over the text), `{}`, `null`, a list.
  */
@@ -162,22 +109,121 @@ const OPENAI_ADVICE: ModelProvider['advice'] = {
     'the model server does not know this model: check OPENAI_MODELS against the server (e.g. `ollama list`)',
 };
 
-/**
- * Runs `call` with a signal of its own that follows `signal`, and lets go of `signal` when it
- * ends. The SDK adds an abort listener to the signal of every request and never removes it: one
- * signal shared by the dozens of calls of a long summary would collect one per call (Node warns
- * of a leak past ten), where this signal is dropped with its call.
- */
-async function withOwnSignal<T>(signal: AbortSignal, call: (own: AbortSignal) => Promise<T>) {
-  const own = new AbortController();
-  const abort = () => own.abort(signal.reason);
-  if (signal.aborted) abort();
-  else signal.addEventListener('abort', abort, { once: true });
+/** What an OpenAI-compatible chat's operations share. */
+export interface OpenAiChatDeps {
+  client: Pick<OpenAI, 'chat'>;
+  model: OpenAiModel;
+  provider: ModelProvider;
+  maxAttempts: number;
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  logger?: Logger;
+}
+
+/** The server's answer to one request, sent again as `retryable` allows; failures as HttpErrors. */
+export async function sendChat(
+  deps: OpenAiChatDeps,
+  request: ChatRequest,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const { client, model, logger } = deps;
   try {
-    return await call(own.signal);
-  } finally {
-    signal.removeEventListener('abort', abort);
+    return await withRetries(
+      () =>
+        withOwnSignal(signal, (own) =>
+          client.chat.completions.create(
+            {
+              model: model.modelId,
+              messages: [
+                { role: 'system', content: request.system },
+                { role: 'user', content: request.user },
+              ],
+              // `max_tokens` rather than `max_completion_tokens`: every compatible server
+              // knows it (OpenAI's reasoning models excepted).
+              max_tokens: request.maxTokens,
+              temperature: TEMPERATURE,
+            },
+            { signal: own },
+          ),
+        ),
+      {
+        maxAttempts: deps.maxAttempts,
+        baseDelayMs: deps.retryBaseDelayMs,
+        maxDelayMs: deps.retryMaxDelayMs,
+        retryable,
+        signal,
+        onRetry: (error, attempt, delayMs) =>
+          logger?.warn('model server call failed, retrying', {
+            model: model.name,
+            status: error instanceof OpenAI.APIError ? error.status : undefined,
+            attempt,
+            maxAttempts: deps.maxAttempts,
+            delayMs,
+          }),
+      },
+    );
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    const failure = failureOf(error, signal);
+    throw failure === undefined ? error : modelError(failure, model, deps.provider, error);
   }
+}
+
+/** The answer's text and usage from what the server sent; anything else is its failure. */
+export function readCompletion(
+  { model, provider, logger }: OpenAiChatDeps,
+  body: unknown,
+  request: ChatRequest,
+): ChatAnswer {
+  const completion = asCompletion(body);
+  if (completion === undefined) {
+    throw modelError(
+      {
+        kind: 'malformed',
+        details: { answered: body === null ? 'null' : typeof body, step: request.step },
+        providerMessage: String(typeof body === 'string' ? body : JSON.stringify(body)).slice(
+          0,
+          200,
+        ),
+      },
+      model,
+      provider,
+      undefined,
+    );
+  }
+  const choice = completion.choices[0];
+  const text = (typeof choice?.message.content === 'string' ? choice.message.content : '').trim();
+  if (text === '') {
+    logger?.error('the model server returned no summary text', {
+      model: model.name,
+      finishReason: choice?.finish_reason,
+      step: request.step,
+    });
+    throw modelProblems.noSummary();
+  }
+  if (choice?.finish_reason === 'length') {
+    logger?.warn('model server summary hit max_tokens and may end mid-sentence', {
+      model: model.name,
+      maxTokens: request.maxTokens,
+      step: request.step,
+    });
+  }
+  const usage = completion.usage;
+  return {
+    text,
+    ...(typeof usage?.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
+      ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens }
+      : {}),
+  };
+}
+
+/** One chat completion: sent (with our retries), then read. */
+export async function completeOpenAi(
+  deps: OpenAiChatDeps,
+  request: ChatRequest,
+  signal: AbortSignal,
+): Promise<ChatAnswer> {
+  return readCompletion(deps, await sendChat(deps, request, signal), request);
 }
 
 /** Chat completions of one model, failures expressed as HttpErrors. */
@@ -189,90 +235,14 @@ export function createOpenAiChat(options: OpenAiChatOptions): ChatModel {
     retryAfter: options.retryAfterSeconds ?? { throttled: 5, unavailable: 10 },
     logger,
   };
-
-  async function complete(request: ChatRequest, signal: AbortSignal): Promise<ChatAnswer> {
-    let body: unknown;
-    try {
-      body = await withRetries(
-        () =>
-          withOwnSignal(signal, (own) =>
-            client.chat.completions.create(
-              {
-                model: model.modelId,
-                messages: [
-                  { role: 'system', content: request.system },
-                  { role: 'user', content: request.user },
-                ],
-                // `max_tokens` rather than `max_completion_tokens`: every compatible server
-                // knows it (OpenAI's reasoning models excepted).
-                max_tokens: request.maxTokens,
-                temperature: TEMPERATURE,
-              },
-              { signal: own },
-            ),
-          ),
-        {
-          maxAttempts: options.maxAttempts,
-          baseDelayMs: options.retryBaseDelayMs ?? 250,
-          maxDelayMs: options.retryMaxDelayMs ?? 4_000,
-          retryable,
-          signal,
-          onRetry: (error, attempt, delayMs) =>
-            logger?.warn('model server call failed, retrying', {
-              model: model.name,
-              status: error instanceof OpenAI.APIError ? error.status : undefined,
-              attempt,
-              maxAttempts: options.maxAttempts,
-              delayMs,
-            }),
-        },
-      );
-    } catch (error) {
-      if (error instanceof HttpError) throw error;
-      const failure = failureOf(error, signal);
-      throw failure === undefined ? error : modelError(failure, model, provider, error);
-    }
-    const completion = asCompletion(body);
-    if (completion === undefined) {
-      throw modelError(
-        {
-          kind: 'malformed',
-          details: { answered: body === null ? 'null' : typeof body, step: request.step },
-          providerMessage: String(typeof body === 'string' ? body : JSON.stringify(body)).slice(
-            0,
-            200,
-          ),
-        },
-        model,
-        provider,
-        undefined,
-      );
-    }
-    const choice = completion.choices[0];
-    const text = (typeof choice?.message.content === 'string' ? choice.message.content : '').trim();
-    if (text === '') {
-      logger?.error('the model server returned no summary text', {
-        model: model.name,
-        finishReason: choice?.finish_reason,
-        step: request.step,
-      });
-      throw modelProblems.noSummary();
-    }
-    if (choice?.finish_reason === 'length') {
-      logger?.warn('model server summary hit max_tokens and may end mid-sentence', {
-        model: model.name,
-        maxTokens: request.maxTokens,
-        step: request.step,
-      });
-    }
-    const usage = completion.usage;
-    return {
-      text,
-      ...(typeof usage?.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
-        ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens }
-        : {}),
-    };
-  }
-
-  return { complete };
+  const deps: OpenAiChatDeps = {
+    client,
+    model,
+    provider,
+    maxAttempts: options.maxAttempts,
+    retryBaseDelayMs: options.retryBaseDelayMs ?? 250,
+    retryMaxDelayMs: options.retryMaxDelayMs ?? 4_000,
+    ...(logger ? { logger } : {}),
+  };
+  return { complete: bound(deps, completeOpenAi) };
 }

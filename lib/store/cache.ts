@@ -34,7 +34,7 @@ export function transcribedKey(videoId: string): string {
 }
 
 /**
- * A cache of JSON values in one DynamoDB table, stored compressed (codec.ts).
+ * A cache of JSON values in one DynamoDB table, stored compressed: an item has a size limit.
  * @throws ServiceUnavailableError from get/put when DynamoDB is unavailable.
  */
 export function createCache<T>(

@@ -14,6 +14,7 @@ import {
 import { storeCall, storeError } from '../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../aws/table';
 import { type HttpError, TooManyRequestsError } from '../errors';
+import { bound } from '../util/bound';
 
 /** One unit of a user's quota, as an update to put in a transaction. */
 export interface Reservation {
@@ -89,115 +90,144 @@ function today(now: Date) {
   return { day, secondsLeft: Math.ceil((midnight - now.getTime()) / 1000), midnight };
 }
 
-/** A quota of `limit` new summaries and answers per user per UTC day; 0 means unlimited. */
-export function createQuota(db: DynamoDBDocumentClient, table: string, limit: number): Quota {
-  const key = (userId: string, day: string) => ({ pk: `QUOTA#${userId}#${day}` });
+/** What a quota's operations share: the table and the daily limit (0: unlimited). */
+export interface QuotaDeps {
+  db: DynamoDBDocumentClient;
+  table: string;
+  limit: number;
+}
 
-  const reservation = (userId: string): Reservation => {
-    const { day, secondsLeft, midnight } = today(new Date());
-    const exceeded = () =>
-      new TooManyRequestsError(
-        secondsLeft,
-        `You have used all ${limit} summaries and questions of today (UTC); cached ones stay available.`,
-        'quota-exceeded',
-      );
-    if (limit === 0) return { day, exceeded };
-    return {
-      day,
-      exceeded,
-      update: {
+const counterKey = (userId: string, day: string) => ({ pk: `QUOTA#${userId}#${day}` });
+
+/** A counter lives until the end of the day after its own. */
+const counterTtl = (midnight: number) => Math.floor(midnight / 1000) + 86_400;
+
+/** A unit of today's quota, to take in a transaction. */
+export function reservation({ table, limit }: QuotaDeps, userId: string): Reservation {
+  const { day, secondsLeft, midnight } = today(new Date());
+  const exceeded = () =>
+    new TooManyRequestsError(
+      secondsLeft,
+      `You have used all ${limit} summaries and questions of today (UTC); cached ones stay available.`,
+      'quota-exceeded',
+    );
+  if (limit === 0) return { day, exceeded };
+  return {
+    day,
+    exceeded,
+    update: {
+      TableName: table,
+      Key: counterKey(userId, day),
+      UpdateExpression: 'ADD #used :one SET #ttl = :ttl',
+      ConditionExpression: 'attribute_not_exists(#used) OR #used < :limit',
+      ExpressionAttributeNames: { '#used': 'used', '#ttl': TABLE_TTL_ATTRIBUTE },
+      ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': counterTtl(midnight) },
+    },
+  };
+}
+
+/** Takes one unit of today's quota; see Quota.reserve. */
+export async function reserve(deps: QuotaDeps, userId: string): Promise<{ day: string }> {
+  const { day, update, exceeded } = reservation(deps, userId);
+  if (update === undefined) return { day };
+  try {
+    await deps.db.send(new UpdateCommand(update));
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw exceeded();
+    throw storeError(error);
+  }
+  return { day };
+}
+
+/** Takes `units` of today's quota at once, or none; see Quota.reserveMany. */
+export async function reserveMany(
+  { db, table, limit }: QuotaDeps,
+  userId: string,
+  units: number,
+): Promise<{ day: string }> {
+  const { day, secondsLeft, midnight } = today(new Date());
+  if (limit === 0 || units === 0) return { day };
+  const shortOf = (left: number) =>
+    new TooManyRequestsError(
+      secondsLeft,
+      `This needs ${units} new summaries and you have ${left} of ${limit} left today (UTC): ask for fewer videos, or try again after midnight UTC. Videos summarized before cost nothing.`,
+      'quota-exceeded',
+    );
+  if (units > limit) throw shortOf(limit);
+  const Key = counterKey(userId, day);
+  try {
+    await db.send(
+      new UpdateCommand({
         TableName: table,
-        Key: key(userId, day),
-        UpdateExpression: 'ADD #used :one SET #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(#used) OR #used < :limit',
+        Key,
+        UpdateExpression: 'ADD #used :units SET #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(#used) OR #used <= :most',
         ExpressionAttributeNames: { '#used': 'used', '#ttl': TABLE_TTL_ATTRIBUTE },
         ExpressionAttributeValues: {
-          ':one': 1,
-          ':limit': limit,
-          ':ttl': Math.floor(midnight / 1000) + 86_400,
+          ':units': units,
+          ':most': limit - units,
+          ':ttl': counterTtl(midnight),
         },
-      },
-    };
-  };
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
+    const { Item } = await storeCall(() =>
+      db.send(new GetCommand({ TableName: table, Key, ConsistentRead: true })),
+    );
+    throw shortOf(Math.max(0, limit - Number(Item?.used ?? 0)));
+  }
+  return { day };
+}
 
+/** Gives back a unit taken on `day`; nothing when its counter is gone. */
+export async function release(
+  { db, table, limit }: QuotaDeps,
+  userId: string,
+  day: string,
+): Promise<void> {
+  if (limit === 0) return;
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: counterKey(userId, day),
+        UpdateExpression: 'ADD #used :minus',
+        ConditionExpression: '#used > :zero',
+        ExpressionAttributeNames: { '#used': 'used' },
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    );
+  } catch (error) {
+    // A counter that expired (days ago) has nothing to give back.
+    if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
+  }
+}
+
+/** Deletes the user's counters of every day that may still have one. */
+export async function forget({ db, table }: QuotaDeps, userId: string): Promise<void> {
+  const now = Date.now();
+  const days = [];
+  for (let back = -1; back <= COUNTER_DAYS_BACK; back++) {
+    days.push(new Date(now - back * 86_400_000).toISOString().slice(0, 10));
+  }
+  await Promise.all(
+    days.map((day) =>
+      storeCall(() =>
+        db.send(new DeleteCommand({ TableName: table, Key: counterKey(userId, day) })),
+      ),
+    ),
+  );
+}
+
+/** A quota of `limit` new summaries and answers per user per UTC day; 0 means unlimited. */
+export function createQuota(db: DynamoDBDocumentClient, table: string, limit: number): Quota {
+  const deps: QuotaDeps = { db, table, limit };
   return {
-    reservation,
-    async reserve(userId) {
-      const { day, update, exceeded } = reservation(userId);
-      if (update === undefined) return { day };
-      try {
-        await db.send(new UpdateCommand(update));
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) throw exceeded();
-        throw storeError(error);
-      }
-      return { day };
-    },
-    async reserveMany(userId, units) {
-      const { day, secondsLeft, midnight } = today(new Date());
-      if (limit === 0 || units === 0) return { day };
-      const shortOf = (left: number) =>
-        new TooManyRequestsError(
-          secondsLeft,
-          `This needs ${units} new summaries and you have ${left} of ${limit} left today (UTC): ask for fewer videos, or try again after midnight UTC. Videos summarized before cost nothing.`,
-          'quota-exceeded',
-        );
-      if (units > limit) throw shortOf(limit);
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: key(userId, day),
-            UpdateExpression: 'ADD #used :units SET #ttl = :ttl',
-            ConditionExpression: 'attribute_not_exists(#used) OR #used <= :most',
-            ExpressionAttributeNames: { '#used': 'used', '#ttl': TABLE_TTL_ATTRIBUTE },
-            ExpressionAttributeValues: {
-              ':units': units,
-              ':most': limit - units,
-              ':ttl': Math.floor(midnight / 1000) + 86_400,
-            },
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-        const { Item } = await storeCall(() =>
-          db.send(
-            new GetCommand({ TableName: table, Key: key(userId, day), ConsistentRead: true }),
-          ),
-        );
-        throw shortOf(Math.max(0, limit - Number(Item?.used ?? 0)));
-      }
-      return { day };
-    },
-    async release(userId, day) {
-      if (limit === 0) return;
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: key(userId, day),
-            UpdateExpression: 'ADD #used :minus',
-            ConditionExpression: '#used > :zero',
-            ExpressionAttributeNames: { '#used': 'used' },
-            ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-          }),
-        );
-      } catch (error) {
-        // A counter that expired (days ago) has nothing to give back.
-        if (!(error instanceof ConditionalCheckFailedException)) throw storeError(error);
-      }
-    },
-    async forget(userId) {
-      const now = Date.now();
-      const days = [];
-      for (let back = -1; back <= COUNTER_DAYS_BACK; back++) {
-        days.push(new Date(now - back * 86_400_000).toISOString().slice(0, 10));
-      }
-      await Promise.all(
-        days.map((day) =>
-          storeCall(() => db.send(new DeleteCommand({ TableName: table, Key: key(userId, day) }))),
-        ),
-      );
-    },
+    reservation: bound(deps, reservation),
+    reserve: bound(deps, reserve),
+    reserveMany: bound(deps, reserveMany),
+    release: bound(deps, release),
+    forget: bound(deps, forget),
   };
 }

@@ -3,13 +3,13 @@
 // and the metadata of how it was made.
 
 import { type CatalogEntry, usageMetadata } from '../models/catalog';
+import { keyPointUrl } from '../transcripts/anchors';
+import { transcriptMetadata } from '../transcripts/videos';
 import { countWords } from '../util/words';
 import type { Video } from '../youtube/types';
-import { keyPointUrl } from './key-points';
 import type { SummarizeResponse } from './schemas';
 import type { Work } from './store/records';
 import type { SummaryResult } from './types';
-import { transcriptMetadata } from './videos';
 
 /** The API's answer, from what the summarizer made. */
 export function responseOf(

@@ -15,13 +15,13 @@ import type { TranscriptSource } from '../youtube/types';
 import { CHAPTER_SOURCES } from './chapters/chapter';
 import { SUMMARY_LENGTH } from './limits';
 
-/** Where a transcript comes from (lib/youtube/types.ts TranscriptSource). */
+/** Where a transcript comes from (TranscriptSource). */
 const TRANSCRIPT_SOURCES = [
   'captions',
   'transcription',
 ] as const satisfies readonly TranscriptSource[];
 
-/** How a transcript's times were had (lib/transcription/backend.ts HeardTiming). */
+/** How a transcript's times were had (HeardTiming). */
 const TRANSCRIPT_TIMINGS = ['segments', 'estimated'] as const satisfies readonly HeardTiming[];
 
 export { SUMMARY_LENGTH, videoUrlSchema };

@@ -1,7 +1,8 @@
 // The contract every summarizer (offline extractive, Bedrock, OpenAI-compatible) implements.
+
+import type { KeyPoint } from '../transcripts/anchors';
 import type { Transcript, VideoMetadata } from '../youtube/types';
 import type { ChapterStart, Chapters } from './chapters/chapter';
-import type { KeyPoint } from './key-points';
 
 /** What one finished model call gave: a part's summary, a combination, or the whole. */
 export interface CallResult {

@@ -5,12 +5,7 @@
 // objects (the bucket's lifecycle removes whatever a crash leaves within a day). A job that
 // outlives the run is handed over by its name (TranscribeCall.started), and the next delivery
 // waits for that very job instead of starting another.
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   GetTranscriptionJobCommand,
   type LanguageCode,
@@ -20,9 +15,9 @@ import {
   type TranscriptionJob,
 } from '@aws-sdk/client-transcribe';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import * as z from '../schema';
 import { randomId } from '../util/random-id';
 import { sleep } from '../util/retry';
+import { read, resultKey } from './amazon/result';
 import {
   type AudioFile,
   containerOf,
@@ -30,7 +25,7 @@ import {
   type JobBackend,
   type TranscribeCall,
 } from './backend';
-import { AUDIO_PREFIX, JOB_NAME_PREFIX, RESULTS_PREFIX } from './bucket';
+import { AUDIO_PREFIX, JOB_NAME_PREFIX } from './bucket';
 import { TranscriptionPendingError, transcriptionError, transcriptionRejected } from './errors';
 
 export interface AmazonTranscriptionOptions {
@@ -66,30 +61,7 @@ const LOCALES: Record<string, string> = {
   nl: 'nl-NL',
 };
 
-/** The parts of Transcribe's result file this service reads. */
-export const resultSchema = z.object({
-  results: z.object({
-    language_code: z.optional(z.string()),
-    // One line per stretch of speech, with its text and times (as strings of seconds).
-    audio_segments: z.optional(
-      z.array(z.object({ transcript: z.string(), start_time: z.string(), end_time: z.string() })),
-    ),
-    // Older results have only words and punctuation marks.
-    items: z.optional(
-      z.array(
-        z.object({
-          type: z.string(),
-          start_time: z.optional(z.string()),
-          end_time: z.optional(z.string()),
-          alternatives: z.array(z.object({ content: z.string() })),
-        }),
-      ),
-    ),
-  }),
-});
-
 const audioKey = (job: string) => `${AUDIO_PREFIX}${job}`;
-const resultKey = (job: string) => `${RESULTS_PREFIX}${job}.json`;
 
 /** What a transcription's steps use: the clients, how often to poll, and the bucket. */
 interface AmazonClients {
@@ -229,63 +201,6 @@ async function cleanUp(aws: AmazonClients, name: string): Promise<void> {
       s3.send(new DeleteObjectCommand({ Bucket: bucket, Key })).catch(() => undefined),
     ),
   );
-}
-
-/** What the result file says. */
-async function read(
-  aws: AmazonClients,
-  name: string,
-  language: string | undefined,
-): Promise<Heard> {
-  const { s3, bucket } = aws;
-  const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: resultKey(name) }));
-  let json: unknown;
-  try {
-    json = JSON.parse((await object.Body?.transformToString('utf8')) ?? '');
-  } catch {
-    json = undefined;
-  }
-  const parsed = resultSchema.safeParse(json);
-  if (!parsed.success)
-    throw transcriptionError('Amazon Transcribe wrote a result this service cannot read');
-  const { results } = parsed.data;
-  const heard: Heard = { segments: segmentsOf(results) };
-  const said = language ?? results.language_code;
-  if (said) heard.language = said;
-  return heard;
-}
-
-/**
- * The lines of a Transcribe result: its audio segments, or (results written before Transcribe
- * had them) its words cut into sentences at their closing punctuation.
- */
-export function segmentsOf(results: z.output<typeof resultSchema>['results']): Heard['segments'] {
-  const ms = (seconds: string | undefined) => Math.round(Number(seconds ?? 0) * 1000);
-  if (results.audio_segments) {
-    return results.audio_segments.map((segment) => ({
-      startMs: ms(segment.start_time),
-      endMs: ms(segment.end_time),
-      text: segment.transcript,
-    }));
-  }
-  const lines: Heard['segments'] = [];
-  let line: Heard['segments'][number] | undefined;
-  for (const item of results.items ?? []) {
-    const content = item.alternatives[0]?.content ?? '';
-    if (item.type === 'punctuation') {
-      if (line) line.text += content;
-      if (line && /[.!?]$/.test(content)) line = undefined;
-      continue;
-    }
-    if (!line) {
-      line = { startMs: ms(item.start_time), endMs: ms(item.end_time), text: content };
-      lines.push(line);
-    } else {
-      line.text += ` ${content}`;
-      line.endMs = ms(item.end_time);
-    }
-  }
-  return lines;
 }
 
 /** A failed job: the audio refused (its format, size or length) is the client's 422. */

@@ -7,7 +7,7 @@ import type { PlacedHeard } from './heard';
 
 /**
  * One file to transcribe: the whole audio as downloaded, or a part of it (its init segment and
- * whole media segments: a file every decoder reads, parts.ts), never transcoded.
+ * whole media segments: a file every decoder reads), never transcoded.
  */
 export interface AudioFile {
   bytes: Uint8Array;
@@ -156,7 +156,7 @@ export function languageTag(said: string | undefined): string | undefined {
 export const UNDETERMINED = 'und';
 
 /**
- * The transcript of what was heard (segments in the video's time, heard.ts): lines cleaned as
+ * The transcript of what was heard (segments in the video's time): lines cleaned as
  * caption lines are (no "[Music]" cues, no control or invisible format characters),
  * machine-made like YouTube's automatic captions.
  */

@@ -1,4 +1,4 @@
-// How Amazon Transcribe's work is laid out, shared by the backend (amazon.ts) and the stack's
+// How Amazon Transcribe's work is laid out, shared by the backend and the stack's
 // grants (infra/constructs/audio-bucket.ts), so that the two name the same things.
 
 /** Every job this service starts is named so; the worker may read only jobs of this name. */

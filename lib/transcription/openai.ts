@@ -1,11 +1,11 @@
 // Transcription by any OpenAI-compatible speech-to-text server: the file as a multipart upload
 // (`file`, `model`, `response_format`, `timestamp_granularities[]`, `language`) to
 // `{TRANSCRIPTION_BASE_URL}/audio/transcriptions`, TRANSCRIPTION_PATH, or whisper.cpp's
-// `/inference` (openai/endpoint.ts), asked for `verbose_json` with segment times; `json` for a
+// `/inference`, asked for `verbose_json` with segment times; `json` for a
 // model that says it has none. Each upload is sent once and waited for until the run must hand
 // over: sent again only when it surely was not worked on (a refused connection, 5xx, 429). The
-// answer is read with a cap and parsed in slices (openai/answer.ts), its times checked against
-// the file's length (openai/heard.ts); what a failure means, per server, is openai/failures.ts.
+// answer is read with a cap and parsed in slices, its times checked against
+// the file's length; what a failure means is read per server, whose answers differ.
 // The official `openai` client writes the request and its headers; the answer is read here.
 import { createOpenAiClient } from '../models/openai';
 import { runInSlices } from '../util/cooperative';

@@ -1,6 +1,7 @@
-// One transcription under a claim of its video (transcriber.ts holds the claim): the audio
+// One transcription under a claim of its video (the transcriber holds the claim): the audio
 // located and its real length checked and charged, then transcribed by the backend, an upload
-// backend's in parts (in-parts.ts) or whole when the format has no index, a job backend's whole.
+// backend's in parts or whole when the format has no index, a job backend's whole.
+import { bound } from '../util/bound';
 import type { MediaIndex } from '../youtube/audio/segments';
 import type { CaptionlessVideo } from '../youtube/client';
 import type { createAudioSource, Fetch, LocatedAudio } from './audio-source';
@@ -32,6 +33,170 @@ export interface RunState {
   reached: boolean;
 }
 
+/** What a transcription's steps share: the transcriber's dependencies and the audio source. */
+export interface TranscriptionRunDeps extends TranscriberDeps {
+  source: ReturnType<typeof createAudioSource>;
+}
+
+/** A run under the claim of a video: what it transcribes, for whom, and its owner's id. */
+interface ClaimedRun {
+  found: CaptionlessVideo;
+  request: TranscriptionRequest;
+  owner: string;
+}
+
+/**
+ * The audio's length checked and charged (once per transcription: a later run finds the
+ * charge on the claim), the job told it is transcribing.
+ */
+export async function begin(
+  { backend, store, limits, logger }: TranscriptionRunDeps,
+  run: ClaimedRun,
+  state: RunState,
+  located: LocatedAudio | undefined,
+) {
+  const { found, request } = run;
+  const length = located
+    ? lengthOf(found, located, limits)
+    : { durationMs: (found.metadata.duration_seconds ?? 0) * 1000, minutes: 0, known: false };
+  if (!state.charge && request.payer) {
+    state.charge = await store.charge(request.payer, length.minutes);
+    await store.remember(request.videoId, run.owner, { charge: state.charge });
+  }
+  await request.onTranscribing?.();
+  logger.info('transcription started', {
+    video_id: request.videoId,
+    backend: backend.name,
+    minutes: length.minutes,
+    length_from: length.known ? 'index' : 'player',
+    resumed: state.jobName !== undefined,
+  });
+  return length;
+}
+
+/**
+ * A job backend's transcription of the whole audio. A job an earlier run started is picked up
+ * by its name: its audio is neither located nor downloaded again unless the job is lost.
+ */
+export async function asJob(
+  deps: TranscriptionRunDeps,
+  job: JobBackend,
+  run: ClaimedRun,
+  state: RunState,
+) {
+  const { source, store } = deps;
+  const { found, request } = run;
+  const fetch = { videoId: request.videoId, signal: request.signal };
+  const locate = async () => {
+    state.located ??= await source.locate(found, fetch);
+    return state.located;
+  };
+  const length = await begin(deps, run, state, state.jobName ? undefined : await locate());
+  const language = (state.located?.offer ?? found.offers[0])?.language;
+  const heard = await job.transcribe(
+    async () => {
+      const located = await locate();
+      state.reached = true;
+      return source.whole(located, fetch);
+    },
+    {
+      signal: request.signal,
+      handOverAt: request.deadlineAt - HAND_OVER_MARGIN_MS,
+      ...(language ? { language } : {}),
+      ...(state.jobName ? { resume: state.jobName } : {}),
+      started: async (name) => {
+        state.jobName = name;
+        await store.remember(request.videoId, run.owner, { jobName: name });
+      },
+    },
+  );
+  return placeHeard(heard, length.durationMs, 0);
+}
+
+/** An upload backend's transcription: in parts by the index, else whole in one upload. */
+export async function byUpload(
+  deps: TranscriptionRunDeps,
+  backend: UploadBackend,
+  run: { request: TranscriptionRequest; fetch: Fetch; located: LocatedAudio },
+  state: RunState,
+  call: UploadCall,
+  durationMs: number,
+): Promise<PlacedHeard> {
+  const { source, limits, logger } = deps;
+  const { request, fetch, located } = run;
+  if (!located.indexed) {
+    // No index: one upload of the whole audio (the player's length, rounded to the second).
+    const file = await source.whole(located, fetch);
+    tooLargeToUpload(backend, file.bytes.byteLength);
+    file.durationMs = durationMs + 1_000;
+    state.reached = true;
+    return placeHeard(await backend.transcribeFile(file, call), file.durationMs, 0);
+  }
+  const parts = partsOf(located.indexed.index, limits, backend);
+  let before: number | undefined;
+  const heard = await transcribeInParts(
+    { backend, source, checkpoints: deps.checkpoints, concurrency: limits.concurrency, logger },
+    {
+      located: { ...located, indexed: located.indexed },
+      parts,
+      fetch,
+      call,
+      onUpload: () => {
+        state.reached = true;
+      },
+      onProgress: async (progress) => {
+        before ??= progress.partsDone;
+        state.partsDone = progress.partsDone - before;
+        await request.onTranscribing?.(progress);
+      },
+    },
+  );
+  return joinHeard(heard);
+}
+
+/** One transcription under a claim: a job backend's whole, an upload backend's by upload. */
+export async function transcribeUnderClaim(
+  deps: TranscriptionRunDeps,
+  found: CaptionlessVideo,
+  request: TranscriptionRequest,
+  owner: string,
+  state: RunState,
+): Promise<PlacedHeard> {
+  const { backend, source } = deps;
+  if (backend.kind === 'job') return asJob(deps, backend, { found, request, owner }, state);
+  // An upload backend's requests stop at the hand-over time.
+  const handOver = handOverOf(request, state);
+  const fetch = {
+    videoId: request.videoId,
+    signal: handOver.signal,
+    wholeLimitBytes: backend.uploadLimitBytes,
+  };
+  try {
+    const located = await source.locate(found, fetch);
+    state.located = located;
+    const length = await begin(deps, { found, request, owner }, state, located);
+    // The backend's own give-up time comes after the hand-over's: the run hands over first.
+    const call = {
+      signal: fetch.signal,
+      handOverAt: request.deadlineAt - HAND_OVER_MARGIN_MS + 1_000,
+      ...(located.offer.language ? { language: located.offer.language } : {}),
+    };
+    return await byUpload(
+      deps,
+      backend,
+      { request, fetch, located },
+      state,
+      call,
+      length.durationMs,
+    );
+  } catch (error) {
+    // The hand-over's abort surfaces as whatever the step under way made of it.
+    throw handOver.signal.aborted && !request.signal.aborted ? handOver.signal.reason : error;
+  } finally {
+    handOver.clear();
+  }
+}
+
 /**
  * The steps of one transcription under a claim: the audio located and its real length checked
  * and charged, then transcribed by the backend, in parts or whole.
@@ -40,144 +205,7 @@ export function createTranscription(
   deps: TranscriberDeps,
   source: ReturnType<typeof createAudioSource>,
 ) {
-  const { backend, store, limits, logger } = deps;
-
-  /**
-   * The audio's length checked and charged (once per transcription: a later run finds the
-   * charge on the claim), the job told it is transcribing.
-   */
-  async function begin(
-    run: { found: CaptionlessVideo; request: TranscriptionRequest; owner: string },
-    state: RunState,
-    located: LocatedAudio | undefined,
-  ) {
-    const { found, request } = run;
-    const length = located
-      ? lengthOf(found, located, limits)
-      : { durationMs: (found.metadata.duration_seconds ?? 0) * 1000, minutes: 0, known: false };
-    if (!state.charge && request.payer) {
-      state.charge = await store.charge(request.payer, length.minutes);
-      await store.remember(request.videoId, run.owner, { charge: state.charge });
-    }
-    await request.onTranscribing?.();
-    logger.info('transcription started', {
-      video_id: request.videoId,
-      backend: backend.name,
-      minutes: length.minutes,
-      length_from: length.known ? 'index' : 'player',
-      resumed: state.jobName !== undefined,
-    });
-    return length;
-  }
-
-  /**
-   * A job backend's transcription of the whole audio. A job an earlier run started is picked up
-   * by its name: its audio is neither located nor downloaded again unless the job is lost.
-   */
-  async function asJob(
-    job: JobBackend,
-    run: { found: CaptionlessVideo; request: TranscriptionRequest; owner: string },
-    state: RunState,
-  ) {
-    const { found, request } = run;
-    const fetch = { videoId: request.videoId, signal: request.signal };
-    const locate = async () => {
-      state.located ??= await source.locate(found, fetch);
-      return state.located;
-    };
-    const length = await begin(run, state, state.jobName ? undefined : await locate());
-    const language = (state.located?.offer ?? found.offers[0])?.language;
-    const heard = await job.transcribe(
-      async () => {
-        const located = await locate();
-        state.reached = true;
-        return source.whole(located, fetch);
-      },
-      {
-        signal: request.signal,
-        handOverAt: request.deadlineAt - HAND_OVER_MARGIN_MS,
-        ...(language ? { language } : {}),
-        ...(state.jobName ? { resume: state.jobName } : {}),
-        started: async (name) => {
-          state.jobName = name;
-          await store.remember(request.videoId, run.owner, { jobName: name });
-        },
-      },
-    );
-    return placeHeard(heard, length.durationMs, 0);
-  }
-
-  /** An upload backend's transcription: in parts by the index, else whole in one upload. */
-  async function byUpload(
-    backend: UploadBackend,
-    run: { request: TranscriptionRequest; fetch: Fetch; located: LocatedAudio },
-    state: RunState,
-    call: UploadCall,
-    durationMs: number,
-  ): Promise<PlacedHeard> {
-    const { request, fetch, located } = run;
-    if (!located.indexed) {
-      // No index: one upload of the whole audio (the player's length, rounded to the second).
-      const file = await source.whole(located, fetch);
-      tooLargeToUpload(backend, file.bytes.byteLength);
-      file.durationMs = durationMs + 1_000;
-      state.reached = true;
-      return placeHeard(await backend.transcribeFile(file, call), file.durationMs, 0);
-    }
-    const parts = partsOf(located.indexed.index, limits, backend);
-    let before: number | undefined;
-    const heard = await transcribeInParts(
-      { backend, source, checkpoints: deps.checkpoints, concurrency: limits.concurrency, logger },
-      {
-        located: { ...located, indexed: located.indexed },
-        parts,
-        fetch,
-        call,
-        onUpload: () => {
-          state.reached = true;
-        },
-        onProgress: async (progress) => {
-          before ??= progress.partsDone;
-          state.partsDone = progress.partsDone - before;
-          await request.onTranscribing?.(progress);
-        },
-      },
-    );
-    return joinHeard(heard);
-  }
-
-  return async (
-    found: CaptionlessVideo,
-    request: TranscriptionRequest,
-    owner: string,
-    state: RunState,
-  ): Promise<PlacedHeard> => {
-    if (backend.kind === 'job') return asJob(backend, { found, request, owner }, state);
-    // An upload backend's requests stop at the hand-over time.
-    const handOver = handOverOf(request, state);
-    const fetch = {
-      videoId: request.videoId,
-      signal: handOver.signal,
-      wholeLimitBytes: backend.uploadLimitBytes,
-    };
-    try {
-      const located = await source.locate(found, fetch);
-      state.located = located;
-      const length = await begin({ found, request, owner }, state, located);
-      // The backend's own give-up time comes after the hand-over's: the run hands over first.
-      const call = {
-        signal: fetch.signal,
-        handOverAt: request.deadlineAt - HAND_OVER_MARGIN_MS + 1_000,
-        ...(located.offer.language ? { language: located.offer.language } : {}),
-      };
-      return await byUpload(backend, { request, fetch, located }, state, call, length.durationMs);
-    } catch (error) {
-      // The hand-over's abort surfaces as whatever the step under way made of it.
-      throw handOver.signal.aborted && !request.signal.aborted ? handOver.signal.reason : error;
-    } finally {
-      handOver.clear();
-    }
-  };
+  return bound({ ...deps, source }, transcribeUnderClaim);
 }
 
 /**

@@ -1,9 +1,9 @@
 // Transcribes the audio of a video without usable captions, for the summary worker: checks the
 // limits before any download (TRANSCRIPTION_MAX_MINUTES, TRANSCRIPTION_MAX_MB), claims the video
-// so that concurrent runs transcribe it once (store.ts), reads the audio's index (its real
+// so that concurrent runs transcribe it once, reads the audio's index (its real
 // length, what is checked and charged to the user whose job started the run) and has the
-// backend transcribe it: an upload backend part by part (in-parts.ts), a job backend whole. The
-// transcript is kept by video: later summaries, questions and MCP calls reuse it (reuse.ts).
+// backend transcribe it: an upload backend part by part, a job backend whole. The
+// transcript is kept by video: later summaries, questions and MCP calls reuse it.
 import { randomUUID } from 'node:crypto';
 import { HttpError, UnprocessableError } from '../errors';
 import type { Logger } from '../logger';
@@ -42,7 +42,7 @@ export interface TranscriberDeps {
   store: TranscriptionStore;
   /** Finished transcriptions, by video (transcribedKey). */
   transcriptions: Cache<Video>;
-  /** Finished parts of transcriptions under way (in-parts.ts). */
+  /** Finished parts of transcriptions under way: a run that hands over loses none. */
   checkpoints: Cache<PlacedHeard>;
   youtube: () => Promise<Pick<YouTubeClient, 'downloadAudio'>>;
   limits: TranscriptionLimits;

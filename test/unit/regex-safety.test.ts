@@ -18,8 +18,8 @@ const UNTRUSTED_READERS = [
   'lib/ask/citations.ts', // a model's answer and its [m:ss] marks
   'lib/ask/prompt.ts', // a model's answer ("NOT IN VIDEO")
   'lib/summaries/key-points.ts', // a model's answer: summary, headings, key points
-  'lib/summaries/timed-line.ts', // timed lines of answers and descriptions
-  'lib/summaries/llm/prompt/data-block.ts', // a description's chapters
+  'lib/transcripts/timed-line.ts', // timed lines of answers and descriptions
+  'lib/transcripts/data-block.ts', // a description's chapters
   'lib/util/text.ts', // a model's summary and key points, cut at a sentence end (cutText)
   'lib/summaries/extractive/sentences.ts', // captions: cues, sentences
   'lib/summaries/extractive/selection.ts', // captions' sentences, cut at a clause
@@ -27,13 +27,13 @@ const UNTRUSTED_READERS = [
   'lib/summaries/extractive/fillers.ts', // captions' sentences and their openings
   'lib/summaries/extractive/spoken.ts', // captions run together, as an offline answer shows them
   'lib/summaries/chapters/chapter.ts', // chapter titles and summaries (models', captions')
-  'lib/summaries/chapters/creator.ts', // a description's chapters
+  'lib/transcripts/creator-chapters.ts', // a description's chapters
   'lib/summaries/chapters/model.ts', // a model's chapters
   'lib/summaries/chapters/segments.ts', // captions' sentences: transition phrases
   'lib/summaries/chapters/titles.ts', // captions' words and sentences as titles
   'lib/summaries/chapters/finish.ts', // a model's chapter summaries
   'lib/summaries/llm/parts.ts', // captions' words, counted
-  'lib/summaries/terms.ts', // answers, captions and questions as search terms
+  'lib/transcripts/terms.ts', // answers, captions and questions as search terms
   'lib/util/words.ts', // every text whose words are counted
   'lib/mcp/collection-text.ts', // titles, overviews and answers written as Markdown
   'lib/util/markdown.ts', // titles, summaries and key points written as Markdown

@@ -1,8 +1,8 @@
 // The key points of a collection's summaries, numbered across its videos: what an overview's
-// themes cite. Each was checked against its video's transcript when its summary was made (the
-// anchor of lib/summaries/key-points.ts), so a theme that cites one by its number cites a moment
-// that video's captions bear out; a theme can cite nothing else.
-import { keyPointUrl } from '../../summaries/key-points';
+// themes cite. Each was checked against its video's transcript when its summary was made, so a
+// theme that cites one by its number cites a moment that video's captions bear out; a theme
+// can cite nothing else.
+import { keyPointUrl } from '../../transcripts/anchors';
 import type { SummarizedVideo } from '../driver';
 import type { CollectionCitation } from '../schemas';
 

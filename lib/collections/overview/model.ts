@@ -9,7 +9,7 @@ import type { BedrockModel, OpenAiModel } from '../../models/catalog';
 import type { ChatModel } from '../../models/chat';
 import { modelProblems } from '../../models/failures';
 import { estimateTokens, maxTokensFor, roomForData } from '../../models/tokens';
-import { untrustedDataRules } from '../../summaries/llm/prompt/instructions';
+import { untrustedDataRules } from '../../transcripts/data-block';
 import { cutText } from '../../util/text';
 import type { SummarizedVideo } from '../driver';
 import type { Theme } from '../schemas';

@@ -3,7 +3,7 @@
 // turn, each video's sentence that shares most with the other videos first. Its themes are the
 // terms the videos' key points share: for each of the most widely shared terms (in the most
 // videos, then most often), the key points that say it, cited as they are.
-import { termsOf } from '../../summaries/terms';
+import { termsOf } from '../../transcripts/terms';
 import { countWords } from '../../util/words';
 import type { SummarizedVideo } from '../driver';
 import type { Theme } from '../schemas';

@@ -2,6 +2,8 @@
 // offline segmentation), and the rules every list of chapters keeps: in video order, the first at
 // 0, each ending where the next starts and the last at the video's end, none on a video under
 // five minutes, titles under 80 characters, a count that suits the video's length.
+
+import { type CreatorChapter, creatorChapters } from '../../transcripts/creator-chapters';
 import { trimEndOf } from '../../util/text';
 import type { Transcript, VideoMetadata } from '../../youtube/types';
 
@@ -32,8 +34,6 @@ export const NO_CHAPTERS: Chapters = { source: null, list: [] };
 
 /** Videos shorter than this get no chapters: there is little to find one's way in. */
 export const CHAPTERED_FROM_MS = 5 * 60_000;
-/** YouTube's shortest chapter; made chapters are kept at least this far apart too. */
-export const SHORTEST_CHAPTER_MS = 10_000;
 /** The most chapters a summary carries (YouTube shows more, nobody reads them). */
 export const MOST_CHAPTERS = 45;
 /** Titles are under 80 characters. */
@@ -175,4 +175,12 @@ function joinSummaries(a: string, b: string): string {
   return [...sentencesOf(a).slice(0, SUMMARY_SENTENCES - 1), ...sentencesOf(b)]
     .slice(0, SUMMARY_SENTENCES)
     .join(' ');
+}
+
+/**
+ * The creator's chapters a summary of a video ending at `endMs` carries: none for a video under
+ * five minutes, whoever divided it (a summary of one has no chapters, as the API says).
+ */
+export function chaptersOfVideo(description: string, endMs: number): CreatorChapter[] {
+  return endMs < CHAPTERED_FROM_MS ? [] : creatorChapters(description, endMs);
 }

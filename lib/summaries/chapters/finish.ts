@@ -2,6 +2,8 @@
 // that read them), else the model's own (combined to a count that suits the video), else offline
 // ones. What no call summarised is summarised offline from its stretch of the transcript; the
 // offline code (and its language model) is loaded only then.
+
+import type { CreatorChapter } from '../../transcripts/creator-chapters';
 import { runInSlices } from '../../util/cooperative';
 import type { Transcript } from '../../youtube/types';
 import {
@@ -12,7 +14,6 @@ import {
   NO_CHAPTERS,
   withEnds,
 } from './chapter';
-import type { CreatorChapter } from './creator';
 import { combineModelChapters } from './model';
 import type { RankedSentence } from './offline';
 

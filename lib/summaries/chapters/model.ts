@@ -1,18 +1,19 @@
-// Chapters a language model wrote. Each call that is asked for them (llm/prompt.ts) answers, after
+// Chapters a language model wrote. Each call that is asked for them answers, after
 // its summary and key points, a "CHAPTERS:" line and then per chapter a line `[m:ss] Title` and a
 // line or two on what it says. Like key points, the answer is untrusted and read leniently; every
 // time is checked against the transcript: a chapter starts at the start of the caption it falls
 // in, and one past the video's end or at no caption is dropped.
+
+import { firstAtOrAfter } from '../../transcripts/anchors';
+import { SHORTEST_CHAPTER_MS } from '../../transcripts/creator-chapters';
+import { KEY_POINT_FORM, parseTimestamp, readTimedLine } from '../../transcripts/timed-line';
 import type { Transcript } from '../../youtube/types';
-import { firstAtOrAfter } from '../key-points';
-import { KEY_POINT_FORM, parseTimestamp, readTimedLine } from '../timed-line';
 import {
   type Chapter,
   type ChapterStart,
   chapterCount,
   chapterTitle,
   mergeChapters,
-  SHORTEST_CHAPTER_MS,
   withEnds,
 } from './chapter';
 
@@ -23,7 +24,8 @@ export interface ClaimedChapter {
   summary: string;
 }
 
-// "CHAPTERS:", "**Chapters**", "## Chapters" on a line of their own (linear: see key-points.ts).
+// "CHAPTERS:", "**Chapters**", "## Chapters" on a line of their own (linear, as the key
+// points' headings are).
 const CHAPTERS_HEADING = /^[#*\s]*chapters[*\s:]*$/i;
 // The headings that may follow the chapters and end them.
 const OTHER_HEADING = /^[#*\s]*(?:summary|key\s*points)[*\s:]*$/i;

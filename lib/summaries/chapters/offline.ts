@@ -2,6 +2,8 @@
 // part titled by its key terms (titles.ts), and summarised by its best sentences as the
 // extractive ranking scores them. Also what the creator's chapters are summarised by when no
 // model summarised them.
+
+import type { CreatorChapter } from '../../transcripts/creator-chapters';
 import type { Steps } from '../../util/cooperative';
 import { withoutFillers } from '../extractive/fillers';
 import {
@@ -13,7 +15,6 @@ import {
   SUMMARY_SENTENCES,
   withEnds,
 } from './chapter';
-import type { CreatorChapter } from './creator';
 import { segmentBoundaries } from './segments';
 import { titlesOf } from './titles';
 

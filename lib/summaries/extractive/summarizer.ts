@@ -5,13 +5,13 @@
 // ranking.ts; this module makes a summary, its key points and chapters of them.
 
 import { UnprocessableError } from '../../errors';
+import type { KeyPoint } from '../../transcripts/anchors';
 import { runInSlices, type Steps } from '../../util/cooperative';
 import { countWords } from '../../util/words';
 import type { Transcript } from '../../youtube/types';
-import { type Chapters, NO_CHAPTERS, videoEndMs } from '../chapters/chapter';
-import { chaptersOfVideo } from '../chapters/creator';
+import { type Chapters, chaptersOfVideo, NO_CHAPTERS, videoEndMs } from '../chapters/chapter';
 import { offlineChapters, type RankedSentence } from '../chapters/offline';
-import { type KeyPoint, keyPointCount } from '../key-points';
+import { keyPointCount } from '../key-points';
 import type { SummarizeInput, Summarizer, SummaryResult } from '../types';
 import { analyse } from './ranking';
 import { joinParts, type Selection, select } from './selection';

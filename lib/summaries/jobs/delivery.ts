@@ -11,7 +11,7 @@ import { once } from '../../util/once';
 /**
  * Deliveries of one message before it goes to the dead-letter queue (the stack's
  * maxReceiveCount, and the local queue's): more than the crashes a run survives (MAX_CRASHES in
- * worker.ts), so the worker itself sees a run that crashes too often and fails it in words.
+ * the worker), so the worker itself sees a run that crashes too often and fails it in words.
  */
 export const MAX_RECEIVES = 5;
 

@@ -1,4 +1,4 @@
-// The summary jobs' own failures, each with its problem document (lib/problems/codec.ts renders them).
+// The summary jobs' own failures, each with its problem document.
 // Domain code throws these by name; only their classes know the status, type and headers.
 import {
   GatewayTimeoutError,

@@ -5,7 +5,7 @@
 // reached (a collection and its videos are queued until started). The table keeps the words it
 // was first written with (`working` for a record, `pending` for a job), so that existing tables
 // read the same: only the stores translate, with the functions below. What a job shows of its
-// record, and how it is settled: outcome.ts.
+// record, and how it is settled: settleJob.
 import type { JobStage } from './schemas';
 
 /** How a run, and each job that waits for it, ends. */

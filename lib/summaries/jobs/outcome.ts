@@ -4,7 +4,7 @@
 import { storeProblem } from '../../problems/codec';
 import type { SummarizeResponse } from '../schemas';
 import type { Job, JobOutcome, JobProgress, JobStore } from '../store/jobs';
-import type { SummaryRecord } from '../store/records';
+import type { RecordStore, SummaryRecord } from '../store/records';
 import { SummaryInterruptedError } from './errors';
 
 /** Where a record's run stands, as a job shows it. */
@@ -89,4 +89,23 @@ export async function settleJob(
   if (!outcome) return undefined;
   const written = await jobs.settle(job.id, outcome, now);
   return { job: { ...job, ...outcome, updatedAt: now }, written };
+}
+
+/**
+ * A running job brought up to date with its record: settled when the run ended (the worker
+ * settles it too; whichever comes first wins), failed when the record is gone.
+ */
+export async function refreshJob(
+  { records, jobs }: { records: Pick<RecordStore, 'get'>; jobs: JobStore },
+  job: Job,
+  known?: SummaryRecord,
+): Promise<{ job: Job; record?: SummaryRecord }> {
+  if (job.status !== 'running') return { job };
+  const record = known ?? (await records.get(job.key));
+  const settled = await settleJob(jobs, job, record);
+  if (!settled) return { job, ...(record ? { record } : {}) };
+  // The job as stored, updated_at too: the read that settles it shows what every later one does.
+  if (settled.written) return { job: settled.job };
+  // Settled meanwhile (by the worker, or cancelled): what the job now says wins.
+  return { job: (await jobs.get(job.id)) ?? settled.job };
 }

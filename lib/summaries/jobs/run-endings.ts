@@ -1,12 +1,12 @@
-// How a run ends, for the worker (worker.ts): with a problem (stored for its jobs and, for a
+// How a run ends, for the worker: with a problem (stored for its jobs and, for a
 // verdict on the video, for identical requests a while; the quota unit given back when the
 // failure was ours), and with the jobs that waited settled either way.
 import type { HttpError } from '../../errors';
-import { storeProblem } from '../../problems/codec';
+import { asHttpError, storeProblem } from '../../problems/codec';
 import { givesUnitBack } from '../../store/quota';
 import type { SummaryRecord } from '../store/records';
 import { MAX_RECEIVES } from './delivery';
-import { SummaryInterruptedError } from './errors';
+import { JobTimeoutError, SummaryInterruptedError } from './errors';
 import { settleJob } from './outcome';
 import type { SummaryWorkerDeps } from './worker';
 
@@ -90,4 +90,15 @@ export function createRunEndings(
   }
 
   return { settleJobs, fail, failInterrupted };
+}
+
+/**
+ * What a run's failure tells its jobs, as a direct call would have answered (the codec's
+ * answer), except that a failure the codec knows nothing of, once the budget ended, is the
+ * budget's: 504 job-timeout.
+ */
+export function failureOf(error: unknown, budget: AbortSignal): HttpError {
+  const answer = asHttpError(error);
+  const unknown = answer !== error && answer.status === 500;
+  return unknown && budget.aborted ? new JobTimeoutError(error) : answer;
 }

@@ -1,7 +1,7 @@
 // The summary jobs' schemas: a summary that is not ready within POST /summarize's wait becomes a
 // job (GET /summaries/{id}, GET /summaries): its id, where it stands, and in the end the very
 // body (or problem) a direct call would have answered. The request and answer of POST /summarize
-// itself are the area's schemas (lib/summaries/schemas.ts).
+// itself are the area's schemas.
 import { problemSchema } from '../../problems/schema';
 import * as z from '../../schema';
 import { RANDOM_ID_PATTERN } from '../../util/random-id';

@@ -4,24 +4,24 @@
 // chosen summarizer with the record's checkpoints (a resumed run asks the model again only for
 // the calls no earlier run finished), stores the outcome, and settles the jobs that waited.
 import { randomUUID } from 'node:crypto';
-import { type HttpError, ServiceUnavailableError } from '../../errors';
+import { ServiceUnavailableError } from '../../errors';
 import type { Logger } from '../../logger';
 import { type Catalog, type CatalogEntry, resolveModel } from '../../models/catalog';
-import { asHttpError } from '../../problems/codec';
 import type { Cache } from '../../store/cache';
 import type { Quota } from '../../store/quota';
 import { TranscriptionPendingError, transcriptionTimeout } from '../../transcription/errors';
 import type { CaptionlessHandler } from '../../transcription/reuse';
+import { createVideoSource } from '../../transcripts/videos';
 import type { YouTubeClient } from '../../youtube/client';
 import type { Video } from '../../youtube/types';
 import { responseOf } from '../response';
 import type { Job, JobStore } from '../store/jobs';
 import { LeaseLostError, type RecordStore, type SummaryRecord } from '../store/records';
 import type { JobHooks, Summarizer } from '../types';
-import { createVideoSource } from '../videos';
 import type { WorkMessage } from './delivery';
-import { JobTimeoutError, RunCrashedError } from './errors';
-import { createRunEndings } from './run-endings';
+import { RunCrashedError } from './errors';
+import { type RunControl, runControl, stoppedBy } from './run-control';
+import { createRunEndings, failureOf } from './run-endings';
 
 export interface SummaryWorkerDeps {
   records: RecordStore;
@@ -31,7 +31,7 @@ export interface SummaryWorkerDeps {
   quota: Quota;
   /** Resolved on first use (the YouTube client is only loaded by workers that need it). */
   youtube: () => Promise<Pick<YouTubeClient, 'lookUpVideo'>>;
-  /** What becomes of a video without usable captions: its transcription (reuse.ts). */
+  /** What becomes of a video without usable captions: its transcription, or a refusal. */
   captionless: CaptionlessHandler;
   catalog: Catalog;
   /** The summarizer of a catalog entry, loaded on first use (the offline one holds a model). */
@@ -68,14 +68,6 @@ export interface RunBudget {
 /** A run whose worker vanished this often is failed rather than tried again. */
 export const MAX_CRASHES = 3;
 
-/** Why a run stopped without ending. */
-class RunStopped extends Error {
-  override name = 'RunStopped';
-  constructor(readonly why: 'cancelled' | 'lost' | 'shutdown') {
-    super(`run ${why}`);
-  }
-}
-
 /** The summary worker over its collaborators (all injectable for tests). */
 export function createSummaryWorker(deps: SummaryWorkerDeps) {
   const worker: WorkerParts = {
@@ -106,17 +98,6 @@ interface LeasedRun extends WorkerParts {
   owner: string;
   record: SummaryRecord;
   fields: { video_id: string; model: string; length: number };
-}
-
-/** How a run is stopped for a reason of its own (cancelled, taken over, shutdown). */
-interface RunControl {
-  /** The budget's signal, or the run's own stop. */
-  signal: AbortSignal;
-  stopWith(why: RunStopped['why']): void;
-  /** Why the run was stopped, if it was. */
-  stopped(): RunStopped | undefined;
-  /** Stops renewing the lease and listening for the shutdown. */
-  dispose(): void;
 }
 
 /** SummaryWorker.run: the lease taken, then the summary made, or why not. */
@@ -156,41 +137,6 @@ export async function runMessage(
   }
 }
 
-/** The run's own stop, on the shutdown or when its lease, renewed as it works, is lost. */
-function runControl(
-  deps: SummaryWorkerDeps,
-  key: string,
-  owner: string,
-  budget: AbortSignal,
-): RunControl {
-  const { records, logger } = deps;
-  const stop = new AbortController();
-  const stopWith = (why: RunStopped['why']) => {
-    if (!stop.signal.aborted) stop.abort(new RunStopped(why));
-  };
-  const onShutdown = () => stopWith('shutdown');
-  deps.shutdown?.addEventListener('abort', onShutdown, { once: true });
-  if (deps.shutdown?.aborted) onShutdown();
-  const heartbeat = setInterval(() => {
-    records.renew(key, owner).then(
-      (renewed) => {
-        if (renewed !== 'ok') stopWith(renewed);
-      },
-      (error: unknown) => logger.warn('could not renew a lease', { error: String(error) }),
-    );
-  }, deps.renewEveryMs);
-  heartbeat.unref();
-  return {
-    signal: AbortSignal.any([budget, stop.signal]),
-    stopWith,
-    stopped: () => (stop.signal.reason instanceof RunStopped ? stop.signal.reason : undefined),
-    dispose: () => {
-      clearInterval(heartbeat);
-      deps.shutdown?.removeEventListener('abort', onShutdown);
-    },
-  };
-}
-
 /**
  * What the summarizer is told of its job: its checkpoints, its progress (with the video's title
  * once `seen.title` knows it, so that the jobs that wait show it instead of their link), and a
@@ -227,14 +173,6 @@ function jobHooks(run: LeasedRun, control: RunControl, seen: { title?: string })
     },
   };
 }
-
-/** A write that found the lease gone stops the run (and throws on). */
-const stoppedBy =
-  (control: RunControl) =>
-  (error: unknown): never => {
-    if (error instanceof LeaseLostError) control.stopWith('lost');
-    throw error;
-  };
 
 /** The video fetched (or transcribed), summarized, stored, and its jobs settled. */
 async function makeSummary(run: LeasedRun, control: RunControl, endsAt: number): Promise<'done'> {
@@ -348,17 +286,6 @@ async function endedBy(
     throw failError;
   });
   return 'failed';
-}
-
-/**
- * What a run's failure tells its jobs, as a direct call would have answered (the codec's
- * answer), except that a failure the codec knows nothing of, once the budget ended, is the
- * budget's: 504 job-timeout.
- */
-function failureOf(error: unknown, budget: AbortSignal): HttpError {
-  const answer = asHttpError(error);
-  const unknown = answer !== error && answer.status === 500;
-  return unknown && budget.aborted ? new JobTimeoutError(error) : answer;
 }
 
 export type SummaryWorker = ReturnType<typeof createSummaryWorker>;

@@ -2,10 +2,11 @@
 // Chapters ride on the calls a summary makes anyway: the whole transcript's call, or each part's
 // (the map step), never the combinations. A call summarises the creator's chapters that start in
 // what it reads, or divides what it reads into about as many chapters as its share of the video
-// calls for; chapters/finish.ts puts the calls' chapters together.
+// calls for; the calls' chapters are put together once all are done.
+
+import type { CreatorChapter } from '../../transcripts/creator-chapters';
 import type { Transcript } from '../../youtube/types';
-import { type ChapterStart, chapterCount, videoEndMs } from '../chapters/chapter';
-import { type CreatorChapter, chaptersOfVideo } from '../chapters/creator';
+import { type ChapterStart, chapterCount, chaptersOfVideo, videoEndMs } from '../chapters/chapter';
 import { type ClaimedChapter, snapChapters } from '../chapters/model';
 import type { SummarizeInput } from '../types';
 import type { PartSpan } from './parts';

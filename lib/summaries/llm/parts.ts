@@ -1,12 +1,12 @@
 // Where the parts of a long transcript begin in the video, and parts that follow the creator's
 // chapters: when the description divides the video, a part that ends where a chapter ends lets
 // each map call summarise whole chapters. Such parts cost at most one call more than the even
-// split (plan/even-split.ts); when no cut at chapter starts manages that, the even split is
+// split; when no cut at chapter starts manages that, the even split is
 // used and each chapter is summarised by the part it starts in.
 
 import { estimateTokens } from '../../models/tokens';
+import type { TimedUnit } from '../../transcripts/timed-units';
 import { splitIntoParts } from './plan/even-split';
-import type { TimedUnit } from './prompt/timed-units';
 
 /** A part of the transcript and where it starts in the video. */
 export interface PartSpan {

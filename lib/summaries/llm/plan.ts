@@ -3,7 +3,6 @@
 // parts, and the longest summary a model can make whatever the video. Light and without I/O:
 // POST /summarize checks a request against it before any work starts (a summary the model
 // cannot make is refused there, not failed after its calls), and the summarizer plans with it.
-// What one call holds is in the models' tokens module, the even split into parts in plan/even-split.ts.
 import { UnprocessableError } from '../../errors';
 import {
   estimateTokens,
@@ -17,10 +16,11 @@ import {
   transcriptRoom,
   wantedTokens,
 } from '../../models/tokens';
+import { CHAPTERS_CHARS, DESCRIPTION_CHARS, NAME_CHARS } from '../../transcripts/data-block';
+import { bound } from '../../util/bound';
 import type { VideoMetadata } from '../../youtube/types';
 import { keyPointCount } from '../key-points';
 import { chaptersAsked, type PromptContext, type Step, userPrompt } from './prompt';
-import { CHAPTERS_CHARS, DESCRIPTION_CHARS, NAME_CHARS } from './prompt/data-block';
 import { systemPrompt } from './prompt/instructions';
 
 export type { ModelLimits };
@@ -40,7 +40,8 @@ const ESTIMATED_TOKENS_PER_PART = 10;
 
 /**
  * The metadata of the largest prompt a video can make: the longest title and channel name, a
- * full description excerpt and as many chapters as the prompt shows (prompt.ts bounds each).
+ * full description excerpt and as many chapters as the prompt shows (the data block bounds
+ * each).
  */
 function largestMetadata(): VideoMetadata {
   const chapters = Array.from(
@@ -121,115 +122,140 @@ export interface Planner {
   shorterThan(words: number, bodyTokens: number, context: PromptContext): number;
 }
 
+/** What a planner's operations share: the model's limits and the longest part summary. */
+interface PlanDeps {
+  limits: ModelLimits;
+  partWordsMax: number;
+}
+
+/** `words` within what a part's summary may be asked for. */
+function clampWords({ partWordsMax }: PlanDeps, words: number): number {
+  return Math.max(Math.min(PART_WORDS_MIN, partWordsMax), Math.min(partWordsMax, words));
+}
+
+/** Key points asked for in one step: the summary's count for the final answer. */
+function pointsFor(step: Step, context: PromptContext): number {
+  return context.keyPoints === 0 ? 0 : Math.min(context.keyPoints, keyPointCount(step.words));
+}
+
+/**
+ * Estimated tokens one call of `step` leaves for its data and the description and chapters
+ * together (its prompts with neither, its answer and the margins taken).
+ */
+function roomOf({ limits }: PlanDeps, step: Step, context: PromptContext): number {
+  const stepContext = { ...context, keyPoints: pointsFor(step, context), metadataChars: 0 };
+  return roomForData(
+    limits,
+    maxTokensFor(step.words, limits, stepContext.keyPoints, chaptersAsked(stepContext)),
+    systemPrompt(PLANNING_TAG, step, stepContext),
+    userPrompt(step, PLANNING_TAG, stepContext, ''),
+  );
+}
+
+/** See Planner.dataBudget. */
+function dataBudget(deps: PlanDeps, step: Step, context: PromptContext): number {
+  const room = roomOf(deps, step, context);
+  // Combinations need the room for the part summaries: their description and chapters get
+  // what those leave (metadataChars), at least nothing.
+  if (step.kind === 'combine') return room;
+  const stepContext = { ...context, keyPoints: pointsFor(step, context) };
+  const full = userPrompt(step, PLANNING_TAG, { ...stepContext, metadataChars: undefined }, '');
+  const bare = userPrompt(step, PLANNING_TAG, { ...stepContext, metadataChars: 0 }, '');
+  return transcriptRoom(room, estimateTokens(full) - estimateTokens(bare));
+}
+
+/** See Planner.metadataChars. */
+function metadataChars(deps: PlanDeps, step: Step, context: PromptContext, body: string): number {
+  return metadataCharsWithin(roomOf(deps, step, context), body);
+}
+
+/** The final step of a summary of `words` words, over `total` parts. */
+const finalStep = (words: number, total: number): Step => ({
+  kind: 'combine',
+  words,
+  first: 1,
+  last: total,
+  total,
+  final: true,
+});
+
+/**
+ * Whether a summary of `words` words can be made: its answer fits the output limit, a part
+ * of the transcript fits beside a part's prompt, and the final step holds the summaries of
+ * two parts (the fewest a long transcript is cut into), each asked for its share of 1.5
+ * times the words, with its key points.
+ */
+function fits(deps: PlanDeps, words: number, metadata: VideoMetadata): boolean {
+  const { limits, partWordsMax } = deps;
+  const context: PromptContext = { metadata, keyPoints: keyPointCount(words) };
+  if (wantedTokens(words, limits, context.keyPoints) > limits.maxOutputTokens) return false;
+  const probe: Step = { kind: 'part', words: partWordsMax, index: 0, count: 2 };
+  if (dataBudget(deps, probe, context) < MIN_DATA_TOKENS) return false;
+  const partWords = clampWords(deps, Math.ceil((1.5 * words) / 2));
+  const partPoints = Math.min(context.keyPoints, keyPointCount(partWords));
+  const part =
+    partWords * ESTIMATED_TOKENS_PER_WORD +
+    partPoints * ESTIMATED_TOKENS_PER_KEY_POINT +
+    ESTIMATED_TOKENS_PER_PART;
+  return dataBudget(deps, finalStep(words, 2), context) >= 2 * part;
+}
+
+/** The largest `words` in [0, below) that `ok` accepts (it holds up to a length, then not). */
+function largest(below: number, ok: (words: number) => boolean): number {
+  let low = 0;
+  let high = below;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (ok(middle)) low = middle;
+    else high = middle;
+  }
+  return low;
+}
+
+/** See Planner.longestSummary. */
+function longestSummary(deps: PlanDeps, metadata?: VideoMetadata): number {
+  const known = metadata === undefined ? longestForAnyVideo.get(deps.limits) : undefined;
+  if (known !== undefined) return known;
+  const seen = metadata ?? largestMetadata();
+  const longest = largest(
+    LONGEST_SUMMARY_WORDS + 1,
+    (words) => words === 0 || fits(deps, words, seen),
+  );
+  if (metadata === undefined) longestForAnyVideo.set(deps.limits, longest);
+  return longest;
+}
+
+/** See Planner.shorterThan. */
+function shorterThan(
+  deps: PlanDeps,
+  words: number,
+  bodyTokens: number,
+  context: PromptContext,
+): number {
+  return largest(words, (shorter) => {
+    if (shorter === 0) return true;
+    const shorterContext = {
+      ...context,
+      keyPoints: context.keyPoints === 0 ? 0 : keyPointCount(shorter),
+    };
+    const budget = dataBudget(deps, finalStep(shorter, 2), shorterContext);
+    return (
+      wantedTokens(shorter, deps.limits, shorterContext.keyPoints) <= deps.limits.maxOutputTokens &&
+      budget >= (bodyTokens * shorter) / words
+    );
+  });
+}
+
 /** The planner of one model. */
 export function plannerFor(limits: ModelLimits): Planner {
-  const partWordsMax = Math.min(PART_WORDS_MAX, maxWordsFor(limits));
-  const clampWords = (words: number) =>
-    Math.max(Math.min(PART_WORDS_MIN, partWordsMax), Math.min(partWordsMax, words));
-  const pointsFor = (step: Step, context: PromptContext) =>
-    context.keyPoints === 0 ? 0 : Math.min(context.keyPoints, keyPointCount(step.words));
-
-  /**
-   * Estimated tokens one call of `step` leaves for its data and the description and chapters
-   * together (its prompts with neither, its answer and the margins taken).
-   */
-  const roomOf = (step: Step, context: PromptContext) => {
-    const stepContext = { ...context, keyPoints: pointsFor(step, context), metadataChars: 0 };
-    return roomForData(
-      limits,
-      maxTokensFor(step.words, limits, stepContext.keyPoints, chaptersAsked(stepContext)),
-      systemPrompt(PLANNING_TAG, step, stepContext),
-      userPrompt(step, PLANNING_TAG, stepContext, ''),
-    );
-  };
-
-  const dataBudget = (step: Step, context: PromptContext) => {
-    const room = roomOf(step, context);
-    // Combinations need the room for the part summaries: their description and chapters get
-    // what those leave (metadataChars), at least nothing.
-    if (step.kind === 'combine') return room;
-    const stepContext = { ...context, keyPoints: pointsFor(step, context) };
-    const full = userPrompt(step, PLANNING_TAG, { ...stepContext, metadataChars: undefined }, '');
-    const bare = userPrompt(step, PLANNING_TAG, { ...stepContext, metadataChars: 0 }, '');
-    return transcriptRoom(room, estimateTokens(full) - estimateTokens(bare));
-  };
-
-  const metadataChars = (step: Step, context: PromptContext, body: string) =>
-    metadataCharsWithin(roomOf(step, context), body);
-
-  /** The final step of a summary of `words` words, over `total` parts. */
-  const finalStep = (words: number, total: number): Step => ({
-    kind: 'combine',
-    words,
-    first: 1,
-    last: total,
-    total,
-    final: true,
-  });
-
-  /**
-   * Whether a summary of `words` words can be made: its answer fits the output limit, a part
-   * of the transcript fits beside a part's prompt, and the final step holds the summaries of
-   * two parts (the fewest a long transcript is cut into), each asked for its share of 1.5
-   * times the words, with its key points.
-   */
-  function fits(words: number, metadata: VideoMetadata): boolean {
-    const context: PromptContext = { metadata, keyPoints: keyPointCount(words) };
-    if (wantedTokens(words, limits, context.keyPoints) > limits.maxOutputTokens) return false;
-    const probe: Step = { kind: 'part', words: partWordsMax, index: 0, count: 2 };
-    if (dataBudget(probe, context) < MIN_DATA_TOKENS) return false;
-    const partWords = clampWords(Math.ceil((1.5 * words) / 2));
-    const partPoints = Math.min(context.keyPoints, keyPointCount(partWords));
-    const part =
-      partWords * ESTIMATED_TOKENS_PER_WORD +
-      partPoints * ESTIMATED_TOKENS_PER_KEY_POINT +
-      ESTIMATED_TOKENS_PER_PART;
-    return dataBudget(finalStep(words, 2), context) >= 2 * part;
-  }
-
-  /** The largest `words` in [0, below) that `ok` accepts (it holds up to a length, then not). */
-  function largest(below: number, ok: (words: number) => boolean): number {
-    let low = 0;
-    let high = below;
-    while (high - low > 1) {
-      const middle = Math.floor((low + high) / 2);
-      if (ok(middle)) low = middle;
-      else high = middle;
-    }
-    return low;
-  }
-
-  function longestSummary(metadata?: VideoMetadata): number {
-    const known = metadata === undefined ? longestForAnyVideo.get(limits) : undefined;
-    if (known !== undefined) return known;
-    const seen = metadata ?? largestMetadata();
-    const longest = largest(LONGEST_SUMMARY_WORDS + 1, (words) => words === 0 || fits(words, seen));
-    if (metadata === undefined) longestForAnyVideo.set(limits, longest);
-    return longest;
-  }
-
-  function shorterThan(words: number, bodyTokens: number, context: PromptContext): number {
-    return largest(words, (shorter) => {
-      if (shorter === 0) return true;
-      const shorterContext = {
-        ...context,
-        keyPoints: context.keyPoints === 0 ? 0 : keyPointCount(shorter),
-      };
-      const budget = dataBudget(finalStep(shorter, 2), shorterContext);
-      return (
-        wantedTokens(shorter, limits, shorterContext.keyPoints) <= limits.maxOutputTokens &&
-        budget >= (bodyTokens * shorter) / words
-      );
-    });
-  }
-
+  const deps: PlanDeps = { limits, partWordsMax: Math.min(PART_WORDS_MAX, maxWordsFor(limits)) };
   return {
-    partWordsMax,
-    clampWords,
+    partWordsMax: deps.partWordsMax,
+    clampWords: bound(deps, clampWords),
     pointsFor,
-    dataBudget,
-    metadataChars,
-    longestSummary,
-    shorterThan,
+    dataBudget: bound(deps, dataBudget),
+    metadataChars: bound(deps, metadataChars),
+    longestSummary: bound(deps, longestSummary),
+    shorterThan: bound(deps, shorterThan),
   };
 }

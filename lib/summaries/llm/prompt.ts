@@ -4,11 +4,12 @@
 // title, channel, publish date, the start of its description, its chapters when the
 // description lists them, and the transcript with [m:ss] marks the key points and chapters refer
 // to.
-// The instructions are in prompt/instructions.ts, the data in prompt/data-block.ts, the
-// transcript's marks in prompt/timed-units.ts; this module holds the task of each step.
+// The data block and the marked transcript are what /ask shows a model too; this module holds
+// only what a summary asks: the task of each step.
+
+import type { CreatorChapter } from '../../transcripts/creator-chapters';
+import { dataBlock } from '../../transcripts/data-block';
 import type { VideoMetadata } from '../../youtube/types';
-import type { CreatorChapter } from '../chapters/creator';
-import { dataBlock } from './prompt/data-block';
 
 /** One call of a summary: the whole transcript, one part of it, or a combination of parts. */
 export type Step =
@@ -24,7 +25,7 @@ export interface PromptContext {
   /** How many key points to ask for; 0 asks for none. */
   keyPoints: number;
   /**
-   * Characters the description and chapters may take in this call (plan.ts sizes it to what
+   * Characters the description and chapters may take in this call (the planner sizes it to what
    * the model's context leaves beside the data); all of them when absent.
    */
   metadataChars?: number;

@@ -1,4 +1,4 @@
-// Summary jobs: a user's handle on a summary record (records.ts). One item per job, `JOB#<id>`,
+// Summary jobs: a user's handle on a summary record. One item per job, `JOB#<id>`,
 // in the user's history (the jobs-by-user index, newest first). A job stays running while its
 // record's run goes on; its outcome is copied into it once settled (the summary as the user
 // asked for it, or the problem), so the history outlives the summary cache.
@@ -19,63 +19,19 @@ import { bound } from '../../util/bound';
 import { randomId } from '../../util/random-id';
 import { SummaryOutdatedError } from '../jobs/errors';
 import {
-  type JobState,
   jobStateOf,
   STORED_RUNNING_JOB,
   type StoredJobState,
   storedJobState,
 } from '../jobs/job-states';
-import { JOB_ID_PATTERN, type JobStage } from '../jobs/schemas';
+import { JOB_ID_PATTERN } from '../jobs/schemas';
 import type { SummarizeResponse } from '../schemas';
+import type { Job, JobOutcome, JobProgress, JobRequest } from './job';
 import { ownedPage } from './job-cursor';
 import { shapeVersion } from './records';
 
-/** The request a job was made from (the API's SummaryJobRequest). */
-export interface JobRequest {
-  video_url: string;
-  summary_length: number;
-  used_model: string;
-  language?: string;
-  summary_language?: string;
-  include_key_points: boolean;
-  include_chapters: boolean;
-}
-
-export interface JobProgress {
-  stage: JobStage;
-  parts_done: number;
-  parts_total: number;
-}
-
-export interface Job {
-  id: string;
-  userId: string;
-  /** The summary record it is a handle on. */
-  key: string;
-  request: JobRequest;
-  status: JobState;
-  /** Whether it waits for a run another job started (its answer is then marked cached). */
-  shared: boolean;
-  /** Where the run stood when the job was settled or cancelled. */
-  progress?: JobProgress;
-  /** The request that created it. */
-  requestId: string;
-  createdAt: number;
-  updatedAt: number;
-  /** When done: the answer, as POST /summarize gives it to this job's request. */
-  result?: SummarizeResponse;
-  /** When failed. */
-  problem?: StoredProblem;
-  /** The video's title as its run last knew it, kept when the job failed or was cancelled. */
-  title?: string;
-  /** The collection this job is a video of (its driver is told when the job is settled). */
-  collection?: string;
-}
-
-/** What settles a running job (with the video's title when the run got that far). */
-export type JobOutcome =
-  | { status: 'done'; result: SummarizeResponse; progress: JobProgress }
-  | { status: 'failed'; problem: StoredProblem; progress: JobProgress; title?: string };
+// What a job is lives beside this store; its users import it from here too.
+export type { Job, JobOutcome, JobProgress, JobRequest } from './job';
 
 const jobPk = (id: string) => `JOB#${id}`;
 const ownerKey = (userId: string) => `JOBS#${userId}`;

@@ -22,7 +22,7 @@ import {
 
 type Update = Omit<UpdateCommandInput, 'TableName' | 'Key'>;
 
-/** What the run's writes are made with (records.ts). */
+/** What the run's writes are made with: the record store's own reads and updates. */
 export interface RunWriteTools {
   get(key: string, withCheckpoints?: boolean): Promise<SummaryRecord | undefined>;
   /** One conditional update; false when the condition does not hold. */

@@ -1,4 +1,4 @@
-// What one summary record is: the life of one summary (see records.ts), as the store reads it,
+// What one summary record is: the life of one summary, as the store reads it,
 // and how a new request may use it.
 import { expressionNames } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';

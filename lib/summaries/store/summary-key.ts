@@ -1,5 +1,5 @@
 // The key of a summary record: which summary it is (video, caption track, model, length, summary
-// language) and in which shape it was made. One record per key (records.ts).
+// language) and in which shape it was made. One record per key.
 import { schemaVersion } from '../../schema-version';
 import { summarizeResponseSchema } from '../schemas';
 import type { Work } from './record';
@@ -11,7 +11,7 @@ declare const __SUMMARY_SHAPE_VERSION__: string | undefined;
  * The version part of every summary key, derived from the response schema itself: change the
  * shape of a summary and older records are no longer found (they expire by their TTL) instead
  * of being served in a shape the contract no longer describes. Built into a Lambda bundle,
- * otherwise computed once, on first use (lib/schema-version.ts).
+ * otherwise computed once, on first use.
  */
 export const shapeVersion = (() => {
   let version: string | undefined;

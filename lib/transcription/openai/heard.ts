@@ -96,7 +96,7 @@ function* timedSegments(list: unknown[]): Steps<HeardSegment[] | undefined> {
     }
     const { start, end } = segment;
     // Numbers, or the answer is not a transcription; a time before the file's start is one
-    // segment's fault, and that segment is dropped where every segment is placed (heard.ts).
+    // segment's fault, and that segment is dropped where every backend's segments are placed.
     if (typeof start !== 'number' || typeof end !== 'number') {
       throw notATranscription(`segment ${i} has no times`);
     }
@@ -111,7 +111,7 @@ function* timedSegments(list: unknown[]): Steps<HeardSegment[] | undefined> {
  * The segments in milliseconds: seconds when they fit the file (or its length is unknown), else
  * the one unit (ms, µs, ns) in which every time is a whole number and every segment fits. Seconds
  * still, when most segments end inside the file in seconds: the few that do not are a server's
- * stray lines, dropped or cut where segments are placed (heard.ts).
+ * stray lines, dropped or cut where segments are placed, for every backend alike.
  * @throws 502 transcription-error when no unit explains them.
  */
 function* fitted(raw: HeardSegment[], durationMs: number | undefined): Steps<HeardSegment[]> {

@@ -1,7 +1,7 @@
 // Chapters over HTTP: real handler stack, DynamoDB Local, the fake YouTube serving a description
 // and a length of our choosing, the OpenAI-compatible stub as the language model.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { formatTimestamp } from '../../../lib/summaries/timed-line';
+import { formatTimestamp } from '../../../lib/transcripts/timed-line';
 import type { TranscriptSegment } from '../../../lib/youtube/types';
 import { FAKE_VIDEO_IDS } from '../../support/fake-youtube';
 import {

@@ -1,14 +1,10 @@
 // Key points as models write them: read leniently, and kept only where the transcript bears
 // them out (the real Computerphile transcript and its caption timings).
 import { describe, expect, it } from 'vitest';
-import { creatorChapters } from '../../../lib/summaries/chapters/creator';
-import {
-  anchorKeyPoints,
-  keyPointCount,
-  keyPointUrl,
-  parseAnswer,
-} from '../../../lib/summaries/key-points';
-import { formatTimestamp, parseTimestamp } from '../../../lib/summaries/timed-line';
+import { keyPointCount, parseAnswer } from '../../../lib/summaries/key-points';
+import { anchorKeyPoints, keyPointUrl } from '../../../lib/transcripts/anchors';
+import { creatorChapters } from '../../../lib/transcripts/creator-chapters';
+import { formatTimestamp, parseTimestamp } from '../../../lib/transcripts/timed-line';
 import { loadSharedTranscript } from '../../support/transcripts';
 
 const transcript = loadSharedTranscript();

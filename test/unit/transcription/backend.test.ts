@@ -1,7 +1,7 @@
 // What a speech-to-text backend's answer becomes: its language as a BCP 47 tag (Whisper names it
 // in English), and a transcript whose lines are its segments, cleaned as captions are.
 import { describe, expect, it } from 'vitest';
-import { resultSchema, segmentsOf } from '../../../lib/transcription/amazon';
+import { resultSchema, segmentsOf } from '../../../lib/transcription/amazon/result';
 import { containerOf, languageTag, transcriptOf } from '../../../lib/transcription/backend';
 
 describe('languageTag', () => {

@@ -4,16 +4,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ChatAnswer, ChatModel } from '../../../models/chat';
 import { modelProblems } from '../../../models/failures';
 import { estimateTokens, maxTokensFor } from '../../../models/tokens';
+import { anchorKeyPoints, type ClaimedKeyPoint, type KeyPoint } from '../../../transcripts/anchors';
 import { cutText } from '../../../util/text';
 import type { Transcript } from '../../../youtube/types';
 import { type ChapterStart, chapterSummary } from '../../chapters/chapter';
 import { splitChapters } from '../../chapters/model';
-import {
-  anchorKeyPoints,
-  type ClaimedKeyPoint,
-  type KeyPoint,
-  parseAnswer,
-} from '../../key-points';
+import { parseAnswer } from '../../key-points';
 import type { CallResult, JobHooks } from '../../types';
 import { type ChapterPlan, checkChapters } from '../chapter-asks';
 import { type ModelLimits, type Planner, SummaryLengthError } from '../plan';

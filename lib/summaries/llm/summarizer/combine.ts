@@ -2,8 +2,8 @@
 // the model's context, recursively until one call holds them all.
 
 import { estimateTokens } from '../../../models/tokens';
-import type { KeyPoint } from '../../key-points';
-import { formatTimestamp } from '../../timed-line';
+import type { KeyPoint } from '../../../transcripts/anchors';
+import { formatTimestamp } from '../../../transcripts/timed-line';
 import type { Step } from '../prompt';
 import { type Answer, call, type Run, tooLongFor } from './call';
 import { mapBounded } from './map-bounded';

@@ -7,13 +7,13 @@ import { checkChapters } from '../../../../lib/summaries/llm/chapter-asks';
 import { spansOf, splitAtChapters } from '../../../../lib/summaries/llm/parts';
 import type { ModelLimits } from '../../../../lib/summaries/llm/plan';
 import { splitIntoParts } from '../../../../lib/summaries/llm/plan/even-split';
-import { timedUnits } from '../../../../lib/summaries/llm/prompt/timed-units';
 import {
   type ChatModel,
   type ChatRequest,
   createLlmSummarizer,
 } from '../../../../lib/summaries/llm/summarizer';
-import { formatTimestamp } from '../../../../lib/summaries/timed-line';
+import { formatTimestamp } from '../../../../lib/transcripts/timed-line';
+import { timedUnits } from '../../../../lib/transcripts/timed-units';
 import type { Transcript, VideoMetadata } from '../../../../lib/youtube/types';
 import { echoAnswer } from '../../../support/echo-model';
 import { buildLongTranscript, loadSharedMetadata } from '../../../support/transcripts';

@@ -5,15 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { answerWithModel } from '../../../../lib/ask/answerers';
 import type { OpenAiModel } from '../../../../lib/models/catalog';
 import { estimateTokens } from '../../../../lib/models/tokens';
-import { creatorChapters } from '../../../../lib/summaries/chapters/creator';
 import { type ModelLimits, plannerFor } from '../../../../lib/summaries/llm/plan';
-import { dataBlock } from '../../../../lib/summaries/llm/prompt/data-block';
 import {
   type ChatModel,
   type ChatRequest,
   createLlmSummarizer,
 } from '../../../../lib/summaries/llm/summarizer';
-import { formatTimestamp } from '../../../../lib/summaries/timed-line';
+import { creatorChapters } from '../../../../lib/transcripts/creator-chapters';
+import { dataBlock } from '../../../../lib/transcripts/data-block';
+import { formatTimestamp } from '../../../../lib/transcripts/timed-line';
 import type { VideoMetadata } from '../../../../lib/youtube/types';
 import { echoAnswer } from '../../../support/echo-model';
 import { buildLongTranscript, loadSharedMetadata } from '../../../support/transcripts';

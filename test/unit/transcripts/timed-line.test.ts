@@ -8,7 +8,7 @@ import {
   KEY_POINT_FORM,
   readTimedLine,
   type TimedLineForm,
-} from '../../../lib/summaries/timed-line';
+} from '../../../lib/transcripts/timed-line';
 import { countedString } from '../../support/counted-string';
 
 const run = (chars: string) => chars.repeat(Math.ceil(100_000 / chars.length)).slice(0, 100_000);

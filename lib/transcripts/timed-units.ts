@@ -1,7 +1,7 @@
 // The transcript as a model reads it: caption lines with [m:ss] marks, the times a key point or
 // a chapter of the answer refers to.
-import type { Transcript } from '../../../youtube/types';
-import { formatTimestamp } from '../../timed-line';
+import type { Transcript } from '../youtube/types';
+import { formatTimestamp } from './timed-line';
 
 /** A transcript mark at most this often (ms): often enough to place a key point, cheap in tokens. */
 const STAMP_EVERY_MS = 30_000;

@@ -1,7 +1,7 @@
 // Where a video (its transcript and metadata) comes from for a summary or a question: the
 // transcript cache when it was fetched within TRANSCRIPT_CACHE_TTL_SECONDS, else YouTube (then
 // cached); a video YouTube has no usable captions for goes to the caption-less handler
-// (lib/transcription/reuse.ts: a kept transcription, or a new one in the worker). The summary
+// (a kept transcription, or a new one in the worker). The summary
 // worker and POST /ask share it, so a question about a video just summarised costs no YouTube
 // call, and the other way round.
 import type { Logger } from '../logger';

@@ -1,16 +1,19 @@
 // Chapters a creator wrote: YouTube turns timestamps in a video's description into chapters when
 // they follow its rules (support.google.com/youtube/answer/9884579): the first at 0:00, at least
 // three in ascending order, each at least 10 seconds long. Those are the chapters of the summary,
-// times exact and titles as written; the prompt shows them to a model too (llm/prompt.ts).
-import { withoutHidden } from '../../util/text';
-import { CHAPTER_FORM, parseTimestamp, readTimedLine } from '../timed-line';
-import { CHAPTERED_FROM_MS, SHORTEST_CHAPTER_MS } from './chapter';
+// times exact and titles as written; a model's data block lists them too, so that its answer
+// can follow them.
+import { withoutHidden } from '../util/text';
+import { CHAPTER_FORM, parseTimestamp, readTimedLine } from './timed-line';
 
 /** A chapter a description lists ("0:00 Intro"). */
 export interface CreatorChapter {
   startMs: number;
   title: string;
 }
+
+/** YouTube's shortest chapter: a description whose chapters are shorter lists none. */
+export const SHORTEST_CHAPTER_MS = 10_000;
 
 /** A description line's title is kept up to this many characters (YouTube's own title limit). */
 const TITLE_CHARS = 100;
@@ -41,12 +44,4 @@ export function creatorChapters(description: string, endMs?: number): CreatorCha
     return end !== undefined && end - chapter.startMs < SHORTEST_CHAPTER_MS;
   });
   return tooShort ? [] : chapters;
-}
-
-/**
- * The creator's chapters a summary of a video ending at `endMs` carries: none for a video under
- * five minutes, whoever divided it (a summary of one has no chapters, as the API says).
- */
-export function chaptersOfVideo(description: string, endMs: number): CreatorChapter[] {
-  return endMs < CHAPTERED_FROM_MS ? [] : creatorChapters(description, endMs);
 }

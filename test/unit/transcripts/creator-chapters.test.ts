@@ -1,6 +1,7 @@
 // The chapters a description lists, read as YouTube reads them.
 import { describe, expect, it } from 'vitest';
-import { chaptersOfVideo, creatorChapters } from '../../../../lib/summaries/chapters/creator';
+import { chaptersOfVideo } from '../../../lib/summaries/chapters/chapter';
+import { creatorChapters } from '../../../lib/transcripts/creator-chapters';
 
 describe('creatorChapters', () => {
   it('finds the chapters YouTube would: three or more, from 0:00, in order', () => {

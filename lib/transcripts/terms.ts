@@ -1,6 +1,6 @@
 // What a passage of text is about, as terms comparable across wordings: what key points are
-// anchored by (key-points.ts: a model's sentence against the captions near its time) and what
-// questions are matched by (ask/passages.ts: a question against the transcript's passages).
+// anchored by (a model's sentence against the captions near its time) and what
+// questions are matched by (a question against the transcript's passages).
 // One rule for both, so that a question and an answer's citation agree on what a word is.
 
 // Words too common to tell one passage from another.
