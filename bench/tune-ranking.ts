@@ -21,9 +21,9 @@ import {
   type Feature,
   sentenceFeatures,
 } from '../lib/summaries/extractive/features';
-import { withoutFillers } from '../lib/summaries/extractive/fillers';
 import type { Weights } from '../lib/summaries/extractive/ranking';
 import { summarizeSentences } from '../lib/summaries/extractive/selection';
+import { withoutFillers } from '../lib/transcripts/fillers';
 import { runToEnd } from '../lib/util/cooperative';
 import { countWords } from '../lib/util/words';
 

@@ -5,8 +5,8 @@
 // A citation's moment is always a caption start of this transcript, and its link is built here
 // from the video id: nothing a model (or a transcript, or a question) writes can point elsewhere.
 
-import { spokenText } from '../summaries/extractive/spoken';
 import { createAnchor, keyPointUrl } from '../transcripts/anchors';
+import { spokenText } from '../transcripts/spoken';
 import { keysOf } from '../transcripts/terms';
 import { formatTimestamp, parseTimestamp } from '../transcripts/timed-line';
 import { cutText, trimEndOf } from '../util/text';

@@ -1,6 +1,6 @@
 // What filler removal may take out of a sentence, for tests that check it took nothing else.
 
-/** Every word a filler rule may take away (lib/summaries/extractive/fillers.ts). */
+/** Every word a filler rule may take away. */
 export const FILLER_WORDS = new Set(
   'um umm uh uhh uhm erm er hmm mmm ah eh ok okay right alright all yeah yes oh well now like you know i mean so and'.split(
     ' ',

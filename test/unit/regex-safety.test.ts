@@ -24,8 +24,9 @@ const UNTRUSTED_READERS = [
   'lib/summaries/extractive/sentences.ts', // captions: cues, sentences
   'lib/summaries/extractive/selection.ts', // captions' sentences, cut at a clause
   'lib/summaries/extractive/content-words.ts', // captions' words
-  'lib/summaries/extractive/fillers.ts', // captions' sentences and their openings
-  'lib/summaries/extractive/spoken.ts', // captions run together, as an offline answer shows them
+  'lib/transcripts/fillers.ts', // captions' sentences and their openings
+  'lib/transcripts/spoken.ts', // captions run together, as an offline answer shows them
+  'lib/transcripts/captions.ts', // captions: cues, sentence openings
   'lib/summaries/chapters/chapter.ts', // chapter titles and summaries (models', captions')
   'lib/transcripts/creator-chapters.ts', // a description's chapters
   'lib/summaries/chapters/model.ts', // a model's chapters

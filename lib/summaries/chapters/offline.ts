@@ -4,8 +4,8 @@
 // model summarised them.
 
 import type { CreatorChapter } from '../../transcripts/creator-chapters';
+import { withoutFillers } from '../../transcripts/fillers';
 import type { Steps } from '../../util/cooperative';
-import { withoutFillers } from '../extractive/fillers';
 import {
   type Chapter,
   type ChapterStart,

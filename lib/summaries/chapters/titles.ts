@@ -5,9 +5,10 @@
 // nor "solve"), one title per chapter, no two chapters alike; or, for a chapter with no such
 // term, its most central sentence's opening, a few words cut at a word boundary. A title is a
 // name, never a list of keywords.
+
+import { withoutFillers } from '../../transcripts/fillers';
 import { trimEndOf } from '../../util/text';
 import { contentWords } from '../extractive/content-words';
-import { withoutFillers } from '../extractive/fillers';
 import { chapterTitle } from './chapter';
 import type { RankedSentence } from './offline';
 

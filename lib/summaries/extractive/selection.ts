@@ -1,9 +1,10 @@
 // The summary's choice of sentences: a budgeted, non-redundant subset (MMR) of the best-scored
 // ones, joined in transcript order, the last cut short when nothing else fits.
+
+import { withoutFillers } from '../../transcripts/fillers';
 import { runToEnd, type Steps } from '../../util/cooperative';
 import { trimEndOf } from '../../util/text';
 import { countWords } from '../../util/words';
-import { withoutFillers } from './fillers';
 import { analyse } from './ranking';
 
 // Redundancy penalty of the selection (MMR) and how strongly it prefers dense sentences: gain is

@@ -1,5 +1,7 @@
 // A transcript as sentences: cleaned of caption cues, split by wink-nlp when punctuated or by the
 // pauses between caption lines when not, each timed at the start of the line where it begins.
+
+import { cleanCaption, startsSentence } from '../../transcripts/captions';
 import { runToEnd, type Steps } from '../../util/cooperative';
 import { trimEndOf } from '../../util/text';
 import { countWords } from '../../util/words';
@@ -8,11 +10,6 @@ import { english } from './english';
 
 const SENTENCE_END = /[.!?…]["'”’)\]]*$/u;
 const CLAUSE_END = /[.!?…,;:\-–—]["'”’)\]]*$/u;
-// Caption cues such as [Music], [offscreen], ♪ lyrics ♪ or *dog barks* are not speech; a single
-// word in asterisks is emphasis (*it*) and stays. No cue spans its own opening character, so
-// each attempt stops at the next one: linear, even on a caption of 100,000 "[".
-const CUE = /\[[^[\]]*\]|♪[^♪]*♪|\*[^*\s]+(?:\s+[^*\s]+)+\*/gu;
-
 // Unpunctuated captions are cut at the longest pause that keeps a sentence within these bounds.
 const MIN_SENTENCE_WORDS = 8;
 const TARGET_SENTENCE_WORDS = 18;
@@ -28,11 +25,6 @@ const WORDS_PER_SENTENCE_END = 60;
 // wink-nlp reads a punctuated transcript in pieces of about this many words, cut after a
 // sentence end, so that a 3-hour transcript can pause between pieces (~5 ms each).
 const PIECE_WORDS = 1_500;
-
-/** A caption without its cues ([Music], ♪ lyrics ♪, *laughs*), its spaces made single. */
-export function cleanCaption(text: string): string {
-  return text.replace(CUE, ' ').replace(/\s+/g, ' ').trim();
-}
 
 // Display form: capitalised and closed, as unpunctuated captions and split run-ons lack both.
 // Word counts do not change.
@@ -59,13 +51,6 @@ function splitLongWords(words: string[], max: number): string[][] {
     }
   }
   return [...splitLongWords(words.slice(0, cut), max), ...splitLongWords(words.slice(cut), max)];
-}
-
-const FIRST_PERSON = /^["'“‘(]?I(?:['’](?:m|ve|ll|d))?\b/u;
-
-// Manual captions often leave the full stop off a line when the next line starts a sentence.
-export function startsSentence(text: string): boolean {
-  return /^["'“‘(]?\p{Lu}/u.test(text) && !FIRST_PERSON.test(text);
 }
 
 /** A sentence and the start of the caption line where it begins. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { withoutFillers } from '../../../../lib/summaries/extractive/fillers';
 import { rankSentences } from '../../../../lib/summaries/extractive/ranking';
 import { summarizeSentences } from '../../../../lib/summaries/extractive/selection';
 import { splitTranscript } from '../../../../lib/summaries/extractive/sentences';
 import { createExtractiveSummarizer } from '../../../../lib/summaries/extractive/summarizer';
+import { withoutFillers } from '../../../../lib/transcripts/fillers';
 import { countWords } from '../../../../lib/util/words';
 import type { Transcript, TranscriptSegment } from '../../../../lib/youtube/types';
 import {

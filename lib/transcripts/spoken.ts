@@ -3,8 +3,9 @@
 // stop, or a line that stopped without one before a capitalised filler: "that video You know,
 // it's got" is two), and each sentence without its fillers (fillers.ts); a sentence of fillers
 // alone goes. Words are only ever taken out, never changed: what the captions say stays theirs.
+
+import { cleanCaption, startsSentence } from './captions';
 import { onlyFillers, opensWithFiller, withoutFillers } from './fillers';
-import { cleanCaption, startsSentence } from './sentences';
 
 const ENDS_SENTENCE = /[.!?…]["'”’)\]]*$/u;
 /** What a closed sentence drops at its end before its full stop. */

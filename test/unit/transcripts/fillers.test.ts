@@ -2,11 +2,11 @@
 // opens a sentence as speech goes, and so do the hesitations inside it and the "you know" set
 // off by commas; no other word ever changes.
 import { describe, expect, it } from 'vitest';
-import { stripLeadingFillers, withoutFillers } from '../../../../lib/summaries/extractive/fillers';
-import { summarizeSentences } from '../../../../lib/summaries/extractive/selection';
-import { splitTranscript } from '../../../../lib/summaries/extractive/sentences';
-import { onlyFillersDropped } from '../../../support/fillers';
-import { loadSharedTranscript } from '../../../support/transcripts';
+import { summarizeSentences } from '../../../lib/summaries/extractive/selection';
+import { splitTranscript } from '../../../lib/summaries/extractive/sentences';
+import { stripLeadingFillers, withoutFillers } from '../../../lib/transcripts/fillers';
+import { onlyFillersDropped } from '../../support/fillers';
+import { loadSharedTranscript } from '../../support/transcripts';
 
 const sentences = splitTranscript(loadSharedTranscript());
 /** A sentence of the transcript that starts with `opening` (it must be there). */

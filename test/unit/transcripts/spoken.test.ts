@@ -1,11 +1,11 @@
 // Captions run together as an offline answer shows them: cues out, sentences closed where a
 // capitalised filler opens one, fillers out; on the real Computerphile transcript's passages.
 import { describe, expect, it } from 'vitest';
-import { passagesOf } from '../../../../lib/ask/passages';
-import { cleanCaption } from '../../../../lib/summaries/extractive/sentences';
-import { spokenText } from '../../../../lib/summaries/extractive/spoken';
-import { onlyFillersDropped } from '../../../support/fillers';
-import { loadSharedTranscript } from '../../../support/transcripts';
+import { passagesOf } from '../../../lib/ask/passages';
+import { cleanCaption } from '../../../lib/transcripts/captions';
+import { spokenText } from '../../../lib/transcripts/spoken';
+import { onlyFillersDropped } from '../../support/fillers';
+import { loadSharedTranscript } from '../../support/transcripts';
 
 /** A filler opening a sentence, or said inside one ("And so on" is a phrase, not a filler). */
 const FILLER_AT_START =

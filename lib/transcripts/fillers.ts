@@ -5,7 +5,7 @@
 // words rather than regular expressions: each filler has its own rule about the commas around
 // it, and a few phrases ("and so on", "you know the answer") must survive.
 
-import { trimEndOf } from '../../util/text';
+import { trimEndOf } from '../util/text';
 
 /** Never a sentence's content at its start, comma or not ("Um, and", "Uh so"). */
 const ALWAYS = new Set([
