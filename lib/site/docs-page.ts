@@ -72,6 +72,17 @@ const A11Y_PLUGIN = `function accessibleMarkup(system) {
           }));
         };
       },
+      // A parameter's field: an enum's <select> has no name in Swagger UI (axe: select-name), an
+      // <input> only its placeholder. A <label> around it, with the parameter's name and
+      // description as Swagger UI passes them, names both.
+      JsonSchema_string: function (Original) {
+        return function (props) {
+          if (!props.description) return h(Original, props);
+          return h('label', null,
+            h('span', { className: 'tubesum-visually-hidden' }, props.description),
+            h(Original, props));
+        };
+      },
       // The request body's editor is a bare <textarea> (axe: label).
       TextArea: function (Original) {
         return function (props) {
@@ -150,7 +161,9 @@ html.dark-mode .swagger-ui .headers-wrapper .header-col { color: #e4e6e6; }
 .swagger-ui .btn.try-out__btn.cancel { color: #c62828; border-color: #c62828; }
 .swagger-ui .btn.execute { background-color: #1f69c0; border-color: #1f69c0; }
 .swagger-ui .json-schema-2020-12-expand-deep-button { color: #595959; }
+html:not(.dark-mode) .swagger-ui .parameter__in { color: #595959; }
 @media (max-width: 600px) {
+  .swagger-ui .opblock .opblock-section-header { flex-wrap: wrap; }
   .swagger-ui .responses-table { table-layout: fixed; width: 100%; }
   .swagger-ui .responses-table .response-col_status { width: 4em; }
   .swagger-ui .responses-table .response-col_links { width: 5em; }
