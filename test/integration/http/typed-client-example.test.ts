@@ -48,6 +48,9 @@ async function runLine(line: string): Promise<string> {
   const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', command], {
     cwd: workdir,
     env: { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}` },
+  }).catch((error: { stdout?: string; stderr?: string }) => {
+    // tsc reports its type errors on stdout: both say what failed.
+    throw new Error(`${command} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   });
   return stdout;
 }
