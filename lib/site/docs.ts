@@ -11,48 +11,11 @@ import { buildOpenApiDocument } from '../openapi';
 import { docsFileSchema } from '../routes/docs';
 import type * as z from '../schema';
 import { catalogFromConfig } from '../summaries/offer';
-import { ICON } from './icon';
+import { DOCS_INIT, DOCS_PAGE, DOCS_STYLE } from './docs-page';
 import { type StaticFile, staticFile, staticFileReply } from './static-file';
 
-// Swagger UI's OAuth2 password flow asks for a client id, a client secret and where to send
-// them; /token takes neither (no OAuth2 clients here), so the dialog shows only username and
-// password. Swagger UI has no option for this, hence the style.
-const AUTHORIZE_STYLE = ['client_id_password', 'client_secret_password', 'client_type_password']
-  .map((id) => `.auth-container .wrapper:has(#${id})`)
-  .join(', ')
-  .concat(' { display: none; }');
-
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>tubesum API</title>
-  <link rel="icon" href="${ICON}">
-  <link rel="stylesheet" href="docs/swagger-ui.css">
-  <style>${AUTHORIZE_STYLE}</style>
-</head>
-<body>
-  <div id="swagger-ui"></div>
-  <script src="docs/swagger-ui-bundle.js"></script>
-  <script src="docs/init.js"></script>
-</body>
-</html>
-`;
-
-// A file, not an inline script, so the page's CSP can forbid inline scripts.
-const INIT = `window.ui = SwaggerUIBundle({
-  url: 'openapi.json',
-  dom_id: '#swagger-ui',
-  deepLinking: true,
-  tryItOutEnabled: true,
-  persistAuthorization: false,
-  displayRequestDuration: true,
-});
-`;
-
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
   "connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 type DocsFile = z.output<typeof docsFileSchema>;
@@ -97,7 +60,7 @@ export function openApiReply(config: Config): Reply {
 
 /** The Swagger UI page. */
 export function docsPageReply(): Reply {
-  return text(200, PAGE, 'text/html; charset=utf-8', {
+  return text(200, DOCS_PAGE, 'text/html; charset=utf-8', {
     ...cacheable,
     'Content-Security-Policy': CSP,
     'X-Frame-Options': 'DENY',
@@ -114,11 +77,12 @@ export function docsAssetReply(config: Config, name: string, acceptEncoding = ''
     throw new NotFoundError(`No documentation file named ${JSON.stringify(name.slice(0, 64))}.`);
   const file = parsed.data;
   if (file === 'init.js')
-    return text(200, INIT, 'application/javascript; charset=utf-8', cacheable);
+    return text(200, DOCS_INIT, 'application/javascript; charset=utf-8', cacheable);
   const contentType = ASSETS[file];
   let entry = cache.get(file);
   if (!entry) {
-    entry = staticFile(readFileSync(join(assetDir(config), file)));
+    const content = readFileSync(join(assetDir(config), file));
+    entry = staticFile(file === 'swagger-ui.css' ? `${content}${DOCS_STYLE}` : content);
     cache.set(file, entry);
   }
   return staticFileReply(entry, contentType, acceptEncoding, cacheable);

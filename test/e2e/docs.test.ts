@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -169,7 +170,8 @@ describe.skipIf(SKIPPED)('the interactive docs in chromium', () => {
       accessToken = (await tokenResponse.json()).access_token;
       // Swagger UI swaps the form for "Logout" once it holds a token.
       await oauth.getByRole('button', { name: 'Remove authorization' }).waitFor();
-      await oauth.getByRole('button', { name: 'Close' }).click();
+      // Exactly: the dialog's × button is "Close dialog".
+      await oauth.getByRole('button', { name: 'Close', exact: true }).click();
       await dialog.waitFor({ state: 'detached' });
       await page.locator('.auth-wrapper button.authorize.locked').waitFor();
     });
@@ -237,4 +239,51 @@ describe.skipIf(SKIPPED)('the interactive docs in chromium', () => {
       pageErrors: [],
     });
   });
+
+  // axe-core's rules as the page's test applies them; each state in a context of its own, so the
+  // colour scheme is the system's from the first paint, as a visitor's would be.
+  it('passes axe, fits a 390 px phone and follows the dark mode, with an operation open', async () => {
+    for (const width of [390, 1280]) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const state = `${width} px, ${colorScheme}`;
+        const seen = await watchedPage(browser, origin, {
+          viewport: { width, height: 844 },
+          colorScheme,
+        });
+        seen.page.setDefaultTimeout(UI_TIMEOUT);
+        const { page: docs } = seen;
+        await docs.goto(`${origin}/docs`);
+        const block = docs.locator('.opblock.opblock-post').filter({
+          has: docs.locator('.opblock-summary-path[data-path="/register"]'),
+        });
+        await block.locator('.opblock-summary-control').click();
+        await block.locator('textarea.body-param__text').waitFor();
+        // Deep linking still works with the path shown as text: the open operation is in the URL.
+        expect(docs.url(), state).toContain('#/Accounts/register');
+
+        const results = await new AxeBuilder({ page: docs }).analyze();
+        const serious = results.violations
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map((violation) => `${violation.id} (${violation.nodes.length} nodes)`);
+        expect(serious, state).toEqual([]);
+
+        // No sideways scrolling, and Swagger UI's dark theme when the system is dark.
+        const [scrollWidth, clientWidth] = (await docs.evaluate(
+          '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+        )) as [number, number];
+        expect(scrollWidth, state).toBeLessThanOrEqual(clientWidth);
+        const background = await docs.evaluate(
+          'getComputedStyle(document.documentElement).backgroundColor',
+        );
+        expect(background, state).toBe(
+          colorScheme === 'dark' ? 'rgb(28, 32, 34)' : 'rgba(0, 0, 0, 0)',
+        );
+        expect({ foreign: [...seen.foreign], pageErrors: seen.pageErrors }, state).toEqual({
+          foreign: [],
+          pageErrors: [],
+        });
+        await seen.context.close();
+      }
+    }
+  }, 600_000);
 });

@@ -84,8 +84,10 @@ describe('the route table in the functions', () => {
       const area = AREA_OF[name];
       if (area === undefined) continue;
       const served = routeList.filter((route) => route.function === name);
-      // Each area module exports its routes as one `<area>Routes` object.
-      const module: Record<string, unknown> = await import(`../../${areaModule(area)}`);
+      // Each area module exports its routes as one `<area>Routes` object. The path's static part
+      // names the folder and the extension, as Vite needs to resolve a dynamic import
+      // (vite:dynamic-import-vars); it is areaModule(area).
+      const module: Record<string, unknown> = await import(`../../lib/routes/${area}.ts`);
       const held = new Set(
         Object.entries(module)
           .filter(([exported]) => exported.endsWith('Routes'))

@@ -121,6 +121,8 @@ describe('the documentation routes', () => {
     });
 
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // Its own styles are in the served stylesheet, so no inline style or script is allowed.
+    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
     // Nothing from elsewhere; the inline icon's SVG namespace names, it is never fetched.
     const svgNamespace = 'http://www.w3.org/2000/svg';
     expect(page.text.replaceAll(svgNamespace, '')).not.toMatch(/https?:\/\//);
