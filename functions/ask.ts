@@ -7,9 +7,9 @@ import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
 import { ASK_MARGIN_MS } from '../lib/config/summaries';
 import { lambdaEntry } from '../lib/http/entry';
-import { json } from '../lib/http/reply';
 import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
+import { json } from '../lib/reply';
 import { askRoutes } from '../lib/routes/ask';
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */

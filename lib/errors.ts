@@ -1,10 +1,19 @@
 // Errors that carry their HTTP status. One codec (lib/problems/codec.ts) turns them, and anything else
 // thrown, into RFC 9457 problem documents; anything it does not know becomes an opaque 500.
+import type { core } from './schema';
 
 /** A field-level validation failure, as listed in a 422 problem's `errors`. */
 export interface FieldError {
   field: string;
   message: string;
+}
+
+/** zod issues as field errors a person can act on. */
+export function fieldErrors(error: core.$ZodError): FieldError[] {
+  return error.issues.map((issue) => ({
+    field: issue.path.join('.') || 'body',
+    message: /received undefined/.test(issue.message) ? 'is required' : issue.message,
+  }));
 }
 
 export interface HttpErrorOptions {

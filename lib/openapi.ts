@@ -2,7 +2,9 @@
 // Schema output (draft 2020-12, which OpenAPI 3.1 uses) of the very schemas that validate:
 // request bodies in their input form (what a client may send), responses in their output form.
 // Its parts are in openapi/: tags, headers, problem examples, schemas, and each operation.
+
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts/oas31';
+import { API_VERSION } from './api-version';
 import { createPathMatcher } from './http/paths';
 import { SCOPES } from './oauth/scopes';
 import { HEADERS, type HeaderName } from './openapi/headers';
@@ -10,7 +12,7 @@ import { operation } from './openapi/operation';
 import { schemaCollector } from './openapi/schemas';
 import { TAGS } from './openapi/tags';
 import { routes as routeTable } from './routes';
-import { API_VERSION, type RouteDef } from './routes/route';
+import type { RouteDef } from './routes/route';
 
 export interface OpenApiOptions {
   /** The model names this deployment offers: `used_model` is documented as their enum. */

@@ -6,15 +6,20 @@ import { accountDeletionFrom } from '../../lib/accounts/users/wiring';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
 import { lambdaEntry } from '../../lib/http/entry';
-import { noContent } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
+import { ownedGrantsFrom } from '../../lib/oauth/wiring';
+import { noContent } from '../../lib/reply';
 import { accountRoutes } from '../../lib/routes/accounts';
+import { ownedJobsFrom } from '../../lib/summaries/wiring';
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */
 export function create(config: Config) {
   const db = createDocumentClient(config);
-  const { deletion, authenticate } = accountDeletionFrom(config, db, logger);
+  const { deletion, authenticate } = accountDeletionFrom(config, db, logger, {
+    grants: ownedGrantsFrom(config, db),
+    jobs: ownedJobsFrom(config, db),
+  });
   return serve(
     'account',
     accountRoutes,

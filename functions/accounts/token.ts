@@ -6,9 +6,9 @@ import { createUserStore } from '../../lib/accounts/users/store';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
 import { lambdaEntry } from '../../lib/http/entry';
-import { json } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
+import { json } from '../../lib/reply';
 import { accountRoutes } from '../../lib/routes/accounts';
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */

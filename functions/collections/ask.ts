@@ -6,9 +6,9 @@ import { collectionAskFrom } from '../../lib/collections/wiring';
 import type { Config } from '../../lib/config';
 import { ASK_MARGIN_MS } from '../../lib/config/summaries';
 import { lambdaEntry } from '../../lib/http/entry';
-import { json } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
+import { json } from '../../lib/reply';
 import { collectionRoutes } from '../../lib/routes/collections';
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */

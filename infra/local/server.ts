@@ -20,8 +20,8 @@ import {
   originAllowed,
 } from '../../lib/http/headers/cors';
 import { createPathMatcher } from '../../lib/http/paths';
-import type { Reply } from '../../lib/http/reply';
 import { errorReply } from '../../lib/problems/replies';
+import type { Reply } from '../../lib/reply';
 import { type FunctionName, type RouteDef, UNROUTED_FUNCTION } from '../../lib/routes/route';
 import type { AccessLogEntry } from '../access-log';
 import { loadFunction } from '../function-files';

@@ -5,9 +5,9 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { type Config, loadConfig } from '../config';
 import { appendLogKeys, logger, resetLogKeys } from '../logger';
 import { type ErrorForm, errorReply } from '../problems/replies';
+import type { Reply } from '../reply';
 import { builtOnFirstCall } from '../util/lazy';
 import { exit, requestIdOf } from './exit';
-import type { Reply } from './reply';
 
 /** A Lambda handler of an API Gateway HTTP API route (payload format 2.0). */
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Reply>;

@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { OperatorCredentials } from '../aws/operator-credentials';
 import type { Config } from '../config';
+import { type InnerTubeClient, parseClientOrder } from '../config/innertube-clients';
 import { type HttpError, ValidationError } from '../errors';
 import { requireShipped } from '../shipped';
 import { acquireTranscript } from './acquisition';
@@ -15,7 +16,6 @@ import { type Download, downloadMedia } from './audio/media';
 import { normaliseLanguage } from './captions/tracks';
 import { DEFAULT_BLOCKED_RETRY_AFTER_SECONDS } from './errors';
 import { createControlledFetch } from './fetch';
-import { type InnerTubeClient, parseClientOrder } from './innertube/clients';
 import { createVisitorSession } from './innertube/visitor';
 import { fetchDataApiDetails, metadataFromPlayer, withDataApiDetails } from './metadata';
 import type { Video, VideoMetadata } from './types';

@@ -38,7 +38,7 @@ import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BlockReason } from '../../lib/youtube/errors';
-import type { ClientName } from '../../lib/youtube/innertube/clients';
+import type { ClientName } from '../../lib/config/innertube-clients';
 import { createFakeBrowse, type FakeBrowse } from './fake-browse';
 import { type AudioEdit, type MediaRequest, rewriteAudio, serveMedia } from './fake-media';
 

@@ -5,25 +5,16 @@
 import type { Config } from '../../config';
 import {
   BadRequestError,
-  type FieldError,
   ForbiddenError,
+  fieldErrors,
   NotFoundError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../../errors';
 import type { RouteDef } from '../../routes/route';
-import type { core } from '../../schema';
 import { isAllowedOrigin, requestOrigin } from '../headers/origin';
 import type { Middleware } from './middleware';
-
-/** zod issues as field errors a person can act on. */
-export function fieldErrors(error: core.$ZodError): FieldError[] {
-  return error.issues.map((issue) => ({
-    field: issue.path.join('.') || 'body',
-    message: /received undefined/.test(issue.message) ? 'is required' : issue.message,
-  }));
-}
 
 /** 403 for a request from a web page of an origin the route does not take. */
 export const originNotAllowed = () =>

@@ -3,7 +3,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { User } from '../../accounts/users/store';
-import type { Reply } from '../reply';
+import type { Reply } from '../../reply';
 
 /**
  * The Lambda context as the middlewares pass it on (middy's `request.context`): what they found

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { freePort } from '../../../infra/local/dynamodb';
 import { HttpError } from '../../../lib/errors';
 import { createYouTubeClient } from '../../../lib/youtube/client';
-import { parseClientOrder } from '../../../lib/youtube/innertube/clients';
+import { parseClientOrder } from '../../../lib/config/innertube-clients';
 import {
   FAKE_VIDEO_IDS,
   type FakeProxy,

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { audioOf, durationOf } from '../../../../lib/youtube/audio/audio';
-import { innerTubeClient } from '../../../../lib/youtube/innertube/clients';
+import { innerTubeClient } from '../../../../lib/config/innertube-clients';
 import type { PlayerResponse } from '../../../../lib/youtube/innertube/player';
 
 const android = innerTubeClient('ANDROID');
