@@ -20,8 +20,6 @@ const MAX_FUNCTION_FILE_LINES = 60;
 const KNOWN_LONG = new Set<string>([
   'lib/accounts/users/store.ts createUserStore',
   'lib/oauth/authorize/authorization.ts authorize',
-  'lib/openapi.ts buildOpenApiDocument',
-  'lib/openapi/operation.ts operation',
   'lib/models/bedrock.ts createBedrockChat',
   'lib/models/openai.ts createOpenAiChat',
   'lib/models/openai.ts complete',
