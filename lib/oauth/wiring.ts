@@ -7,11 +7,8 @@ import { createWindowCounter } from '../aws/window-counter';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createCache } from '../store/cache';
-import {
-  type AuthorizeDependencies,
-  createClientDirectory,
-  type DecisionDependencies,
-} from './authorize/authorization';
+import type { AuthorizeDependencies, DecisionDependencies } from './authorize/authorization';
+import { createClientDirectory } from './authorize/client-directory';
 import { createFlowStore, type FlowStore } from './authorize/flow-store';
 import {
   CLIENT_METADATA_MAX_BYTES,

@@ -19,7 +19,6 @@ const MAX_FUNCTION_FILE_LINES = 60;
  */
 const KNOWN_LONG = new Set<string>([
   'lib/accounts/users/store.ts createUserStore',
-  'lib/oauth/authorize/authorization.ts authorize',
   'lib/models/bedrock.ts createBedrockChat',
   'lib/models/openai.ts createOpenAiChat',
   'lib/models/openai.ts complete',
