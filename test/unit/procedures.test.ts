@@ -28,7 +28,6 @@ const KNOWN_LONG = new Set<string>([
   'lib/store/quota.ts createQuota',
   'lib/transcription/run.ts createTranscription',
   'lib/youtube/acquisition/ask-client.ts askClient',
-  'lib/youtube/audio/media.ts downloadMedia',
   'lib/youtube/client.ts createYouTubeClient',
   'lib/youtube/fetch.ts createControlledFetch',
   'web/account/connected-apps.tsx ConnectedApps',
