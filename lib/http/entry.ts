@@ -59,7 +59,7 @@ export function lazyEntry(build: () => LambdaHandler): LambdaHandler {
   return invocation(
     builtOnFirstCall(build, async (error) => {
       logger.error('the function cannot start: invalid configuration', { error });
-      // The codec answers a ConfigError with 503 server-misconfigured (lib/problems/codec.ts).
+      // The codec answers a ConfigError with 503 server-misconfigured.
       throw new LoggedFailure(error);
     }),
   );

@@ -31,7 +31,7 @@ import { API_KEY_EXPIRED_RETENTION_DAYS, API_KEYS_PER_USER, DAY_MS } from './lim
 export interface StoredApiKey {
   id: string;
   name: string;
-  /** SHA-256 of the key, base64url (lib/accounts/api-keys/secret.ts). */
+  /** SHA-256 of the key, base64url: the key itself is never stored. */
   hash: string;
   /** Epoch milliseconds. */
   createdAt: number;

@@ -1,5 +1,5 @@
-// The checks a request passes before its action runs, each a middleware of the route's stack
-// (lib/http/stack/route-stack.ts): the body's size (413), the browser's Origin where the route checks
+// The checks a request passes before its action runs, each a middleware of the route's stack:
+// the body's size (413), the browser's Origin where the route checks
 // it (403), its media type (415) and shape (400), and the route's schemas of path parameters
 // (404), query (422) and body (422).
 import type { Config } from '../../config';

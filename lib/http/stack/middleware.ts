@@ -1,4 +1,4 @@
-// What the middlewares of a route's stack (lib/http/stack/route-stack.ts) share: the request as middy
+// What the middlewares of a route's stack share: the request as middy
 // passes it along, and what each middleware found out about it for the ones after it.
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
