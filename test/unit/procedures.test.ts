@@ -28,7 +28,6 @@ const KNOWN_LONG = new Set<string>([
   'lib/transcription/run.ts createTranscription',
   'lib/youtube/acquisition/ask-client.ts askClient',
   'lib/youtube/client.ts createYouTubeClient',
-  'lib/youtube/fetch.ts createControlledFetch',
   'web/account/connected-apps.tsx ConnectedApps',
   'web/account/consent.tsx Consent',
   'web/account/delete-account.tsx DeleteAccount',

@@ -5,8 +5,9 @@
 // and no redirect anywhere else is followed: a player answer is data from the network, and its
 // URLs must not make this service fetch whatever they name.
 import type { Dispatcher } from 'undici';
+import { readChunks } from '../body';
 import { youTubeBadResponse } from '../errors';
-import { createControlledFetch, readChunks, type UnreadResponse } from '../fetch';
+import { createControlledFetch, type UnreadResponse } from '../fetch';
 import type { ByteRange } from './segments';
 
 /** The most asked of the media server in one request. */
