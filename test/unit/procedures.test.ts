@@ -27,7 +27,6 @@ const KNOWN_LONG = new Set<string>([
   'lib/store/quota.ts createQuota',
   'lib/transcription/run.ts createTranscription',
   'lib/youtube/acquisition/ask-client.ts askClient',
-  'lib/youtube/client.ts createYouTubeClient',
   'web/account/connected-apps.tsx ConnectedApps',
   'web/account/consent.tsx Consent',
   'web/account/delete-account.tsx DeleteAccount',
