@@ -26,7 +26,6 @@ const KNOWN_LONG = new Set<string>([
   'lib/summaries/llm/summarizer.ts summarize',
   'lib/store/quota.ts createQuota',
   'lib/transcription/run.ts createTranscription',
-  'lib/youtube/acquisition/ask-client.ts askClient',
   'web/account/connected-apps.tsx ConnectedApps',
   'web/account/consent.tsx Consent',
   'web/account/delete-account.tsx DeleteAccount',

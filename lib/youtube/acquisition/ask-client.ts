@@ -1,4 +1,4 @@
-// Steps 1 to 4 of acquisition.ts with one client: ask the player, choose a track, fetch it,
+// Steps 1 to 4 of a transcript's acquisition with one client: ask the player, choose a track, fetch it,
 // parse it; what the client answered becomes its Attempt.
 
 import type { InnerTubeClient } from '../../config/innertube-clients';
@@ -12,6 +12,7 @@ import { playerRequest } from '../innertube/clients';
 import {
   type CaptionTrack,
   judgePlayer,
+  type PlayerResponse,
   parsePlayerJson,
   requiresPoToken,
   visitorDataOf,
@@ -43,7 +44,6 @@ export async function askClient(
   turn: { endsAt: number; retry: boolean },
 ): Promise<ClientResult> {
   const started = Date.now();
-  const left = () => Math.max(1, turn.endsAt - Date.now());
   const attempt: Attempt = {
     client: client.name,
     version: client.version,
@@ -55,16 +55,40 @@ export async function askClient(
     retry: turn.retry,
     elapsedMs: 0,
   };
-  const end = (outcome: AttemptOutcome, extra: Partial<ClientResult> = {}): ClientResult => {
-    attempt.outcome = outcome;
-    attempt.elapsedMs = Date.now() - started;
-    if (extra.error?.type === 'youtube-blocked') {
-      attempt.blockReason = extra.error.extensions.block_reason as BlockReason;
-    }
-    return { attempt, client, ...extra };
+  const asking: Asking = {
+    context,
+    client,
+    videoId,
+    attempt,
+    left: () => Math.max(1, turn.endsAt - Date.now()),
+    end: (outcome, extra = {}) => {
+      attempt.outcome = outcome;
+      attempt.elapsedMs = Date.now() - started;
+      if (extra.error?.type === 'youtube-blocked') {
+        attempt.blockReason = extra.error.extensions.block_reason as BlockReason;
+      }
+      return { attempt, client, ...extra };
+    },
   };
+  const asked = await askPlayer(asking);
+  return 'ended' in asked ? asked.ended : fromPlayer(asking, asked.player, language);
+}
 
-  // 1. Ask the player, with the visitor data YouTube expects.
+/** One client's turn: what it is asked, its Attempt so far, the time left, and how it ends. */
+interface Asking {
+  context: AcquisitionContext;
+  client: InnerTubeClient;
+  videoId: string;
+  attempt: Attempt;
+  left: () => number;
+  end: (outcome: AttemptOutcome, extra?: Partial<ClientResult>) => ClientResult;
+}
+
+/** 1. Asks the player, with the visitor data YouTube expects: its answer, or how the turn ends. */
+async function askPlayer(
+  asking: Asking,
+): Promise<{ player: PlayerResponse } | { ended: ClientResult }> {
+  const { context, client, videoId, attempt, left, end } = asking;
   const visitorData = await context.visitor?.current(
     context.fetch,
     Math.min(context.playerTimeoutMs, left()),
@@ -79,18 +103,30 @@ export async function askClient(
       timeoutMs: Math.min(context.playerTimeoutMs, left()),
     }),
   );
-  if (answer instanceof HttpError) return end(outcomeOf(answer), { error: answer });
+  if (answer instanceof HttpError) return { ended: end(outcomeOf(answer), { error: answer }) };
   attempt.status = answer.status;
   const body = await answer.text();
   // 5xx never gets here (the controlled fetch raises it); 4xx: this client was refused.
-  if (!answer.ok) return end('refused');
+  if (!answer.ok) return { ended: end('refused') };
   const player = parsePlayerJson(body);
   if (!player) {
     attempt.detail = 'not a player response';
-    return end('failed', {
-      error: youTubeBadResponse('the player answer is not a player response'),
-    });
+    return {
+      ended: end('failed', {
+        error: youTubeBadResponse('the player answer is not a player response'),
+      }),
+    };
   }
+  return { player };
+}
+
+/** What the player's answer leads to: a verdict, or (2.) the track chosen and fetched. */
+async function fromPlayer(
+  asking: Asking,
+  player: PlayerResponse,
+  language: string | undefined,
+): Promise<ClientResult> {
+  const { context, client, videoId, attempt, end } = asking;
   const handedOut = visitorDataOf(player);
   if (handedOut) context.visitor?.learn(handedOut);
   attempt.playability = player.playabilityStatus?.status;
@@ -124,9 +160,17 @@ export async function askClient(
   } catch {
     return end('po-token', { player }); // the track exists, but only behind a PO token
   }
+  return fetchTrack(asking, player, track);
+}
 
-  // 3. Fetch it, within a deadline of its own: a withheld track can take seconds to answer
-  // nothing, and the next client's may come at once.
+/** 3. Fetches the track and 4. parses it. */
+async function fetchTrack(
+  { context, videoId, attempt, left, end }: Asking,
+  player: PlayerResponse,
+  track: CaptionTrack,
+): Promise<ClientResult> {
+  // Within a deadline of its own: a withheld track can take seconds to answer nothing, and the
+  // next client's may come at once.
   const download = await clientFailure(context, () =>
     context.fetch(track.baseUrl, {
       headers: CAPTION_HEADERS,
@@ -146,7 +190,6 @@ export async function askClient(
   // An empty 200 is how YouTube withholds captions from clients without a PO token.
   if (captions.trim() === '') return end('po-token', { player });
 
-  // 4. Parse it.
   const cues = await parseCaptions(captions, { videoId, language: track.languageCode });
   const transcript = buildTranscript(cues, {
     language: track.languageCode,
