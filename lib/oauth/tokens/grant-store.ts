@@ -4,7 +4,6 @@
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
-  GetCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
