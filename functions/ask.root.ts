@@ -5,9 +5,9 @@ import { askServiceFrom } from '../lib/ask/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
 import { ASK_MARGIN_MS } from '../lib/config/summaries';
-import { json } from '../lib/http/reply';
 import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
+import { json } from '../lib/reply';
 import { askRoutes } from '../lib/routes/ask';
 
 /** The function's handler, built from a Config: the entry builds it on the first event. */

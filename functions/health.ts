@@ -2,7 +2,7 @@
 // while DynamoDB or Bedrock are down and its bundle stays a few KB.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { exit, requestIdOf } from '../lib/http/exit';
-import { json } from '../lib/http/reply';
+import { json } from '../lib/reply';
 
 export const handler = async (event: APIGatewayProxyEventV2) =>
   exit(json(200, { status: 'healthy' }), requestIdOf(event));

@@ -50,10 +50,6 @@ export type Config = Readonly<z.output<typeof envSchema>>;
 /** Every variable the service reads (docs/configuration.md documents each). */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Config)[];
 
-// The problem codec still imports ConfigError from here (lib/problems.ts belongs to another
-// change); every other module imports it from lib/errors.ts.
-export { ConfigError };
-
 /**
  * Validates `env` and returns a frozen Config.
  * @throws ConfigError naming every invalid variable.

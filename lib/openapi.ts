@@ -2,7 +2,9 @@
 // Schema output (draft 2020-12, which OpenAPI 3.1 uses) of the very schemas that validate:
 // request bodies in their input form (what a client may send), responses in their output form.
 // Its parts are in openapi/: tags, headers, problem examples, schemas, and each operation.
-import type { OpenAPIObject, OperationObject } from 'openapi3-ts/oas31';
+
+import type { OpenAPIObject, OperationObject, SecuritySchemeObject } from 'openapi3-ts/oas31';
+import { API_VERSION } from './api-version';
 import { createPathMatcher } from './http/paths';
 import { SCOPES } from './oauth/scopes';
 import { HEADERS, type HeaderName } from './openapi/headers';
@@ -10,7 +12,7 @@ import { operation } from './openapi/operation';
 import { schemaCollector } from './openapi/schemas';
 import { TAGS } from './openapi/tags';
 import { routes as routeTable } from './routes';
-import { API_VERSION, type RouteDef } from './routes/route';
+import type { RouteDef } from './routes/route';
 
 export interface OpenApiOptions {
   /** The model names this deployment offers: `used_model` is documented as their enum. */
@@ -65,43 +67,48 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenAPIObject {
         Object.entries(HEADERS).filter(([name]) => usedHeaders.has(name as HeaderName)),
       ),
       // The log-in first: Swagger UI's Authorize dialog shows the schemes in this order.
-      securitySchemes: {
-        // Lets Swagger UI's Authorize button log in with username (or email) and password.
-        oauth2: {
-          type: 'oauth2',
-          description: 'Log in with your username (or email) and password (POST /token)',
-          flows: { password: { tokenUrl: 'token', scopes: {} } },
-        },
-        bearerAuth: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'Or paste an access_token from POST /token',
-        },
-        // What MCP clients with OAuth use at /mcp (discovery: its 401's WWW-Authenticate).
-        mcpOAuth: {
-          type: 'oauth2',
-          description:
-            'OAuth 2.1 for /mcp: authorization code with PKCE (S256), public clients (dynamic registration at oauth/register, or a client ID metadata document URL); the access token is for /mcp only',
-          flows: {
-            authorizationCode: {
-              authorizationUrl: 'oauth/authorize',
-              tokenUrl: 'oauth/token',
-              refreshUrl: 'oauth/token',
-              scopes: { ...SCOPES },
-            },
-          },
-        },
-        // The same header as bearerAuth; a scheme of its own so that each operation says
-        // whether it takes keys (the /api-keys routes do not).
-        apiKeyAuth: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'tsk_ API key',
-          description:
-            'Or paste an API key from POST /api-keys (tsk_...); works everywhere but the /api-keys routes',
+      securitySchemes: securitySchemes(),
+    },
+  };
+}
+
+/** The ways to authenticate, as Swagger UI's Authorize dialog offers them. */
+function securitySchemes(): Record<string, SecuritySchemeObject> {
+  return {
+    // Lets Swagger UI's Authorize button log in with username (or email) and password.
+    oauth2: {
+      type: 'oauth2',
+      description: 'Log in with your username (or email) and password (POST /token)',
+      flows: { password: { tokenUrl: 'token', scopes: {} } },
+    },
+    bearerAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'Or paste an access_token from POST /token',
+    },
+    // What MCP clients with OAuth use at /mcp (discovery: its 401's WWW-Authenticate).
+    mcpOAuth: {
+      type: 'oauth2',
+      description:
+        'OAuth 2.1 for /mcp: authorization code with PKCE (S256), public clients (dynamic registration at oauth/register, or a client ID metadata document URL); the access token is for /mcp only',
+      flows: {
+        authorizationCode: {
+          authorizationUrl: 'oauth/authorize',
+          tokenUrl: 'oauth/token',
+          refreshUrl: 'oauth/token',
+          scopes: { ...SCOPES },
         },
       },
+    },
+    // The same header as bearerAuth; a scheme of its own so that each operation says
+    // whether it takes keys (the /api-keys routes do not).
+    apiKeyAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'tsk_ API key',
+      description:
+        'Or paste an API key from POST /api-keys (tsk_...); works everywhere but the /api-keys routes',
     },
   };
 }

@@ -6,9 +6,9 @@ import { bearerAuthenticatorFrom } from '../../lib/accounts/auth/wiring';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
 import type { LambdaHandler } from '../../lib/http/entry';
-import { json, noContent } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
+import { json, noContent } from '../../lib/reply';
 import { apiKeyRoutes } from '../../lib/routes/api-keys';
 
 /** The function's handler, built from a Config: the entry builds it on the first event. */

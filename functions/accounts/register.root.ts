@@ -7,9 +7,9 @@ import { createUserStore } from '../../lib/accounts/users/store';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
 import { createWindowCounter } from '../../lib/aws/window-counter';
 import type { Config } from '../../lib/config';
-import { json } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
+import { json } from '../../lib/reply';
 import { accountRoutes } from '../../lib/routes/accounts';
 
 /** The function's handler, built from a Config: the entry builds it on the first event. */

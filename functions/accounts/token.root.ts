@@ -6,9 +6,9 @@ import { logIn } from '../../lib/accounts/users/login';
 import { createUserStore } from '../../lib/accounts/users/store';
 import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
-import { json } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
+import { json } from '../../lib/reply';
 import { accountRoutes } from '../../lib/routes/accounts';
 
 /** The function's handler, built from a Config: the entry builds it on the first event. */

@@ -5,9 +5,9 @@ import { createDocumentClient } from '../../lib/aws/dynamodb';
 import { collectionAskFrom } from '../../lib/collections/wiring';
 import type { Config } from '../../lib/config';
 import { ASK_MARGIN_MS } from '../../lib/config/summaries';
-import { json } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
+import { json } from '../../lib/reply';
 import { collectionRoutes } from '../../lib/routes/collections';
 
 /** The function's handler, built from a Config: the entry builds it on the first event. */

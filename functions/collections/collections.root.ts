@@ -6,9 +6,9 @@ import { collectionSourceFrom } from '../../lib/collections/source';
 import { collectionPollSeconds, retryAfterOf } from '../../lib/collections/view';
 import { collectionServiceFrom } from '../../lib/collections/wiring';
 import type { Config } from '../../lib/config';
-import { json, noContent } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
+import { json, noContent } from '../../lib/reply';
 import { collectionRoutes } from '../../lib/routes/collections';
 import { type JobQueue, sqsQueueFrom } from '../../lib/summaries/jobs/queue';
 

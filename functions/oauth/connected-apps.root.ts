@@ -5,13 +5,13 @@ import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
 import type { LambdaHandler } from '../../lib/http/entry';
 import { isAllowedOrigin, requestOrigin } from '../../lib/http/headers/origin';
-import { json, noContent } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
 import { decide, viewRequest } from '../../lib/oauth/authorize/authorization';
 import { disconnectApp, listConnectedApps } from '../../lib/oauth/connected-apps';
 import { crossSiteAnswer } from '../../lib/oauth/errors';
 import { consentFrom } from '../../lib/oauth/wiring';
+import { json, noContent } from '../../lib/reply';
 import { oauthRoutes } from '../../lib/routes/oauth';
 
 /** The function's handler, built from a Config: the entry builds it on the first event. */

@@ -5,12 +5,12 @@ import type { Config } from '../../lib/config';
 import { mcpResource } from '../../lib/config/origin';
 import type { LambdaHandler } from '../../lib/http/entry';
 import { requestOrigin } from '../../lib/http/headers/origin';
-import { json } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
 import { authorizationReply } from '../../lib/oauth/authorize/answer';
 import { registerClient } from '../../lib/oauth/clients/registration';
 import { type ClientMetadataOverrides, oauthClientsFrom } from '../../lib/oauth/wiring';
+import { json } from '../../lib/reply';
 import { oauthRoutes } from '../../lib/routes/oauth';
 
 /** What the local host and tests hand the function instead of what it would build. */

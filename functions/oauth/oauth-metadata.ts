@@ -4,9 +4,9 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Config } from '../../lib/config';
 import { type LambdaHandler, lambdaEntry } from '../../lib/http/entry';
 import { requestOrigin } from '../../lib/http/headers/origin';
-import { json } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { authorizationServerMetadata, protectedResourceMetadata } from '../../lib/oauth/metadata';
+import { json } from '../../lib/reply';
 import { oauthRoutes } from '../../lib/routes/oauth';
 
 /** The function's handler, built from a Config (the local host and tests pass their own). */

@@ -5,7 +5,6 @@ import { createDocumentClient } from '../../lib/aws/dynamodb';
 import type { Config } from '../../lib/config';
 import type { LambdaHandler } from '../../lib/http/entry';
 import { requestOrigin } from '../../lib/http/headers/origin';
-import { json } from '../../lib/http/reply';
 import { serve } from '../../lib/http/serve';
 import { logger } from '../../lib/logger';
 import {
@@ -14,6 +13,7 @@ import {
   type TokenRequestContext,
 } from '../../lib/oauth/tokens/token-service';
 import { tokenServiceFrom } from '../../lib/oauth/wiring';
+import { json } from '../../lib/reply';
 import { oauthRoutes } from '../../lib/routes/oauth';
 
 /** The function's handler, built from a Config: the entry builds it on the first event. */

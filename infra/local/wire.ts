@@ -6,8 +6,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { BadRequestError, HttpError } from '../../lib/errors';
 import { exit } from '../../lib/http/exit';
-import type { Reply } from '../../lib/http/reply';
 import { errorReply } from '../../lib/problems/replies';
+import type { Reply } from '../../lib/reply';
 
 /** The most bytes of a request's line and headers (Node's default, written out): then 431. */
 export const MAX_HEADER_BYTES = 16_384;

@@ -18,6 +18,7 @@ import { randomId } from '../util/random-id';
 import { CollectionFailedError } from './errors';
 import type { Overview } from './schemas';
 import type { Collection, CollectionStore, StoredVideo } from './store';
+import { settled, start, summarized } from './videos';
 import { isSettled } from './view';
 
 /** A video of the collection with its summary, what an overview is made of. */
@@ -52,9 +53,6 @@ export type AdvanceOutcome = 'advanced' | 'busy' | 'gone';
 
 /** How often a write lost to DELETE is tried again with what the store now says. */
 const MAX_WRITES = 10;
-
-/** Failures of a video's start that pass: the video is started again with the next delivery. */
-const PASSING_STARTS = new Set(['storage-unavailable', 'summary-in-progress']);
 
 /** Passing failures of the overview's model: the message is delivered again. */
 const PASSING = new Set([429, 503, 504]);
@@ -126,106 +124,6 @@ async function persist(
     current = fresh;
   }
   throw new LeaseLost();
-}
-
-/** Starts one video's summary job: how the video then stands. */
-async function start(
-  deps: CollectionDriverDeps,
-  collection: Collection,
-  video: StoredVideo,
-): Promise<StoredVideo> {
-  const { request } = collection;
-  const user = { id: collection.userId };
-  const prepaid =
-    video.prepaid && collection.prepaidDay ? { day: collection.prepaidDay } : undefined;
-  try {
-    const submitted = await deps.summaries.submit(
-      user,
-      {
-        video_url: `https://www.youtube.com/watch?v=${video.videoId}`,
-        summary_length: request.summaryLength,
-        used_model: request.model,
-        include_key_points: true,
-        include_chapters: true,
-        ...(request.summaryLanguage === undefined
-          ? {}
-          : { summary_language: request.summaryLanguage }),
-      },
-      { waitMs: 0, requestId: collection.requestId, prepaid, collection: collection.id },
-    );
-    // Served from the cache, or joined to a run under way: the unit taken for it goes back.
-    if (prepaid && !submitted.charged) await giveBack(deps, collection);
-    const status = submitted.ready ? 'done' : 'running';
-    return { ...video, status, jobId: submitted.job.id, prepaid: false };
-  } catch (error) {
-    // The table down, or identical requests colliding: passing, the message comes again.
-    if (!(error instanceof HttpErrorClass) || PASSING_STARTS.has(error.type)) throw error;
-    // A verdict on the video found before (or the queue refusing): no run was made for it.
-    if (prepaid) await giveBack(deps, collection);
-    return { ...video, status: 'failed', problem: storeProblem(error), prepaid: false };
-  }
-}
-
-async function giveBack(deps: CollectionDriverDeps, collection: Collection): Promise<void> {
-  const { logger } = deps;
-  if (collection.prepaidDay === undefined) return;
-  await deps.quota.release(collection.userId, collection.prepaidDay).catch((error: unknown) => {
-    logger.warn('could not give back a quota unit', { error: String(error) });
-  });
-}
-
-/** Reads how the running videos' jobs stand; the videos that changed, by index. */
-async function settled(
-  deps: CollectionDriverDeps,
-  collection: Collection,
-): Promise<Map<number, StoredVideo>> {
-  const changed = new Map<number, StoredVideo>();
-  const user = { id: collection.userId };
-  await Promise.all(
-    collection.videos.map(async (video, index) => {
-      if (video.status !== 'running' || video.jobId === undefined) return;
-      let job: Awaited<ReturnType<SummaryService['job']>>;
-      try {
-        job = await deps.summaries.job(user, video.jobId);
-      } catch (error) {
-        // Its user removed the job from their history: the video has no summary to show.
-        if (error instanceof HttpErrorClass && error.status === 404) {
-          changed.set(index, { ...video, status: 'cancelled' });
-          return;
-        }
-        throw error;
-      }
-      if (job.status === 'running') return;
-      changed.set(index, {
-        ...video,
-        status: job.status,
-        ...(job.problem ? { problem: job.problem } : {}),
-      });
-    }),
-  );
-  return changed;
-}
-
-/** The summaries of its done videos, in the collection's order. */
-async function summarized(
-  deps: CollectionDriverDeps,
-  collection: Collection,
-): Promise<SummarizedVideo[]> {
-  const user = { id: collection.userId };
-  const found = await Promise.all(
-    collection.videos.map(async (video) => {
-      if (video.status !== 'done' || video.jobId === undefined) return undefined;
-      const job = await deps.summaries.job(user, video.jobId).catch(() => undefined);
-      return job?.result
-        ? {
-            videoId: video.videoId,
-            title: job.result.metadata.title || video.title,
-            summary: job.result,
-          }
-        : undefined;
-    }),
-  );
-  return found.filter((video): video is SummarizedVideo => video !== undefined);
 }
 
 /** Makes the overview (or fails the collection) once every video is settled. */

@@ -1,4 +1,4 @@
-// The collections' own failures, each with its problem document (lib/problems/codec.ts renders them).
+// The collections' own failures, each with the problem document the codec renders of it.
 import {
   ConflictError,
   HttpError,

@@ -1,7 +1,7 @@
 // YouTube's variables: where requests go (base URLs, proxy), the InnerTube clients asked, and
 // the deadlines and sizes of its answers.
 import * as z from '../schema';
-import { ClientSpecError, parseClientOrder } from '../youtube/innertube/clients';
+import { ClientSpecError, parseClientOrder } from './innertube-clients';
 import { int, list, optionalString, url } from './values';
 
 export const youtubeSettings = {

@@ -5,9 +5,9 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { type Config, loadConfig } from '../config';
 import { appendLogKeys, logger, resetLogKeys } from '../logger';
 import { type ErrorForm, errorReply } from '../problems/replies';
+import type { Reply } from '../reply';
 import { builtOnFirstCall, loadedOnFirstCall } from '../util/lazy';
 import { exit, requestIdOf } from './exit';
-import type { Reply } from './reply';
 
 /** A Lambda handler of an API Gateway HTTP API route (payload format 2.0). */
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<Reply>;
@@ -61,7 +61,7 @@ export function lazyEntry(build: () => LambdaHandler): LambdaHandler {
 
 async function cannotStart(error: unknown): Promise<never> {
   logger.error('the function cannot start: invalid configuration', { error });
-  // The codec answers a ConfigError with 503 server-misconfigured (lib/problems/codec.ts).
+  // The codec answers a ConfigError with 503 server-misconfigured.
   throw new LoggedFailure(error);
 }
 

@@ -3,7 +3,7 @@
 // id (`X-Request-Id`, the same as a problem's `request_id` and every log line's) and the headers
 // every answer has. Dependency-free, so that /health stays a few hundred bytes.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { baseHeaders, type Reply } from './reply';
+import { baseHeaders, type Reply } from '../reply';
 
 /** The request id API Gateway gave the request (what the logs and problems carry). */
 export const requestIdOf = (event: APIGatewayProxyEventV2): string =>

@@ -19,7 +19,7 @@ import { collectionAnswerMarkdown, collectionMarkdown } from './collection-text'
 import { askCollectionArgsSchema, getCollectionArgsSchema } from './schemas';
 import { askWithin, type ToolContext, type ToolDef, tool } from './tools';
 
-/** Questions across collections: lib/collections/ask.ts. */
+/** Questions across one collection's videos, as POST /collections/{id}/ask answers them. */
 export type CollectionQuestions = Pick<ReturnType<typeof createCollectionAsk>, 'ask'>;
 
 /** How often summarize_collection looks at its collection while it waits: soon, then each second. */

@@ -22,12 +22,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import type { User } from '../accounts/users/store';
-import { BadRequestError, NotAcceptableError, ValidationError } from '../errors';
-import type { Reply } from '../http/reply';
-import { fieldErrors } from '../http/stack/checks';
+import { API_VERSION } from '../api-version';
+import { BadRequestError, fieldErrors, NotAcceptableError, ValidationError } from '../errors';
 import type { Logger } from '../logger';
 import { problemHeaders, toProblem } from '../problems/codec';
-import { API_VERSION } from '../routes/route';
+import type { Reply } from '../reply';
 import { assertScope, isObject } from './scope-check';
 import { type ToolContext, type ToolDef, toolJsonSchema } from './tools';
 

@@ -1,16 +1,14 @@
 // The OAuth area's services over a Config's table, as its functions build them.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tokenSettingsFrom } from '../accounts/auth/settings';
+import type { OwnedGrants } from '../accounts/users/deletion';
 import { createUserStore } from '../accounts/users/store';
 import { createWindowCounter } from '../aws/window-counter';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createCache } from '../store/cache';
-import {
-  type AuthorizeDependencies,
-  createClientDirectory,
-  type DecisionDependencies,
-} from './authorize/authorization';
+import type { AuthorizeDependencies, DecisionDependencies } from './authorize/authorization';
+import { createClientDirectory } from './authorize/client-directory';
 import { createFlowStore, type FlowStore } from './authorize/flow-store';
 import {
   CLIENT_METADATA_MAX_BYTES,
@@ -23,6 +21,7 @@ import {
   type OAuthClient,
   type RegistrationDependencies,
 } from './clients/clients';
+import { disconnectAll } from './connected-apps';
 import { createGrantStore, type GrantStore } from './tokens/grant-store';
 import type { TokenServiceDependencies } from './tokens/token-service';
 
@@ -93,4 +92,10 @@ export function consentFrom(
     grants: createGrantStore(db, config.TABLE_NAME),
     grantTtlMs: config.OAUTH_GRANT_TTL_DAYS * DAY_MS,
   };
+}
+
+/** A user's connected apps as an account's deletion ends them. */
+export function ownedGrantsFrom(config: Config, db: DynamoDBDocumentClient): OwnedGrants {
+  const grants = createGrantStore(db, config.TABLE_NAME);
+  return { endAll: (userId) => disconnectAll(grants, userId) };
 }

@@ -27,6 +27,47 @@ export function operation(
   usedHeaders: Set<HeaderName>,
   allowed: readonly string[],
 ): OperationObject {
+  const responses = responsesOf(route, schemas, usedHeaders, allowed);
+  const parameters = parametersOf(route, schemas);
+  return {
+    operationId,
+    summary: route.summary,
+    description: route.description,
+    tags: [TAGS[route.tag].name],
+    security: securityOf(route),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(
+              route.body.contentTypes.map((type) => [
+                type,
+                { schema: schemas.schema(route.body?.schema as z.ZodMiniType, 'input') },
+              ]),
+            ),
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** Any of these: a log-in, a pasted access token, or (except where keys are managed) a key; at
+ * /mcp, an OAuth access token for it or a key. */
+function securityOf(route: RouteDef): OperationObject['security'] {
+  if (!route.auth) return [];
+  if (route.mcpTokens) return [{ mcpOAuth: [] }, { apiKeyAuth: [] }];
+  return [{ oauth2: [] }, { bearerAuth: [] }, ...(route.loginOnly ? [] : [{ apiKeyAuth: [] }])];
+}
+
+/** The route's responses by status, a 401 added where it authenticates. */
+function responsesOf(
+  route: RouteDef,
+  schemas: SchemaCollector,
+  usedHeaders: Set<HeaderName>,
+  allowed: readonly string[],
+): Record<string, ResponseObject> {
   const problem = schemas.schema(problemSchema, 'output');
   const oauthError = schemas.schema(oauthErrorSchema, 'output');
   const responses: Record<string, ResponseObject> = {};
@@ -56,16 +97,7 @@ export function operation(
       for (const type of response.contentTypes ?? [])
         content[type] = { schema: { type: 'string' } };
     } else {
-      const typed: NonNullable<ResponseObject['content']> = response.schema
-        ? { 'application/json': { schema: schemas.schema(response.schema, 'output') } }
-        : {};
-      const texts = Object.fromEntries(
-        (response.contentTypes ?? []).map((type) => [
-          type,
-          { schema: { type: 'string' as const } },
-        ]),
-      );
-      if (response.schema || response.contentTypes) content = { ...typed, ...texts };
+      content = successContent(response, schemas);
     }
     responses[code] = {
       description: response.description,
@@ -74,6 +106,25 @@ export function operation(
       ...(content ? { content } : {}),
     };
   }
+  return responses;
+}
+
+/** A success's body: its JSON schema and its text types; none for a response without one. */
+function successContent(
+  response: RouteDef['responses'][number],
+  schemas: SchemaCollector,
+): ResponseObject['content'] {
+  const typed: NonNullable<ResponseObject['content']> = response.schema
+    ? { 'application/json': { schema: schemas.schema(response.schema, 'output') } }
+    : {};
+  const texts = Object.fromEntries(
+    (response.contentTypes ?? []).map((type) => [type, { schema: { type: 'string' as const } }]),
+  );
+  return response.schema || response.contentTypes ? { ...typed, ...texts } : undefined;
+}
+
+/** The route's path, query and header parameters, in that order. */
+function parametersOf(route: RouteDef, schemas: SchemaCollector): ParameterObject[] {
   const parameters: ParameterObject[] = pathParameters(route.path).map((name) => ({
     name,
     in: 'path',
@@ -102,32 +153,5 @@ export function operation(
       schema: { type: 'string', examples: [...header.examples] },
     });
   }
-  return {
-    operationId,
-    summary: route.summary,
-    description: route.description,
-    tags: [TAGS[route.tag].name],
-    // Any of these: a log-in, a pasted access token, or (except where keys are managed) a key;
-    // at /mcp, an OAuth access token for it or a key.
-    security: !route.auth
-      ? []
-      : route.mcpTokens
-        ? [{ mcpOAuth: [] }, { apiKeyAuth: [] }]
-        : [{ oauth2: [] }, { bearerAuth: [] }, ...(route.loginOnly ? [] : [{ apiKeyAuth: [] }])],
-    ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.body
-      ? {
-          requestBody: {
-            required: true,
-            content: Object.fromEntries(
-              route.body.contentTypes.map((type) => [
-                type,
-                { schema: schemas.schema(route.body?.schema as z.ZodMiniType, 'input') },
-              ]),
-            ),
-          },
-        }
-      : {}),
-    responses,
-  };
+  return parameters;
 }

@@ -4,10 +4,7 @@
 import type { HttpError } from '../errors';
 import { asHttpError, toProblem } from './codec';
 
-/**
- * A reply as lib/http/reply.ts makes them, said here without importing it: the HTTP layer uses
- * these replies, so it is the one that imports problems, never the other way round.
- */
+/** A reply of the kernel's shape whose body is always there: a problem always says itself. */
 export interface Reply {
   statusCode: number;
   headers: Record<string, string>;

@@ -1,6 +1,6 @@
 // The accounts area's routes: GET /health (beside them: it needs no account, and its function
 // imports none of this), POST /register, POST /token and DELETE /account. Their schemas are the
-// area's own (lib/accounts/schemas.ts).
+// area's own.
 import {
   deleteAccountBodySchema,
   healthResponseSchema,

@@ -1,5 +1,5 @@
 // The API keys area's routes: POST and GET /api-keys, DELETE /api-keys/{id}, for a login token
-// only. Their schemas are lib/accounts/api-keys/schemas.ts.
+// only (a key cannot make or remove keys).
 import { loginTokenRequired, tooManyApiKeys, unknownApiKey } from '../accounts/api-keys/errors';
 import {
   API_KEY_EXPIRED_RETENTION_DAYS,

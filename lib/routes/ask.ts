@@ -1,4 +1,4 @@
-// The questions area's route: POST /ask. Its schemas are lib/ask/schemas.ts.
+// The questions area's route: POST /ask, with the area's own schemas.
 import { askBodySchema, askResponseSchema } from '../ask/schemas';
 import { GatewayTimeoutError, ValidationError } from '../errors';
 import { type RouteDef, route, withBody } from './route';

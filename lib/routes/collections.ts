@@ -1,7 +1,6 @@
 // The collections area's routes: POST /collections (a playlist or a channel summarized as one),
 // the caller's collections (GET /collections, GET and DELETE /collections/{id}) and questions
-// across a collection's videos (POST /collections/{id}/ask). Their schemas are
-// lib/collections/schemas.ts.
+// across a collection's videos (POST /collections/{id}/ask), with the area's own schemas.
 
 import { CollectionBusyError } from '../collections/errors';
 import {

@@ -1,5 +1,5 @@
-// The agents area's route: POST /mcp, the Model Context Protocol endpoint. Its message schemas
-// are lib/mcp/messages.ts.
+// The agents area's route: POST /mcp, the Model Context Protocol endpoint, its JSON-RPC messages
+// checked by the area's own schemas.
 import { BadRequestError, InsufficientScopeError, NotAcceptableError } from '../errors';
 import { mcpMessageSchema, mcpResponseSchema } from '../mcp/messages';
 import { ALL_SCOPES_VALUE } from '../oauth/scopes';

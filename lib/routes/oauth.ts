@@ -1,8 +1,7 @@
 // The OAuth area's routes: how an AI app (claude.ai, Claude Desktop, ChatGPT, any MCP client with
 // OAuth) connects to /mcp for a person. Discovery (RFC 9728, RFC 8414), registration (RFC 7591),
 // the authorization endpoint and the page's answer to it, the token and revocation endpoints
-// (RFC 6749, RFC 7009), and the person's list of connected apps. Their schemas are
-// lib/oauth/schemas.ts.
+// (RFC 6749, RFC 7009), and the person's list of connected apps.
 import { TooManyRequestsError } from '../errors';
 import {
   invalidClient,

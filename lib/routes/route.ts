@@ -9,9 +9,6 @@
 import type { HttpError } from '../errors';
 import type * as z from '../schema';
 
-/** The API's version, as the OpenAPI document and the MCP server tell it. */
-export const API_VERSION = '0.1.0';
-
 /**
  * Every Lambda, by name: each is `functions/[area/]<name>.ts` exporting `handler`, which Lambda
  * calls. Routes lead to all of them but the worker.

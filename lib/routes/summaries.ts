@@ -1,5 +1,5 @@
 // The summaries area's routes: POST /summarize, and the jobs it makes (GET /summaries,
-// GET and DELETE /summaries/{id}). Their schemas are lib/summaries/schemas.ts.
+// GET and DELETE /summaries/{id}), with the area's own schemas.
 import { NotFoundError, ValidationError } from '../errors';
 import * as z from '../schema';
 import {

@@ -1,7 +1,7 @@
 // Static files the service serves itself (Swagger UI's, the page's): kept in memory once, plain
 // and gzip-compressed, and sent compressed to clients that accept it.
 import { gzipSync } from 'node:zlib';
-import { type Reply, text } from '../http/reply';
+import { type Reply, text } from '../reply';
 
 /** A file's text, and its gzip-compressed bytes in base64 (as API Gateway takes a binary body). */
 export interface StaticFile {

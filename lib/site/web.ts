@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config';
 import { NotFoundError } from '../errors';
-import type { Reply } from '../http/reply';
+import type { Reply } from '../reply';
 import { webFileSchema } from '../routes/docs';
 import type * as z from '../schema';
 import { catalogFromConfig } from '../summaries/offer';

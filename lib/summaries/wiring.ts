@@ -2,6 +2,7 @@
 // queue it hands runs to. The worker's composition (YouTube, the summarizers) is in
 // worker-wiring.ts, so that the route functions bundle none of it.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { OwnedJobs } from '../accounts/users/deletion';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createQuota } from '../store/quota';
@@ -38,4 +39,14 @@ export function summaryServiceFrom(
     queue,
     logger,
   });
+}
+
+/** A user's summary jobs as an account's deletion removes them, each taken off its record. */
+export function ownedJobsFrom(config: Config, db: DynamoDBDocumentClient): OwnedJobs {
+  const { jobs, records } = storesFrom(config, db);
+  return {
+    list: (userId, page) => jobs.list(userId, page),
+    remove: (id) => jobs.remove(id),
+    forget: (key, jobId, userId) => records.forget(key, jobId, userId),
+  };
 }

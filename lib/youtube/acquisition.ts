@@ -1,6 +1,6 @@
 // How a video's transcript is acquired, step by step:
-//   1. ask the player: each InnerTube client in turn (YOUTUBE_CLIENTS, clients.ts), with the
-//      visitor data YouTube handed out (visitor.ts), until one lists a caption track this
+//   1. ask the player: each InnerTube client in turn (YOUTUBE_CLIENTS), with the
+//      visitor data YouTube handed out, until one lists a caption track this
 //      service can download;
 //   2. choose the track (tracks.ts): the requested language, manual before automatic, English;
 //   3. fetch it through the controlled fetch (fetch.ts), with its own short deadline, as the
@@ -19,6 +19,8 @@
 // video (every client refused), the watch page is read for what it says (watch-page.ts).
 // The steps with one client are in acquisition/ask-client.ts, the verdicts in
 // acquisition/verdicts.ts, the failure of a search in acquisition/failure.ts.
+
+import type { InnerTubeClient } from '../config/innertube-clients';
 import type { HttpError } from '../errors';
 import { askClient } from './acquisition/ask-client';
 import type {
@@ -29,7 +31,6 @@ import type {
 } from './acquisition/attempt';
 import { failureOf, mayTranscribe } from './acquisition/failure';
 import { agreedVerdict } from './acquisition/verdicts';
-import type { InnerTubeClient } from './innertube/clients';
 import type { PlayerResponse } from './innertube/player';
 import type { Transcript } from './types';
 

@@ -1,11 +1,10 @@
-// Fetches a video's transcript and metadata, and says precisely why when YouTube will not.
-// The transcript comes from acquisition.ts (InnerTube clients in turn, our own track choice,
-// the three caption formats); the metadata from the player response of the client that gave
-// it, optionally enriched by the YouTube Data API. Every request goes through
-// createControlledFetch (fixed origin, proxy, deadline, size cap).
+// Fetches a video's transcript and metadata, and says precisely why when YouTube will not: the
+// transcript from InnerTube's clients in turn, the metadata from the player response of the one
+// that gave it (and the Data API's details); every request through the controlled fetch.
 import type { Dispatcher } from 'undici';
 import type { OperatorCredentials } from '../aws/operator-credentials';
 import type { Config } from '../config';
+import { type InnerTubeClient, parseClientOrder } from '../config/innertube-clients';
 import { type HttpError, ValidationError } from '../errors';
 import { requireShipped } from '../shipped';
 import { acquireTranscript } from './acquisition';
@@ -15,9 +14,8 @@ import { type Download, downloadMedia } from './audio/media';
 import { normaliseLanguage } from './captions/tracks';
 import { DEFAULT_BLOCKED_RETRY_AFTER_SECONDS } from './errors';
 import { createControlledFetch } from './fetch';
-import { type InnerTubeClient, parseClientOrder } from './innertube/clients';
 import { createVisitorSession } from './innertube/visitor';
-import { fetchDataApiDetails, metadataFromPlayer, withDataApiDetails } from './metadata';
+import { dataApiDetails, metadataFromPlayer, withDataApiDetails } from './metadata';
 import type { Video, VideoMetadata } from './types';
 import { isVideoId } from './url';
 
@@ -93,7 +91,7 @@ export interface YouTubeClient {
   lookUpVideo(videoId: string, options?: FetchVideoOptions): Promise<VideoLookup>;
   /**
    * The audio of an offer, in ranges of at most 10 MB, through the proxy.
-   * @throws what media.ts's downloadMedia throws (ForeignMediaError without a request).
+   * @throws what downloadMedia throws (ForeignMediaError without a request).
    */
   downloadAudio(
     offer: AudioOffer,
@@ -103,12 +101,6 @@ export interface YouTubeClient {
   close(): Promise<void>;
 }
 
-const DATA_API_HOSTS: ReadonlySet<string> = new Set([
-  'www.googleapis.com',
-  'youtube.googleapis.com',
-]);
-const DATA_API_MAX_BYTES = 1_048_576;
-
 /**
  * Creates a client; the proxy agent (if any) is made here and shared by every call until a block
  * answer makes a call switch to a fresh one.
@@ -116,151 +108,170 @@ const DATA_API_MAX_BYTES = 1_048_576;
  */
 export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTubeClient {
   const baseUrl = options.baseUrl ?? 'https://www.youtube.com';
-  const apiBaseUrl = options.apiBaseUrl ?? 'https://www.googleapis.com';
   const timeoutMs = options.timeoutMs ?? 8_000;
-  const captionTimeoutMs = Math.min(timeoutMs, options.captionTimeoutMs ?? 4_000);
-  // One visitor for the client's life (a warm Lambda, the local host), renewed after a bot check.
-  const visitor = createVisitorSession();
-  const maxResponseBytes = options.maxResponseBytes ?? 8_388_608;
-  const retryAfter = options.blockedRetryAfterSeconds ?? DEFAULT_BLOCKED_RETRY_AFTER_SECONDS;
-  const clients = options.clients ?? parseClientOrder([]);
-  const proxyRetries = options.proxyRetries ?? 2;
-  const newProxyAgent = (): Dispatcher | undefined =>
-    options.proxyUrl
-      ? new (requireShipped<typeof import('undici')>('undici').ProxyAgent)({
-          uri: options.proxyUrl,
-        })
-      : undefined;
-  let proxy = newProxyAgent();
-
-  /** A new connection to the proxy: a rotating proxy gives it a new exit address. */
-  const rotateProxy = () => {
-    const old = proxy;
-    proxy = newProxyAgent();
-    // In-flight requests on the old connection finish first.
-    void old?.close().catch(() => undefined);
+  const state: ClientState = {
+    options,
+    baseUrl,
+    apiBaseUrl: options.apiBaseUrl ?? 'https://www.googleapis.com',
+    timeoutMs,
+    captionTimeoutMs: Math.min(timeoutMs, options.captionTimeoutMs ?? 4_000),
+    // One visitor for the client's life (a warm Lambda, the local host), renewed after a bot check.
+    visitor: createVisitorSession(),
+    maxResponseBytes: options.maxResponseBytes ?? 8_388_608,
+    retryAfter: options.blockedRetryAfterSeconds ?? DEFAULT_BLOCKED_RETRY_AFTER_SECONDS,
+    clients: options.clients ?? parseClientOrder([]),
+    proxyRetries: options.proxyRetries ?? 2,
+    proxy: newProxyAgent(options),
   };
-
-  async function lookUpVideo(videoId: string, call: FetchVideoOptions = {}): Promise<VideoLookup> {
-    if (!isVideoId(videoId)) {
-      throw new ValidationError([
-        { field: 'video_url', message: 'Use an 11-character YouTube video ID.' },
-      ]);
-    }
-    const language = call.language === undefined ? undefined : normaliseLanguage(call.language);
-    // One controller per call, so the optional Data API request never outlives a failure.
-    const controller = new AbortController();
-    const forwardAbort = () => controller.abort(call.signal?.reason);
-    if (call.signal?.aborted) forwardAbort();
-    call.signal?.addEventListener('abort', forwardAbort, { once: true });
-    try {
-      const connect = () =>
-        createControlledFetch({
-          origin: baseUrl,
-          dispatcher: proxy,
-          timeoutMs,
-          maxResponseBytes,
-          signal: controller.signal,
-          blockedRetryAfterSeconds: retryAfter,
-        });
-      let youtube = connect();
-      let retriesLeft = options.proxyUrl ? proxyRetries : 0;
-      const context: AcquisitionContext = {
-        clients,
-        fetch: (input, init) => youtube.fetch(input, init),
-        retryAfterSeconds: retryAfter,
-        playerTimeoutMs: timeoutMs,
-        captionTimeoutMs,
-        ...(call.deadlineAt === undefined ? {} : { deadlineAt: call.deadlineAt }),
-        signal: controller.signal,
-        visitor,
-        usingProxy: options.proxyUrl !== undefined,
-        freshConnection: () => {
-          if (retriesLeft === 0 || controller.signal.aborted) return false;
-          retriesLeft--;
-          rotateProxy();
-          youtube = connect();
-          return true;
-        },
-        newSession: () => {
-          if (!options.proxyUrl) return;
-          rotateProxy();
-          youtube = connect();
-        },
-        onAttempt: call.onAttempt,
-      };
-      const enrichment = options.apiKey
-        ? enrich(videoId, options.apiKey, controller.signal)
-        : Promise.resolve(undefined);
-
-      const acquired = await acquireTranscript(context, videoId, language);
-      const player = acquired.kind === 'captions' ? acquired.player : acquired.players[0]?.player;
-      const metadata = withDataApiDetails(
-        metadataFromPlayer(player ?? {}, videoId),
-        await enrichment,
-      );
-      if (acquired.kind === 'captions') {
-        const { transcript, client } = acquired;
-        return {
-          kind: 'video',
-          video: { metadata, transcript, client: client.name, source: 'captions' },
-        };
-      }
-      const audio = acquired.players.map(({ client, player }) =>
-        audioOf(player, client, durationOf(player)),
-      );
-      return {
-        kind: 'captionless',
-        metadata,
-        problem: acquired.problem,
-        offers: audio.flatMap((summary) => (summary.offer ? [summary.offer] : [])),
-        cipheredOnly: audio.some((summary) => summary.ciphered > 0),
-      };
-    } finally {
-      call.signal?.removeEventListener('abort', forwardAbort);
-      controller.abort();
-    }
-  }
-
-  /** The Data API is optional: any failure is reported to onWarning and ignored. */
-  async function enrich(videoId: string, apiKey: string, signal: AbortSignal) {
-    // Direct, not through the proxy: the keyed API is not IP-blocked, and proxy traffic costs.
-    const api = createControlledFetch({
-      origin: apiBaseUrl,
-      hosts: DATA_API_HOSTS,
-      timeoutMs,
-      maxResponseBytes: Math.min(maxResponseBytes, DATA_API_MAX_BYTES),
-      signal,
-    });
-    try {
-      return await fetchDataApiDetails(api.fetch, videoId, apiKey);
-    } catch (error) {
-      if (!signal.aborted) options.onWarning?.('YouTube Data API enrichment failed', error);
-      return undefined;
-    }
-  }
 
   // Tests serve the media from YOUTUBE_BASE_URL's origin; YouTube's own origin serves none.
   const mediaTestOrigin = new URL(baseUrl).origin;
   const testOrigin = mediaTestOrigin === 'https://www.youtube.com' ? undefined : mediaTestOrigin;
 
   return {
-    lookUpVideo,
+    lookUpVideo: (videoId, call) => lookUpVideo(state, videoId, call),
     async fetchVideo(videoId, call) {
-      const found = await lookUpVideo(videoId, call);
+      const found = await lookUpVideo(state, videoId, call);
       if (found.kind === 'captionless') throw found.problem;
       return found.video;
     },
     downloadAudio(offer, { signal, ...download }) {
       return downloadMedia(offer.url, download, {
         ...(testOrigin ? { testOrigin } : {}),
-        ...(proxy ? { dispatcher: proxy } : {}),
+        ...(state.proxy ? { dispatcher: state.proxy } : {}),
         ...(signal ? { signal } : {}),
       });
     },
     async close() {
-      await proxy?.close();
+      await state.proxy?.close();
     },
+  };
+}
+
+/** A client's settings, its defaults filled in, and its proxy connection, which calls renew. */
+interface ClientState {
+  options: YouTubeClientOptions;
+  baseUrl: string;
+  apiBaseUrl: string;
+  timeoutMs: number;
+  captionTimeoutMs: number;
+  visitor: ReturnType<typeof createVisitorSession>;
+  maxResponseBytes: number;
+  retryAfter: number;
+  clients: readonly InnerTubeClient[];
+  proxyRetries: number;
+  proxy: Dispatcher | undefined;
+}
+
+const newProxyAgent = (options: YouTubeClientOptions): Dispatcher | undefined =>
+  options.proxyUrl
+    ? new (requireShipped<typeof import('undici')>('undici').ProxyAgent)({
+        uri: options.proxyUrl,
+      })
+    : undefined;
+
+/** A new connection to the proxy: a rotating proxy gives it a new exit address. */
+function rotateProxy(state: ClientState): void {
+  const old = state.proxy;
+  state.proxy = newProxyAgent(state.options);
+  // In-flight requests on the old connection finish first.
+  void old?.close().catch(() => undefined);
+}
+
+/** YouTubeClient.lookUpVideo over the client's state. */
+async function lookUpVideo(
+  state: ClientState,
+  videoId: string,
+  call: FetchVideoOptions = {},
+): Promise<VideoLookup> {
+  const { options, timeoutMs, retryAfter } = state;
+  if (!isVideoId(videoId)) {
+    throw new ValidationError([
+      { field: 'video_url', message: 'Use an 11-character YouTube video ID.' },
+    ]);
+  }
+  const language = call.language === undefined ? undefined : normaliseLanguage(call.language);
+  // One controller per call, so the optional Data API request never outlives a failure.
+  const controller = new AbortController();
+  const forwardAbort = () => controller.abort(call.signal?.reason);
+  if (call.signal?.aborted) forwardAbort();
+  call.signal?.addEventListener('abort', forwardAbort, { once: true });
+  try {
+    const connect = () =>
+      createControlledFetch({
+        origin: state.baseUrl,
+        dispatcher: state.proxy,
+        timeoutMs,
+        maxResponseBytes: state.maxResponseBytes,
+        signal: controller.signal,
+        blockedRetryAfterSeconds: retryAfter,
+      });
+    let youtube = connect();
+    let retriesLeft = options.proxyUrl ? state.proxyRetries : 0;
+    const context: AcquisitionContext = {
+      clients: state.clients,
+      fetch: (input, init) => youtube.fetch(input, init),
+      retryAfterSeconds: retryAfter,
+      playerTimeoutMs: timeoutMs,
+      captionTimeoutMs: state.captionTimeoutMs,
+      ...(call.deadlineAt === undefined ? {} : { deadlineAt: call.deadlineAt }),
+      signal: controller.signal,
+      visitor: state.visitor,
+      usingProxy: options.proxyUrl !== undefined,
+      freshConnection: () => {
+        if (retriesLeft === 0 || controller.signal.aborted) return false;
+        retriesLeft--;
+        rotateProxy(state);
+        youtube = connect();
+        return true;
+      },
+      newSession: () => {
+        if (!options.proxyUrl) return;
+        rotateProxy(state);
+        youtube = connect();
+      },
+      onAttempt: call.onAttempt,
+    };
+    const enrichment = options.apiKey
+      ? dataApiDetails(
+          { ...state, onWarning: options.onWarning },
+          videoId,
+          options.apiKey,
+          controller.signal,
+        )
+      : Promise.resolve(undefined);
+    const acquired = await acquireTranscript(context, videoId, language);
+    return lookupOf(acquired, videoId, await enrichment);
+  } finally {
+    call.signal?.removeEventListener('abort', forwardAbort);
+    controller.abort();
+  }
+}
+
+/** What a lookup found: the video with its transcript, or the audio a captionless one offers. */
+function lookupOf(
+  acquired: Awaited<ReturnType<typeof acquireTranscript>>,
+  videoId: string,
+  details: Awaited<ReturnType<typeof dataApiDetails>>,
+): VideoLookup {
+  const player = acquired.kind === 'captions' ? acquired.player : acquired.players[0]?.player;
+  const metadata = withDataApiDetails(metadataFromPlayer(player ?? {}, videoId), details);
+  if (acquired.kind === 'captions') {
+    const { transcript, client } = acquired;
+    return {
+      kind: 'video',
+      video: { metadata, transcript, client: client.name, source: 'captions' },
+    };
+  }
+  const audio = acquired.players.map(({ client, player }) =>
+    audioOf(player, client, durationOf(player)),
+  );
+  return {
+    kind: 'captionless',
+    metadata,
+    problem: acquired.problem,
+    offers: audio.flatMap((summary) => (summary.offer ? [summary.offer] : [])),
+    cipheredOnly: audio.some((summary) => summary.ciphered > 0),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Dispatcher, fetch as UndiciFetch } from 'undici';
 import { HttpError } from '../errors';
 import { parseRetryAfter } from '../net/retry-after';
 import { requireShipped } from '../shipped';
+import { buffered } from './body';
 import {
   DEFAULT_BLOCKED_RETRY_AFTER_SECONDS,
   youTubeBadResponse,
@@ -23,9 +24,6 @@ export const YOUTUBE_HOSTS: ReadonlySet<string> = new Set([
 // Where YouTube sends EU visitors without a consent cookie: a refusal, not a broken answer.
 const CONSENT_HOSTS = new Set(['consent.youtube.com', 'consent.google.com']);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const NULL_BODY_STATUSES = new Set([204, 205, 304]);
-// Headers that describe the wire encoding, which no longer applies once the body is buffered.
-const WIRE_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding']);
 
 export interface ControlledFetchOptions {
   /** Every request goes here (YOUTUBE_BASE_URL); only its origin is used. */
@@ -80,132 +78,159 @@ export interface ControlledFetch {
  * 504 youtube-timeout. Other statuses are returned for the caller to judge.
  */
 export function createControlledFetch(options: ControlledFetchOptions): ControlledFetch {
-  const origin = new URL(options.origin).origin;
-  const hosts = options.hosts ?? YOUTUBE_HOSTS;
-  const maxRedirects = options.maxRedirects ?? 3;
-  const retryAfterDefault = options.blockedRetryAfterSeconds ?? DEFAULT_BLOCKED_RETRY_AFTER_SECONDS;
-
-  const onOrigin = (target: URL): URL => {
-    if (options.allow) {
-      if (options.allow(target)) return target;
-      throw youTubeBadResponse(`a request to another host (${target.host}) was refused`);
-    }
-    if (target.origin === origin) return new URL(target.pathname + target.search, origin);
-    const plainHttps =
-      target.protocol === 'https:' && target.port === '' && !target.username && !target.password;
-    if (plainHttps && hosts.has(target.hostname)) {
-      return new URL(target.pathname + target.search, origin);
-    }
-    throw youTubeBadResponse(`a request to another host (${target.host}) was refused`);
+  const setup: FetchSetup = {
+    options,
+    origin: new URL(options.origin).origin,
+    hosts: options.hosts ?? YOUTUBE_HOSTS,
+    maxRedirects: options.maxRedirects ?? 3,
+    retryAfterDefault: options.blockedRetryAfterSeconds ?? DEFAULT_BLOCKED_RETRY_AFTER_SECONDS,
   };
-
-  const send = async <T>(
+  const fetchWith = <T>(
     input: string | URL | Request,
     init: YouTubeRequestInit,
     read: (response: UnreadResponse) => Promise<T>,
-  ): Promise<T> => {
-    // Whole milliseconds: AbortSignal.timeout throws on a fraction, and a client's share of the
-    // time left (acquisition.ts) is seldom a whole number; the request then failed unsent.
-    const timeoutMs = Math.max(
-      1,
-      Math.ceil(Math.min(options.timeoutMs, init.timeoutMs ?? Number.POSITIVE_INFINITY)),
-    );
-    let url = onOrigin(
-      new URL(typeof input === 'string' || input instanceof URL ? input : input.url),
-    );
-    let method = (init.method ?? 'GET').toUpperCase();
-    let body = bodyOf(init.body);
-    const headers = new Headers(init.headers);
-
-    for (let hop = 0; ; hop++) {
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-      const failed = (error: unknown, phase: 'connect' | 'read'): HttpError => {
-        if (error instanceof HttpError) return error;
-        if (options.signal?.aborted) {
-          const reason: unknown = options.signal.reason;
-          return reason instanceof HttpError ? reason : youTubeTimeout(reason);
-        }
-        if (timeout.aborted) return youTubeTimeout(error);
-        return phase === 'connect'
-          ? youTubeUnreachable(options.dispatcher !== undefined, error)
-          : youTubeBadResponse('the connection broke off mid-answer', error);
-      };
-
-      let response: UnreadResponse;
-      try {
-        // undici's own fetch, so a ProxyAgent from the same package is always understood.
-        const { fetch: undiciFetch } = requireShipped<typeof import('undici')>('undici');
-        response = await undiciFetch(url, {
-          method,
-          headers: Object.fromEntries(headers),
-          body,
-          redirect: 'manual',
-          signal,
-          dispatcher: options.dispatcher,
-        });
-      } catch (error) {
-        throw failed(error, 'connect');
-      }
-
-      if (REDIRECT_STATUSES.has(response.status)) {
-        await response.body?.cancel().catch(() => undefined);
-        if (hop >= maxRedirects) throw youTubeBadResponse('too many redirects');
-        url = redirectTarget(url, response.headers.get('location'), onOrigin, retryAfterDefault);
-        if (response.status === 303 || (response.status < 307 && method === 'POST')) {
-          method = 'GET';
-          body = undefined;
-          headers.delete('content-type');
-        }
-        continue;
-      }
-      if (response.status === 429) {
-        await response.body?.cancel().catch(() => undefined);
-        const retryAfter =
-          parseRetryAfter(response.headers.get('retry-after')) ?? retryAfterDefault;
-        throw youTubeBlocked('rate-limited', retryAfter);
-      }
-      if (response.status >= 500) {
-        await response.body?.cancel().catch(() => undefined);
-        throw youTubeBadResponse(`HTTP ${response.status}`);
-      }
-
-      try {
-        return await read(response);
-      } catch (error) {
-        throw failed(error, 'read');
-      }
-    }
-  };
-
-  const buffered = async (response: UnreadResponse): Promise<Response> => {
-    const bytes = await readCapped(response, options.maxResponseBytes);
-    const responseHeaders = new Headers();
-    for (const [name, value] of response.headers) {
-      if (!WIRE_HEADERS.has(name)) responseHeaders.append(name, value);
-    }
-    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : bytes, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: responseHeaders,
-    });
-  };
-
-  const fetchWith = async <T>(
-    input: string | URL | Request,
-    init: YouTubeRequestInit,
-    read: (response: UnreadResponse) => Promise<T>,
-  ): Promise<T> => {
-    try {
-      return await send(input, init, read);
-    } catch (error) {
-      throw error instanceof HttpError ? error : youTubeBadResponse('request failed', error);
-    }
-  };
+  ) => fetchThrough(setup, input, init, read);
   const controlled = (input: string | URL | Request, init: YouTubeRequestInit = {}) =>
-    fetchWith(input, init, buffered);
+    fetchWith(input, init, (response) => buffered(response, options.maxResponseBytes));
 
   return { fetch: controlled as typeof globalThis.fetch, fetchWith };
+}
+
+/** A controlled fetch's options, with their defaults filled in. */
+interface FetchSetup {
+  options: ControlledFetchOptions;
+  origin: string;
+  hosts: ReadonlySet<string>;
+  maxRedirects: number;
+  retryAfterDefault: number;
+}
+
+/** The URL to ask for `target`: on the origin, or refused without a request. */
+function onOrigin({ options, origin, hosts }: FetchSetup, target: URL): URL {
+  if (options.allow) {
+    if (options.allow(target)) return target;
+    throw youTubeBadResponse(`a request to another host (${target.host}) was refused`);
+  }
+  if (target.origin === origin) return new URL(target.pathname + target.search, origin);
+  const plainHttps =
+    target.protocol === 'https:' && target.port === '' && !target.username && !target.password;
+  if (plainHttps && hosts.has(target.hostname)) {
+    return new URL(target.pathname + target.search, origin);
+  }
+  throw youTubeBadResponse(`a request to another host (${target.host}) was refused`);
+}
+
+/** `send`, with anything that is not an HttpError as a 502. */
+async function fetchThrough<T>(
+  setup: FetchSetup,
+  input: string | URL | Request,
+  init: YouTubeRequestInit,
+  read: (response: UnreadResponse) => Promise<T>,
+): Promise<T> {
+  try {
+    return await send(setup, input, init, read);
+  } catch (error) {
+    throw error instanceof HttpError ? error : youTubeBadResponse('request failed', error);
+  }
+}
+
+/** What a failure while connecting or reading means: the caller's abort, the deadline, or else. */
+function failure(
+  { options }: FetchSetup,
+  timeout: AbortSignal,
+  error: unknown,
+  phase: 'connect' | 'read',
+): HttpError {
+  if (error instanceof HttpError) return error;
+  if (options.signal?.aborted) {
+    const reason: unknown = options.signal.reason;
+    return reason instanceof HttpError ? reason : youTubeTimeout(reason);
+  }
+  if (timeout.aborted) return youTubeTimeout(error);
+  return phase === 'connect'
+    ? youTubeUnreachable(options.dispatcher !== undefined, error)
+    : youTubeBadResponse('the connection broke off mid-answer', error);
+}
+
+/** Asks for `input`, redirects followed on the origin, the answer handed to `read`. */
+async function send<T>(
+  setup: FetchSetup,
+  input: string | URL | Request,
+  init: YouTubeRequestInit,
+  read: (response: UnreadResponse) => Promise<T>,
+): Promise<T> {
+  const { options } = setup;
+  // Whole milliseconds: AbortSignal.timeout throws on a fraction, and a client's share of the
+  // time left is seldom a whole number; the request then failed unsent.
+  const timeoutMs = Math.max(
+    1,
+    Math.ceil(Math.min(options.timeoutMs, init.timeoutMs ?? Number.POSITIVE_INFINITY)),
+  );
+  const toOrigin = (target: URL) => onOrigin(setup, target);
+  let url = toOrigin(
+    new URL(typeof input === 'string' || input instanceof URL ? input : input.url),
+  );
+  let method = (init.method ?? 'GET').toUpperCase();
+  let body = bodyOf(init.body);
+  const headers = new Headers(init.headers);
+
+  for (let hop = 0; ; hop++) {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+
+    let response: UnreadResponse;
+    try {
+      // undici's own fetch, so a ProxyAgent from the same package is always understood.
+      const { fetch: undiciFetch } = requireShipped<typeof import('undici')>('undici');
+      response = await undiciFetch(url, {
+        method,
+        headers: Object.fromEntries(headers),
+        body,
+        redirect: 'manual',
+        signal,
+        dispatcher: options.dispatcher,
+      });
+    } catch (error) {
+      throw failure(setup, timeout, error, 'connect');
+    }
+
+    if (REDIRECT_STATUSES.has(response.status)) {
+      await response.body?.cancel().catch(() => undefined);
+      if (hop >= setup.maxRedirects) throw youTubeBadResponse('too many redirects');
+      url = redirectTarget(
+        url,
+        response.headers.get('location'),
+        toOrigin,
+        setup.retryAfterDefault,
+      );
+      if (response.status === 303 || (response.status < 307 && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+        headers.delete('content-type');
+      }
+      continue;
+    }
+    await refuseFailed(setup, response);
+    try {
+      return await read(response);
+    } catch (error) {
+      throw failure(setup, timeout, error, 'read');
+    }
+  }
+}
+
+/** A 429 (YouTube blocks: 503) or a 5xx (502) goes no further, its body left unread. */
+async function refuseFailed(setup: FetchSetup, response: UnreadResponse): Promise<void> {
+  if (response.status === 429) {
+    await response.body?.cancel().catch(() => undefined);
+    const retryAfter =
+      parseRetryAfter(response.headers.get('retry-after')) ?? setup.retryAfterDefault;
+    throw youTubeBlocked('rate-limited', retryAfter);
+  }
+  if (response.status >= 500) {
+    await response.body?.cancel().catch(() => undefined);
+    throw youTubeBadResponse(`HTTP ${response.status}`);
+  }
 }
 
 function bodyOf(body: RequestInit['body']): string | undefined {
@@ -234,42 +259,5 @@ function redirectTarget(
     return onOrigin(target);
   } catch (error) {
     throw youTubeBadResponse(`a redirect to another host (${target.host}), not followed`, error);
-  }
-}
-
-/** Reads a body whole, giving up as soon as it exceeds `limit` bytes (declared or actual). */
-async function readCapped(response: UnreadResponse, limit: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  await readChunks(response, limit, (chunk) => chunks.push(chunk));
-  return Buffer.concat(chunks);
-}
-
-/**
- * Hands a body's chunks to `take` as they arrive, giving up (502 youtube-bad-response) as soon
- * as it exceeds `limit` bytes, declared or actual; returns how many bytes it had.
- */
-export async function readChunks(
-  response: UnreadResponse,
-  limit: number,
-  take: (chunk: Uint8Array) => void,
-): Promise<number> {
-  const tooBig = () => youTubeBadResponse(`an answer larger than ${limit} bytes`);
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooBig();
-  }
-  if (!response.body) return 0;
-  const reader = response.body.getReader();
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return total;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooBig();
-    }
-    take(value);
   }
 }

@@ -1,6 +1,7 @@
 // Video metadata: mostly from the player response we already fetched (no extra request), plus
 // optional counts and an exact publish date from the YouTube Data API v3 when a key is set.
 import { youTubeBadResponse } from './errors';
+import { createControlledFetch } from './fetch';
 import { isRecord, type PlayerResponse, text } from './innertube/player';
 import type { VideoMetadata } from './types';
 
@@ -112,4 +113,41 @@ function largestThumbnail(value: unknown): string | undefined {
     if (!best || width > best.width) best = { url: url.href, width };
   }
   return best?.url;
+}
+
+const DATA_API_HOSTS: ReadonlySet<string> = new Set([
+  'www.googleapis.com',
+  'youtube.googleapis.com',
+]);
+const DATA_API_MAX_BYTES = 1_048_576;
+
+/**
+ * The Data API's details of a video, asked for directly, never through the proxy (the keyed API
+ * is not IP-blocked, and proxy traffic costs). It is optional: any failure is reported to
+ * onWarning and the details are undefined.
+ */
+export async function dataApiDetails(
+  settings: {
+    apiBaseUrl: string;
+    timeoutMs: number;
+    maxResponseBytes: number;
+    onWarning?: ((message: string, error: unknown) => void) | undefined;
+  },
+  videoId: string,
+  apiKey: string,
+  signal: AbortSignal,
+) {
+  const api = createControlledFetch({
+    origin: settings.apiBaseUrl,
+    hosts: DATA_API_HOSTS,
+    timeoutMs: settings.timeoutMs,
+    maxResponseBytes: Math.min(settings.maxResponseBytes, DATA_API_MAX_BYTES),
+    signal,
+  });
+  try {
+    return await fetchDataApiDetails(api.fetch, videoId, apiKey);
+  } catch (error) {
+    if (!signal.aborted) settings.onWarning?.('YouTube Data API enrichment failed', error);
+    return undefined;
+  }
 }

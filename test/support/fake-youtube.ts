@@ -37,8 +37,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ClientName } from '../../lib/config/innertube-clients';
 import type { BlockReason } from '../../lib/youtube/errors';
-import type { ClientName } from '../../lib/youtube/innertube/clients';
 import { createFakeBrowse, type FakeBrowse } from './fake-browse';
 import { type AudioEdit, type MediaRequest, rewriteAudio, serveMedia } from './fake-media';
 

@@ -15,8 +15,8 @@ import {
   originAllowed,
 } from '../../../lib/http/headers/cors';
 import type { createPathMatcher } from '../../../lib/http/paths';
-import type { Reply } from '../../../lib/http/reply';
 import { errorReply } from '../../../lib/problems/replies';
+import type { Reply } from '../../../lib/reply';
 import type { FunctionName, RouteDef } from '../../../lib/routes/route';
 import type { AccessLogEntry } from '../../access-log';
 import { apiGatewayEvent, lambdaContext } from '../event';

@@ -4,10 +4,11 @@ import type { Logger } from '../../logger';
 import { randomId } from '../../util/random-id';
 import type { User } from '../users/store';
 import { unknownApiKey } from './errors';
+import type { KeyHolder } from './key-lookup';
 import { DAY_MS } from './limits';
 import type { ApiKeyView, CreatedApiKey } from './schemas';
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from './secret';
-import type { ApiKeyStore, KeyHolder, ListedApiKey, StoredApiKey } from './store';
+import type { ApiKeyStore, ListedApiKey, StoredApiKey } from './store';
 
 /**
  * How fresh last_used_at is: a use is written at most once per this long per key, so a busy key

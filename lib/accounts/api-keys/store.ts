@@ -12,7 +12,6 @@
 // the next key made when the user is at the limit takes its entry out of the map (TTL cannot
 // remove part of an item).
 
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -21,17 +20,18 @@ import {
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { type DocumentTable, storeCall, storeError, writeTransaction } from '../../aws/dynamodb';
+import { type DocumentTable, storeCall, writeTransaction } from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { bound } from '../../util/bound';
 import { tooManyApiKeys } from './errors';
+import { findApiKeyByHash, keyPk, recordApiKeyUse } from './key-lookup';
 import { API_KEY_EXPIRED_RETENTION_DAYS, API_KEYS_PER_USER, DAY_MS } from './limits';
 
 /** A key as its owner's list holds it. */
 export interface StoredApiKey {
   id: string;
   name: string;
-  /** SHA-256 of the key, base64url (lib/accounts/api-keys/secret.ts). */
+  /** SHA-256 of the key, base64url: the key itself is never stored. */
   hash: string;
   /** Epoch milliseconds. */
   createdAt: number;
@@ -47,17 +47,6 @@ export interface ListedApiKey extends Omit<StoredApiKey, 'hash'> {
   lastUsedAt?: number;
 }
 
-/** What a key's hash finds. */
-export interface KeyHolder {
-  userId: string;
-  keyId: string;
-  /** Epoch milliseconds; absent until the key is first used. */
-  lastUsedAt?: number;
-  /** Epoch milliseconds from which the key is refused; absent: it never expires. */
-  keyExpiresAt?: number;
-}
-
-const keyPk = (hash: string) => `APIKEY#${hash}`;
 const listPk = (userId: string) => `APIKEYS#${userId}`;
 
 const RETENTION_MS = API_KEY_EXPIRED_RETENTION_DAYS * DAY_MS;
@@ -274,54 +263,6 @@ export async function removeApiKeyList(keys: DocumentTable, userId: string): Pro
   await storeCall(() =>
     db.send(new DeleteCommand({ TableName: table, Key: { pk: listPk(userId) } })),
   );
-}
-
-/**
- * Who holds the key with this hash, or undefined. A consistent read, never cached: a key
- * deleted a moment ago is not found, on every instance.
- */
-export async function findApiKeyByHash(
-  keys: DocumentTable,
-  hash: string,
-): Promise<KeyHolder | undefined> {
-  const { db, table } = keys;
-  const { Item } = await storeCall(() =>
-    db.send(new GetCommand({ TableName: table, Key: { pk: keyPk(hash) }, ConsistentRead: true })),
-  );
-  if (typeof Item?.userId !== 'string' || typeof Item.keyId !== 'string') return undefined;
-  const holder: KeyHolder = { userId: Item.userId, keyId: Item.keyId };
-  if (typeof Item.lastUsedAt === 'number') holder.lastUsedAt = Item.lastUsedAt;
-  if (typeof Item.keyExpiresAt === 'number') holder.keyExpiresAt = Item.keyExpiresAt;
-  return holder;
-}
-
-/**
- * Records a use of a key at `now`, unless one at or after `since` is recorded already (a
- * concurrent request did it) or the key was deleted meanwhile: both are fine, not errors.
- */
-export async function recordApiKeyUse(
-  keys: DocumentTable,
-  hash: string,
-  now: number,
-  since: number,
-): Promise<void> {
-  const { db, table } = keys;
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: { pk: keyPk(hash) },
-        UpdateExpression: 'SET #lastUsedAt = :now',
-        ConditionExpression:
-          'attribute_exists(pk) AND (attribute_not_exists(#lastUsedAt) OR #lastUsedAt < :since)',
-        ExpressionAttributeNames: { '#lastUsedAt': 'lastUsedAt' },
-        ExpressionAttributeValues: { ':now': now, ':since': since },
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return;
-    throw storeError(error);
-  }
 }
 
 export type ApiKeyStore = ReturnType<typeof createApiKeyStore>;

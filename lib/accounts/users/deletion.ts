@@ -29,7 +29,7 @@ export interface OwnedApiKeys {
   removeList(userId: string): Promise<void>;
 }
 
-/** A user's connected apps as the deletion sees them (lib/oauth/connected-apps.ts). */
+/** A user's connected apps as the deletion sees them: each grant ended, then their list. */
 export interface OwnedGrants {
   /** Ends every grant of the user and removes their list; how many there were. */
   endAll(userId: string): Promise<number>;

@@ -1,4 +1,4 @@
-// The caller of a protected route, as a middleware of its stack (lib/http/stack/route-stack.ts): the
+// The caller of a protected route, as a middleware of its stack: the
 // bearer token or API key checked (401), and on login-only routes an API key refused (403).
 import { loginTokenRequired } from '../../accounts/api-keys/errors';
 import type { Authenticator } from '../../accounts/auth/bearer';

@@ -1,52 +1,20 @@
-// The checks a request passes before its action runs, each a middleware of the route's stack
-// (lib/http/stack/route-stack.ts): the body's size (413), the browser's Origin where the route checks
+// The checks a request passes before its action runs, each a middleware of the route's stack:
+// the body's size (413), the browser's Origin where the route checks
 // it (403), its media type (415) and shape (400), and the route's schemas of path parameters
 // (404), query (422) and body (422).
 import type { Config } from '../../config';
 import {
   BadRequestError,
-  type FieldError,
   ForbiddenError,
+  fieldErrors,
   NotFoundError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../../errors';
 import type { RouteDef } from '../../routes/route';
-import type { core } from '../../schema';
 import { isAllowedOrigin, requestOrigin } from '../headers/origin';
 import type { Middleware } from './middleware';
-
-/**
- * zod issues as field errors a person can act on, each a sentence saying what to do: the
- * schemas' own messages are written so; zod's defaults ("Too big: expected number to be <=100")
- * are said again in those words.
- */
-export function fieldErrors(error: core.$ZodError): FieldError[] {
-  return error.issues.map((issue) => ({
-    field: issue.path.join('.') || 'body',
-    message: sentenceOf(issue),
-  }));
-}
-
-function sentenceOf(issue: core.$ZodIssue): string {
-  if (/received undefined/.test(issue.message)) return 'Fill in this field.';
-  // zod's own words start so; a schema's message is kept as it was written.
-  const zods = /^(Too big|Too small|Invalid input):/.test(issue.message);
-  if (zods && (issue.code === 'too_big' || issue.code === 'too_small')) {
-    const bound = String(issue.code === 'too_big' ? issue.maximum : issue.minimum);
-    const at = issue.code === 'too_big' ? 'at most' : 'at least';
-    const unit =
-      issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
-    return `Use ${at} ${bound}${unit}.`;
-  }
-  if (zods && issue.code === 'invalid_type') {
-    return `Use ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}.`;
-  }
-  const message = issue.message.trim();
-  const capital = message.charAt(0).toUpperCase() + message.slice(1);
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
-}
 
 /** 403 for a request from a web page of an origin the route does not take. */
 export const originNotAllowed = () =>

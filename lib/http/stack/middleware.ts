@@ -1,9 +1,9 @@
-// What the middlewares of a route's stack (lib/http/stack/route-stack.ts) share: the request as middy
+// What the middlewares of a route's stack share: the request as middy
 // passes it along, and what each middleware found out about it for the ones after it.
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { User } from '../../accounts/users/store';
-import type { Reply } from '../reply';
+import type { Reply } from '../../reply';
 
 /**
  * The Lambda context as the middlewares pass it on (middy's `request.context`): what they found

@@ -15,11 +15,11 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Authenticator } from '../../accounts/auth/bearer';
 import type { User } from '../../accounts/users/store';
 import type { Config } from '../../config';
+import type { Reply } from '../../reply';
 import type { ParamsDef, RouteDef } from '../../routes/route';
 import type { output, ZodMiniType } from '../../schema';
 import type { LambdaHandler } from '../entry';
 import { requestIdOf } from '../exit';
-import type { Reply } from '../reply';
 import { authentication } from './authentication';
 import {
   allowedOrigin,

@@ -1,8 +1,8 @@
 // GET /oauth/authorize as a person's browser gets it: the request sent on to the page's consent
 // screen, back to the app with an error, or an error page (never JSON: a person reads it).
 import { HttpError } from '../../errors';
-import { noContent, type Reply } from '../../http/reply';
 import type { Logger } from '../../logger';
+import { noContent, type Reply } from '../../reply';
 import { type AuthorizeDependencies, authorize } from './authorization';
 import { errorPage, forwardingPage } from './pages';
 

@@ -8,15 +8,14 @@
 // (RFC 9207), exactly as the authorization server metadata does, so that a client talking to
 // several servers can tell which one answered (a mix-up attack).
 
-import type { Cache } from '../../store/cache';
 import { RANDOM_ID_PATTERN, randomId } from '../../util/random-id';
-import { ClientMetadataError } from '../clients/client-metadata';
-import { type ClientStore, isMetadataDocumentUrl, type OAuthClient } from '../clients/clients';
+import { type ClientStore, isMetadataDocumentUrl } from '../clients/clients';
 import { redirectHost, redirectUriMatches, redirectWith } from '../clients/redirect-uris';
 import { tooManyConnectedApps, UntrustedClientError, unknownAuthorizationRequest } from '../errors';
 import { MAX_CONNECTED_APPS } from '../limits';
 import { grantedScope, grantedScopes, SCOPES } from '../scopes';
 import type { GrantStore } from '../tokens/grant-store';
+import type { ClientDirectory } from './client-directory';
 import {
   AUTHORIZATION_REQUEST_TTL_MS,
   type AuthorizationRequest,
@@ -26,48 +25,6 @@ import { CODE_CHALLENGE_PATTERN, newAuthorizationCode, secretHash } from './secr
 
 /** The longest `state` and `scope` taken (they travel in URLs). */
 const MAX_PARAMETER_CHARS = 1_000;
-
-/** Finds the client a client_id names: a registration, or a metadata document (cached). */
-export interface ClientDirectory {
-  /** @throws UntrustedClientError when there is no such client, or its document is refused. */
-  find(clientId: string, now: number): Promise<OAuthClient>;
-}
-
-export function createClientDirectory(deps: {
-  clients: Pick<ClientStore, 'get'>;
-  /** Documents fetched lately, by URL. */
-  documents: Cache<OAuthClient>;
-  fetchDocument: (url: string) => Promise<OAuthClient>;
-}): ClientDirectory {
-  return {
-    async find(clientId, now) {
-      if (isMetadataDocumentUrl(clientId)) {
-        const key = `OAUTHCIMD#${secretHash(clientId)}`;
-        const cached = await deps.documents.get(key);
-        if (cached) return cached;
-        try {
-          const client = await deps.fetchDocument(clientId);
-          await deps.documents.put(key, client);
-          return client;
-        } catch (error) {
-          if (!(error instanceof ClientMetadataError)) throw error;
-          throw new UntrustedClientError(`The app cannot be verified: ${error.message}.`, {
-            cause: error,
-          });
-        }
-      }
-      const client = RANDOM_ID_PATTERN.test(clientId)
-        ? await deps.clients.get(clientId, now)
-        : undefined;
-      if (!client) {
-        throw new UntrustedClientError(
-          'This app is not registered here (or its registration expired): connect it again from the app.',
-        );
-      }
-      return client;
-    },
-  };
-}
 
 export interface AuthorizeDependencies {
   directory: ClientDirectory;
@@ -101,16 +58,67 @@ export async function authorize(
   rawQuery: string,
   input: { resource: string; now: number },
 ): Promise<AuthorizeOutcome> {
+  const one = parameterReader(rawQuery);
+  const { client, redirectUri } = await trustedTarget(deps, one, input.now);
+
+  // From here on, problems go back to the client, with its state and our issuer.
+  const state = one('state');
+  const refused = refusal(one, input.resource);
+  if (refused) {
+    return {
+      kind: 'redirect',
+      location: redirectWith(redirectUri, {
+        error: refused[0],
+        error_description: refused[1],
+        state: state.repeated ? undefined : state.value,
+        iss: issuerOf(input.resource),
+      }),
+    };
+  }
+
+  const requestId = randomId();
+  const request: AuthorizationRequest = {
+    clientId: client.clientId,
+    clientName: client.clientName ?? '',
+    redirectUri,
+    codeChallenge: one('code_challenge').value as string,
+    resource: input.resource,
+    requestExpiresAt: input.now + AUTHORIZATION_REQUEST_TTL_MS,
+    // What Allow will grant: the service's scopes the app asked for (all of them when it asked
+    // for none of ours), which the consent screen shows.
+    scope: grantedScope(one('scope').value),
+    ...(state.value === undefined ? {} : { state: state.value }),
+  };
+  await deps.flows.putRequest(requestId, request);
+  return { kind: 'consent', requestId };
+}
+
+/** One parameter of a request: its first value, and whether it is given more than once. */
+type ParameterReader = (name: (typeof PARAMETERS)[number]) => {
+  value: string | undefined;
+  repeated: boolean;
+};
+
+/** The parameters of a raw query string, where a repeated one shows. */
+function parameterReader(rawQuery: string): ParameterReader {
   const query = new URLSearchParams(rawQuery);
-  const one = (name: (typeof PARAMETERS)[number]) => {
+  return (name) => {
     const values = query.getAll(name);
     return { value: values[0], repeated: values.length > 1 };
   };
+}
+
+/**
+ * The client and the redirect URI it registered, before anything goes back to it.
+ * @throws UntrustedClientError for a missing, unknown or unverifiable client, or a redirect_uri
+ * it did not register.
+ */
+async function trustedTarget(deps: AuthorizeDependencies, one: ParameterReader, now: number) {
   const clientId = one('client_id');
   if (clientId.value === undefined || clientId.value === '' || clientId.repeated) {
     throw new UntrustedClientError('The request names no client (client_id, once).');
   }
-  const client = await deps.directory.find(clientId.value, input.now);
+  const client = await deps.directory.find(clientId.value, now);
   const redirect = one('redirect_uri');
   let redirectUri = redirect.value;
   // OAuth 2.1 lets a client with exactly one redirect URI leave it out.
@@ -126,66 +134,43 @@ export async function authorize(
       'The app asked to send you to an address it did not register: nothing was sent there.',
     );
   }
+  return { client, redirectUri };
+}
 
-  // From here on, problems go back to the client, with its state and our issuer.
-  const state = one('state');
-  const back = (error: string, description: string): AuthorizeOutcome => ({
-    kind: 'redirect',
-    location: redirectWith(redirectUri, {
-      error,
-      error_description: description,
-      state: state.repeated ? undefined : state.value,
-      iss: issuerOf(input.resource),
-    }),
-  });
+/**
+ * What is wrong with the request for `resource`, as OAuth's error and its description, in the
+ * order they are checked; undefined for a request to keep.
+ */
+function refusal(one: ParameterReader, resource: string): [string, string] | undefined {
   const repeated = PARAMETERS.find((name) => one(name).repeated);
-  if (repeated) return back('invalid_request', `${repeated} is given more than once`);
+  if (repeated) return ['invalid_request', `${repeated} is given more than once`];
   if (one('response_type').value !== 'code') {
-    return back('unsupported_response_type', 'response_type must be code');
+    return ['unsupported_response_type', 'response_type must be code'];
   }
   const challenge = one('code_challenge').value;
   if (challenge === undefined) {
-    return back('invalid_request', 'code_challenge is required: PKCE with S256');
+    return ['invalid_request', 'code_challenge is required: PKCE with S256'];
   }
   if (one('code_challenge_method').value !== 'S256') {
-    return back('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
+    return ['invalid_request', 'code_challenge_method must be S256 (plain is not accepted)'];
   }
   if (!CODE_CHALLENGE_PATTERN.test(challenge)) {
-    return back(
-      'invalid_request',
-      'code_challenge is not an S256 challenge (43 base64url characters)',
-    );
+    return ['invalid_request', 'code_challenge is not an S256 challenge (43 base64url characters)'];
   }
-  const resource = one('resource').value;
-  if (resource !== undefined && !sameResource(resource, input.resource)) {
-    return back('invalid_target', `resource must be ${input.resource}`);
+  const asked = one('resource').value;
+  if (asked !== undefined && !sameResource(asked, resource)) {
+    return ['invalid_target', `resource must be ${resource}`];
   }
-  const scope = one('scope').value;
   if (
-    (state.value?.length ?? 0) > MAX_PARAMETER_CHARS ||
-    (scope?.length ?? 0) > MAX_PARAMETER_CHARS
+    (one('state').value?.length ?? 0) > MAX_PARAMETER_CHARS ||
+    (one('scope').value?.length ?? 0) > MAX_PARAMETER_CHARS
   ) {
-    return back(
+    return [
       'invalid_request',
       `state and scope may take at most ${MAX_PARAMETER_CHARS} characters`,
-    );
+    ];
   }
-
-  const requestId = randomId();
-  const request: AuthorizationRequest = {
-    clientId: client.clientId,
-    clientName: client.clientName ?? '',
-    redirectUri,
-    codeChallenge: challenge,
-    resource: input.resource,
-    requestExpiresAt: input.now + AUTHORIZATION_REQUEST_TTL_MS,
-    // What Allow will grant: the service's scopes the app asked for (all of them when it asked
-    // for none of ours), which the consent screen shows.
-    scope: grantedScope(scope),
-    ...(state.value === undefined ? {} : { state: state.value }),
-  };
-  await deps.flows.putRequest(requestId, request);
-  return { kind: 'consent', requestId };
+  return undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
 // that says an app's request cannot go back to the app (an unknown client, a redirect URI it did
 // not register). Plain HTML, no script, no style, nothing loaded from anywhere, in no frame.
 import type { HttpError } from '../../errors';
-import { type Reply, text } from '../../http/reply';
+import { type Reply, text } from '../../reply';
 
 const PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 

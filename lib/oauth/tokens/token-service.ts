@@ -28,7 +28,8 @@ import { invalidGrant, OAuthError } from '../errors';
 import type { OAuthTokenResponse, TokenRequest } from '../schemas';
 import { grantedScope } from '../scopes';
 import { issueAccessToken, verifyAccessToken } from './access-tokens';
-import type { Grant, GrantStore } from './grant-store';
+import type { Grant } from './grant-items';
+import type { GrantStore } from './grant-store';
 
 export interface TokenServiceDependencies {
   flows: Pick<FlowStore, 'getCode' | 'burnCode'>;

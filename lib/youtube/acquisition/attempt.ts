@@ -1,10 +1,11 @@
 // What the search for a transcript records: the attempt of each client asked, the context the
 // search runs in (clients, fetch, deadlines, visitor data), and one client's result.
+
+import type { ClientName, InnerTubeClient } from '../../config/innertube-clients';
 import type { HttpError } from '../../errors';
 import type { AudioSummary } from '../audio/audio';
 import type { BlockReason } from '../errors';
 import type { YouTubeRequestInit } from '../fetch';
-import type { ClientName, InnerTubeClient } from '../innertube/clients';
 import type { PlayerResponse } from '../innertube/player';
 import type { VisitorSession } from '../innertube/visitor';
 import type { Transcript } from '../types';

@@ -1,7 +1,8 @@
 // Verdicts on the video: which clients' refusals count as votes, when two agree, and which
 // reason says the most.
+
+import type { ClientName, InnerTubeClient } from '../../config/innertube-clients';
 import type { HttpError } from '../../errors';
-import type { ClientName, InnerTubeClient } from '../innertube/clients';
 import type { ClientResult } from './attempt';
 
 /**

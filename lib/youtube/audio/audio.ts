@@ -2,8 +2,8 @@
 // `streamingData.adaptiveFormats` (itags 139/140, AAC in MP4; 249/250/251, Opus in WebM), and
 // the one to download for a transcription: the smallest that has a direct `url`. Formats that
 // carry only a `signatureCipher` need YouTube's JavaScript player to sign, which this service
-// never runs (clients.ts asks only clients that need none), so they are counted and skipped.
-import type { InnerTubeClient } from '../innertube/clients';
+// never runs (the clients it asks are those that need none), so they are counted and skipped.
+import type { InnerTubeClient } from '../../config/innertube-clients';
 import { isRecord, type PlayerResponse } from '../innertube/player';
 import type { ByteRange } from './segments';
 

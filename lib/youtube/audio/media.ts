@@ -5,8 +5,9 @@
 // and no redirect anywhere else is followed: a player answer is data from the network, and its
 // URLs must not make this service fetch whatever they name.
 import type { Dispatcher } from 'undici';
+import { readChunks } from '../body';
 import { youTubeBadResponse } from '../errors';
-import { createControlledFetch, readChunks, type UnreadResponse } from '../fetch';
+import { createControlledFetch, type UnreadResponse } from '../fetch';
 import type { ByteRange } from './segments';
 
 /** The most asked of the media server in one request. */
@@ -136,28 +137,8 @@ export async function downloadMedia(
           'User-Agent': download.userAgent,
         },
       },
-      async (response: UnreadResponse) => {
-        // A 403 (or any other refusal) is about the URL, its client's failure. A server that
-        // ignores ranges answers 200 with it all (within the range cap): fine for a first request.
-        const whole = response.status === 200 && first === 0;
-        const contentRange = response.headers.get('content-range');
-        const declared = whole ? undefined : totalOf(contentRange);
-        if ((response.status !== 206 && !whole) || (declared ?? 0) > download.maxBytes) {
-          await response.body?.cancel().catch(() => undefined);
-          return { status: response.status, whole, declared, bytes: 0 };
-        }
-        // A range must be the one asked for, and no longer: the bytes go where they were asked.
-        if (!whole && startOf(contentRange) !== first) {
-          await response.body?.cancel().catch(() => undefined);
-          throw youTubeBadResponse(`the media server answered ${contentRange} to bytes ${first}-`);
-        }
-        // Room for all that is wanted once the length is known: each range is written where it
-        // goes, and the audio is never copied whole.
-        if (declared !== undefined) audio.reserve(Math.min(declared - from, wanted));
-        const limit = whole ? MEDIA_RANGE_BYTES : asked;
-        const bytes = await readChunks(response, limit, (chunk) => audio.add(chunk));
-        return { status: response.status, whole, declared, bytes };
-      },
+      (response: UnreadResponse) =>
+        readRange(response, { first, asked, from, wanted, maxBytes: download.maxBytes }, audio),
     ).catch((error: unknown) => {
       // A redirect off the media hosts is not followed: that URL is refused, as a foreign one.
       throw refused === undefined ? error : new ForeignMediaError(refused);
@@ -172,6 +153,47 @@ export async function downloadMedia(
   if (audio.length > download.maxBytes) throw new AudioTooLargeError(audio.length);
   const bytes = audio.bytes();
   return bytes.length > wanted ? bytes.subarray(0, wanted) : bytes;
+}
+
+/** One range asked for: where it starts and how long it is, within what is wanted at all. */
+interface RangeAsked {
+  first: number;
+  asked: number;
+  from: number;
+  wanted: number;
+  maxBytes: number;
+}
+
+/**
+ * Reads one answer into `audio`: how it came (its status, whether it is the whole file, the
+ * length it declares) and how many bytes it gave; a refused or too large one is left unread.
+ * @throws HttpError 502 youtube-bad-response for a range other than the one asked for.
+ */
+async function readRange(
+  response: UnreadResponse,
+  { first, asked, from, wanted, maxBytes }: RangeAsked,
+  audio: Collected,
+) {
+  // A 403 (or any other refusal) is about the URL, its client's failure. A server that
+  // ignores ranges answers 200 with it all (within the range cap): fine for a first request.
+  const whole = response.status === 200 && first === 0;
+  const contentRange = response.headers.get('content-range');
+  const declared = whole ? undefined : totalOf(contentRange);
+  if ((response.status !== 206 && !whole) || (declared ?? 0) > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return { status: response.status, whole, declared, bytes: 0 };
+  }
+  // A range must be the one asked for, and no longer: the bytes go where they were asked.
+  if (!whole && startOf(contentRange) !== first) {
+    await response.body?.cancel().catch(() => undefined);
+    throw youTubeBadResponse(`the media server answered ${contentRange} to bytes ${first}-`);
+  }
+  // Room for all that is wanted once the length is known: each range is written where it
+  // goes, and the audio is never copied whole.
+  if (declared !== undefined) audio.reserve(Math.min(declared - from, wanted));
+  const limit = whole ? MEDIA_RANGE_BYTES : asked;
+  const bytes = await readChunks(response, limit, (chunk) => audio.add(chunk));
+  return { status: response.status, whole, declared, bytes };
 }
 
 /**

@@ -2,11 +2,12 @@
 // player request (NewPipeExtractor: "We must always pass a valid visitorData to get valid player
 // responses"). Obtained once from InnerTube's `visitor_id` endpoint (or taken from an answer
 // that hands one out), kept for the process (a warm Lambda, the local host), sent as
-// `context.client.visitorData` and `X-Goog-Visitor-Id` (clients.ts), and renewed after a bot
+// `context.client.visitorData` and `X-Goog-Visitor-Id` of every player request, and renewed after a bot
 // check. docs/youtube-clients.md gives the evidence.
+
+import { innerTubeClient } from '../../config/innertube-clients';
 import { HttpError } from '../../errors';
 import type { YouTubeRequestInit } from '../fetch';
-import { innerTubeClient } from './clients';
 import { isRecord, isVisitorData } from './player';
 
 const VISITOR_URL = 'https://www.youtube.com/youtubei/v1/visitor_id?prettyPrint=false';

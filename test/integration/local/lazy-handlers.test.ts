@@ -4,7 +4,7 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { type LocalServer, startLocalServer } from '../../../infra/local/server';
 import type { LambdaHandler } from '../../../lib/http/entry';
-import { json } from '../../../lib/http/reply';
+import { json } from '../../../lib/reply';
 import type { FunctionName, RouteDef } from '../../../lib/routes/route';
 
 const route = (path: string, name: RouteDef['function']): RouteDef & { auth: false } => ({

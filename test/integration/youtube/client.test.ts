@@ -1,10 +1,10 @@
 // The YouTube module end to end over HTTP, against the fake YouTube serving real recordings.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseClientOrder } from '../../../lib/config/innertube-clients';
 import { HttpError, ValidationError } from '../../../lib/errors';
 import { toProblem } from '../../../lib/problems/codec';
 import { problemReply } from '../../../lib/problems/replies';
 import { createYouTubeClient, type YouTubeClient } from '../../../lib/youtube/client';
-import { parseClientOrder } from '../../../lib/youtube/innertube/clients';
 import type { Video } from '../../../lib/youtube/types';
 import { parseVideoId } from '../../../lib/youtube/url';
 import { failure } from '../../support/errors';

@@ -1,9 +1,9 @@
 // YOUTUBE_PROXY_URL: every YouTube request goes through the proxy (an HTTP CONNECT tunnel).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../infra/local/dynamodb';
+import { parseClientOrder } from '../../../lib/config/innertube-clients';
 import { HttpError } from '../../../lib/errors';
 import { createYouTubeClient } from '../../../lib/youtube/client';
-import { parseClientOrder } from '../../../lib/youtube/innertube/clients';
 import {
   FAKE_VIDEO_IDS,
   type FakeProxy,

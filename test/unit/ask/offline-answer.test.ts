@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { answerByRetrieval } from '../../../lib/ask/answerers';
 import { checkCitations } from '../../../lib/ask/citations';
 import { passagesOf } from '../../../lib/ask/passages';
-import { formatTimestamp } from '../../../lib/transcripts/timed-line';
 import { cleanCaption } from '../../../lib/transcripts/captions';
+import { formatTimestamp } from '../../../lib/transcripts/timed-line';
 import { onlyFillersDropped } from '../../support/fillers';
 import { loadSharedMetadata, loadSharedTranscript, plainWords } from '../../support/transcripts';
 

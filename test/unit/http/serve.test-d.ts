@@ -6,8 +6,8 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { Authenticator } from '../../../lib/accounts/auth/bearer';
 import type { User } from '../../../lib/accounts/users/store';
 import type { Config } from '../../../lib/config';
-import { json, noContent } from '../../../lib/http/reply';
 import { type Actions, serve } from '../../../lib/http/serve';
+import { json, noContent } from '../../../lib/reply';
 import { accountRoutes } from '../../../lib/routes/accounts';
 import { summaryRoutes } from '../../../lib/routes/summaries';
 

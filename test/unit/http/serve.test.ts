@@ -7,8 +7,8 @@ import type { Authenticator } from '../../../lib/accounts/auth/bearer';
 import type { User } from '../../../lib/accounts/users/store';
 import { loadConfig } from '../../../lib/config';
 import { invocation } from '../../../lib/http/entry';
-import { json, noContent } from '../../../lib/http/reply';
 import { serve } from '../../../lib/http/serve';
+import { json, noContent } from '../../../lib/reply';
 import { apiKeyRoutes } from '../../../lib/routes/api-keys';
 import { summaryRoutes } from '../../../lib/routes/summaries';
 

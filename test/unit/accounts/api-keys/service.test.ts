@@ -3,6 +3,7 @@
 // id never reaches the service: test/unit/http/serve.test.ts);
 // an expired key is refused as an unknown one.
 import { describe, expect, it, vi } from 'vitest';
+import type { KeyHolder } from '../../../../lib/accounts/api-keys/key-lookup';
 import { DAY_MS } from '../../../../lib/accounts/api-keys/limits';
 import { generateApiKey, hashApiKey } from '../../../../lib/accounts/api-keys/secret';
 import {
@@ -10,7 +11,7 @@ import {
   createApiKeyVerifier,
   LAST_USED_RESOLUTION_MS,
 } from '../../../../lib/accounts/api-keys/service';
-import type { ApiKeyStore, KeyHolder } from '../../../../lib/accounts/api-keys/store';
+import type { ApiKeyStore } from '../../../../lib/accounts/api-keys/store';
 import type { User } from '../../../../lib/accounts/users/store';
 import type { Logger } from '../../../../lib/logger';
 

@@ -1,7 +1,7 @@
 // The bearer authenticator's choice between an access token and an API key, with fakes: which
 // path a credential takes, and what each path asks of the stores.
 import { describe, expect, it, vi } from 'vitest';
-import type { KeyHolder } from '../../../../lib/accounts/api-keys/store';
+import type { KeyHolder } from '../../../../lib/accounts/api-keys/key-lookup';
 import { createBearerAuthenticator } from '../../../../lib/accounts/auth/bearer';
 import { issueToken } from '../../../../lib/accounts/auth/tokens';
 import type { User } from '../../../../lib/accounts/users/store';

@@ -6,8 +6,8 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { Authenticator } from '../../../../lib/accounts/auth/bearer';
 import type { User } from '../../../../lib/accounts/users/store';
 import type { Config } from '../../../../lib/config';
-import { json } from '../../../../lib/http/reply';
 import { createRouteStack, type LambdaHandler } from '../../../../lib/http/stack/route-stack';
+import { json } from '../../../../lib/reply';
 import { routes } from '../../../../lib/routes';
 
 declare const config: Config;

@@ -3,8 +3,8 @@
 // dubbed video, no dynamic-range-compressed copy; formats behind a signatureCipher counted.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { innerTubeClient } from '../../../../lib/config/innertube-clients';
 import { audioOf, durationOf } from '../../../../lib/youtube/audio/audio';
-import { innerTubeClient } from '../../../../lib/youtube/innertube/clients';
 import type { PlayerResponse } from '../../../../lib/youtube/innertube/player';
 
 const android = innerTubeClient('ANDROID');

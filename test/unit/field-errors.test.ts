@@ -1,8 +1,8 @@
 // zod's issues as the field errors a 422 lists: each a sentence saying what to do, the
 // schemas' own messages kept as written.
 import { describe, expect, it } from 'vitest';
-import { fieldErrors } from '../../../../lib/http/stack/checks';
-import * as z from '../../../../lib/schema';
+import { fieldErrors } from '../../lib/errors';
+import * as z from '../../lib/schema';
 
 const errorsOf = (schema: z.ZodMiniType, value: unknown) => {
   const parsed = schema.safeParse(value);
