@@ -23,7 +23,8 @@ import {
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import type { User } from '../accounts/users/store';
 import { API_VERSION } from '../api-version';
-import { BadRequestError, fieldErrors, NotAcceptableError, ValidationError } from '../errors';
+import { BadRequestError, NotAcceptableError, ValidationError } from '../errors';
+import { fieldErrors } from '../field-errors';
 import type { Logger } from '../logger';
 import { problemHeaders, toProblem } from '../problems/codec';
 import type { Reply } from '../reply';

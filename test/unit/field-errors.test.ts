@@ -1,7 +1,7 @@
 // zod's issues as the field errors a 422 lists: each a sentence saying what to do, the
 // schemas' own messages kept as written.
 import { describe, expect, it } from 'vitest';
-import { fieldErrors } from '../../lib/errors';
+import { fieldErrors } from '../../lib/field-errors';
 import * as z from '../../lib/schema';
 
 const errorsOf = (schema: z.ZodMiniType, value: unknown) => {

@@ -3,10 +3,9 @@
 //   USERNAME#<key>       claims the lower-cased, NFKC username
 //   EMAIL#<key>          claims the lower-cased email
 // The claims make uniqueness atomic: the transaction fails as a whole if either is taken.
-// A deletion (DELETE /account) first marks the record (`deletingSince`) and frees the claims, in
-// one transaction: from then on the user is not found (no log-in, no token, no API key works),
-// but the record, with its hash, stays until the deletion has removed everything else, so that a
-// deletion interrupted half-way can be finished by sending it again. Then the record goes.
+// A deletion first marks the record (`deletingSince`) and frees the claims, in one transaction:
+// from then on the user is not found (no log-in, token or API key works), but the record stays
+// until everything else is removed, so an interrupted deletion can be finished by sending it again.
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
@@ -123,6 +122,8 @@ async function getUser(
   };
 }
 
+const TOO_LONG = 'Use a shorter value: this one is too long once normalised.';
+
 /** Claims the user's names and writes the user, in one transaction. @throws ConflictError */
 export async function createUser(users: DocumentTable, input: NewUser): Promise<User> {
   const { db, table } = users;
@@ -131,9 +132,7 @@ export async function createUser(users: DocumentTable, input: NewUser): Promise<
   const keys = { username: usernameKey(user.username), email: emailKey(user.email) };
   for (const field of ['username', 'email'] as const) {
     if (!isPossibleKey(field, keys[field])) {
-      throw new ValidationError([
-        { field, message: 'Use a shorter value: this one is too long once normalised.' },
-      ]);
+      throw new ValidationError([{ field, message: TOO_LONG }]);
     }
   }
   const claim = (pk: string) => ({

@@ -6,12 +6,12 @@ import type { Config } from '../../config';
 import {
   BadRequestError,
   ForbiddenError,
-  fieldErrors,
   NotFoundError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../../errors';
+import { fieldErrors } from '../../field-errors';
 import type { RouteDef } from '../../routes/route';
 import { isAllowedOrigin, requestOrigin } from '../headers/origin';
 import type { Middleware } from './middleware';
