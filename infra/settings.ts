@@ -30,7 +30,7 @@ const MAX_WORKER_CONCURRENCY = 1_000;
 // Four summaries at once: a team's burst is worked off in minutes, while at most four runs
 // call Bedrock (each with up to BEDROCK_CONCURRENCY parts in flight) at any moment.
 const DEFAULT_WORKER_CONCURRENCY = 4;
-// COLLECTION_CONCURRENCY's range (lib/config/summaries.ts); unset, the code's default (2).
+// COLLECTION_CONCURRENCY's range, as its Config reads it; unset, the code's default (2).
 const MAX_COLLECTION_CONCURRENCY = 16;
 
 export interface StackSettings {

@@ -180,7 +180,7 @@ export class TubesumStack extends Stack {
       ...(name === 'mcp' && settings.mcpAllowedOrigins
         ? { MCP_ALLOWED_ORIGINS: settings.mcpAllowedOrigins.join(',') }
         : {}),
-      // Only the worker drives collections (lib/collections/driver.ts).
+      // Only the worker drives collections.
       ...(name === WORKER && settings.collectionConcurrency !== undefined
         ? { COLLECTION_CONCURRENCY: String(settings.collectionConcurrency) }
         : {}),

@@ -1,7 +1,7 @@
 // The page for people (web/): one esbuild step turns web/main.tsx and web/style.css into
-// app.js and app.css. The stack builds them into the docs function's asset (infra/bundling.ts),
-// the local host builds them in memory at start (infra/local/host.ts), and `npm run bench`
-// weighs them. Only esbuild is imported here: the local host loads this without the CDK.
+// app.js and app.css. The stack builds them into the docs function's asset, the local host
+// builds them in memory at start, and `npm run bench` weighs them. Only esbuild is imported
+// here: the local host loads this without the CDK.
 
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,7 +1,7 @@
 // JSON Schema (draft 2020-12) of the zod schemas that validate, as zod writes it, plus what zod
 // cannot know from a schema alone: `used_model` is the enum of the models this deployment
-// offers. The OpenAPI document (lib/openapi.ts) and the MCP tools' schemas (lib/mcp/tools.ts)
-// are both made here, so a client sees the same rules in both.
+// offers. The OpenAPI document and the MCP tools' schemas are both made here, so a client sees
+// the same rules in both.
 import * as z from './schema';
 
 /**

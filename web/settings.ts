@@ -1,5 +1,5 @@
-// What the page knows of this deployment: the models it offers, named in the HTML by the server
-// (lib/site/web.ts), so the page needs no request (and no inline script) to learn them.
+// What the page knows of this deployment: the models it offers, named in the HTML by the server,
+// so the page needs no request (and no inline script) to learn them.
 
 export interface PageSettings {
   models: string[];

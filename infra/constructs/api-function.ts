@@ -36,13 +36,13 @@ export interface FunctionAccess {
 }
 
 export interface ApiFunctionProps {
-  /** The function's name: bundles its `functions/` file (infra/function-files.ts). */
+  /** The function's name: bundles its `functions/` file. */
   name: FunctionName;
   description: string;
   memorySize: number;
   timeout: Duration;
   logRetention: RetentionDays;
-  /** Settings for lib/config.ts; the shared ones (Powertools, source maps) are added here. */
+  /** The variables its Config reads; the shared ones (Powertools, source maps) are added here. */
   environment?: Record<string, string>;
   /** POWERTOOLS_LOG_LEVEL. */
   logLevel: string;

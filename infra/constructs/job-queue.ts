@@ -1,5 +1,5 @@
-// The job queue between POST /summarize and the worker: one message per run of a summary
-// (lib/summaries/jobs/queue.ts), or per step of a collection (its driver, which the worker
+// The job queue between POST /summarize and the worker: one message per run of a summary,
+// or per step of a collection (its driver, which the worker
 // runs, sends its videos here too), delivered to the worker Lambda one at a time, at most
 // `maxConcurrency` at once. A message the worker does not finish (a crash, a timeout, a partial
 // batch failure) comes back after the visibility timeout; after MAX_RECEIVES deliveries it moves
@@ -55,7 +55,7 @@ export class JobQueue extends Construct {
       new SqsEventSource(this.queue, {
         // Each run gets the worker's whole budget; a batch would share it.
         batchSize: 1,
-        // The worker names the messages to deliver again (functions/summaries/worker.ts) instead of
+        // The worker names the messages to deliver again instead of
         // failing the whole invocation.
         reportBatchItemFailures: true,
         // The poller never invokes more workers than this: a backlog waits in the queue

@@ -41,7 +41,7 @@ export interface LocalHostOptions
   signal?: AbortSignal;
   /**
    * What the functions are handed besides the host's queue and page (tests: the OAuth client
-   * metadata fetch's address policy, as functions/oauth/oauth-clients.ts takes it).
+   * metadata fetch's address policy, as the oauth-clients function takes it).
    */
   services?: Record<string, unknown>;
 }

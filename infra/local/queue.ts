@@ -1,6 +1,6 @@
 // The local host's job queue: what SQS and Lambda's event source mapping do for the deployed
 // stack, in-process. POST /summarize sends runs to it through the same JobQueue interface as to
-// SQS; it calls the same worker handler (functions/summaries/worker.ts) with the same SQS
+// SQS; it calls the same worker handler with the same SQS
 // events, a few at a time (JOB_CONCURRENCY in each lane, laneOf: the offline model's summaries
 // never wait behind slow model jobs), delivers a message again when the worker reports it failed
 // or crashes, after the same backoff the deployed worker asks SQS for (redeliverySeconds), and

@@ -76,7 +76,7 @@ export const SUMMARY_PROFILES = {
     // Records (lease, checkpoints, outcome), jobs (settle), the transcript cache and the quota
     // (units given back on failures), transcription claims and minutes: reads, puts and
     // conditional updates of single items. The audio bucket and Transcribe come with
-    // -c transcription=amazon-transcribe (infra/constructs/audio-bucket.ts). Collections: their
+    // -c transcription=amazon-transcribe. Collections: their
     // item (get, conditional updates) and their videos' jobs, started as /summarize starts them.
     table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     catalog: true,

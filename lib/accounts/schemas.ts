@@ -1,6 +1,6 @@
 // The accounts area's schemas, one module: what POST /register, POST /token and DELETE /account
 // take and answer (and GET /health's answer, whose route sits with theirs). The route table
-// (lib/routes/accounts.ts) and the OpenAPI document read them; the handlers get them parsed.
+// and the OpenAPI document read them; the handlers get them parsed.
 import * as z from '../schema';
 import { newPasswordSchema } from './auth/password-policy';
 import { emailSchema, usernameSchema } from './users/identity';

@@ -1,6 +1,6 @@
 // The Bedrock Runtime client, created once per process, and the one place that retries it.
 //
-// Which layer retries: ours (lib/util/retry.ts), not the SDK's, which is built with maxAttempts 1.
+// Which layer retries: ours, not the SDK's, which is built with maxAttempts 1.
 // `converse` below retries throttling, 5xx, ModelNotReady and network failures up to
 // `maxAttempts` times with exponential backoff and full jitter, and stops at once when the
 // caller's AbortSignal fires (the /summarize deadline).

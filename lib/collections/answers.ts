@@ -2,7 +2,7 @@
 // that fit its context, each marked `[V<n> m:ss]`, between markers with a random nonce (the
 // question and the transcripts are data, never instructions); and the check of the marks it
 // writes, each moved to the caption of that video near that time that says the sentence before
-// it, or dropped, as /ask's are (lib/ask/citations.ts).
+// it, or dropped, as /ask's are.
 import { randomBytes } from 'node:crypto';
 import { makeCitation } from '../ask/citations';
 import type { Passage } from '../ask/passages';

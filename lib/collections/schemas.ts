@@ -23,7 +23,7 @@ export const COLLECTION_ID_PATTERN = RANDOM_ID_PATTERN;
 export const COLLECTION_KINDS = ['playlist', 'channel'] as const;
 export type CollectionKind = (typeof COLLECTION_KINDS)[number];
 
-/** Where a collection stands: a summary job's statuses (lib/summaries/jobs/job-states.ts). */
+/** Where a collection stands: a summary job's statuses. */
 export const COLLECTION_STATUSES = JOB_STATUSES;
 export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
 

@@ -1,6 +1,6 @@
 // How every function is entered, deployed and local alike: one invocation's log keys set and
 // reset, its failures made replies (a route's problem, the opaque 500 of a crash, the 503 of a
-// configuration it cannot start with), and its reply through the one exit (exit.ts).
+// configuration it cannot start with), and its reply through the one exit.
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { type Config, loadConfig } from '../config';
 import { appendLogKeys, logger, resetLogKeys } from '../logger';

@@ -2,7 +2,7 @@
 // Markdown a person can read too (the title, where it stands, each video with its link, the
 // overview and its themes with links to the moments they cite). The texts in it come from
 // YouTube (titles, names, captions) or a model: each is escaped as the page's Copy as Markdown
-// escapes it (lib/util/markdown.ts), so that none can start a heading or a list, add HTML or
+// escapes it, so that none can start a heading or a list, add HTML or
 // close a link around something else; links go to YouTube only.
 import type {
   CollectionAskResponse,

@@ -1,7 +1,7 @@
 // The collection tools: summarize_collection is POST /collections (then a wait, as
 // summarize_video's), get_collection is GET /collections/{id}, ask_collection is
 // POST /collections/{id}/ask. Each answers the REST body as structuredContent, after the same as
-// Markdown (collection-text.ts) for the model and the person to read.
+// Markdown for the model and the person to read.
 import type { User } from '../accounts/users/store';
 import type { createCollectionAsk } from '../collections/ask';
 import { CollectionNotFoundError } from '../collections/errors';

@@ -1,15 +1,15 @@
 // POST /mcp: the Model Context Protocol's Streamable HTTP transport, stateless, answering JSON
 // (never an event stream: a Lambda answers once). Each request gets a server and a transport of
 // its own from the official SDK, fed the request's JSON-RPC message (already read, size-checked
-// and authenticated by lib/http/stack/route-stack.ts), and its answer becomes the route's reply.
+// and authenticated by the route's stack), and its answer becomes the route's reply.
 //
 // The SDK's low-level Server is used rather than its McpServer: McpServer lists a zod schema as
 // JSON Schema draft-07 with the schema's own `$ref` at the root (our schemas carry ids), which the
 // official client's tool list refuses (MCP wants `type: "object"` there), and it cannot list
-// summarize_video's two possible answers. Here each tool's schemas are made by lib/json-schema.ts,
-// as the OpenAPI document's are, and its arguments are checked by the REST route's own schema.
+// summarize_video's two possible answers. Here each tool's schemas are made as the OpenAPI
+// document's are, and its arguments are checked by the REST route's own schema.
 //
-// A tools/call is checked against the caller's scopes before the SDK sees it (scope-check.ts).
+// A tools/call is checked against the caller's scopes before the SDK sees it.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {

@@ -1,6 +1,6 @@
 // The MCP tools' own arguments and answers, where no REST route has them already (get_summary,
 // get_transcript, get_collection, ask_collection): summarize_video and summarize_collection take
-// and answer exactly the REST bodies (lib/summaries/schemas.ts, lib/collections/schemas.ts). The
+// and answer exactly the REST bodies. The
 // JSON-RPC messages of the route itself are in messages.ts.
 import { questionSchema } from '../ask/schemas';
 import { collectionIdSchema } from '../collections/schemas';

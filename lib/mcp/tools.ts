@@ -1,6 +1,6 @@
 // The MCP tools: each one is an entry of a list (ToolDef), its arguments validated by a zod
 // schema and its answer described by another, both listed to clients as JSON Schema made from
-// those very schemas (lib/json-schema.ts, as the OpenAPI document is). Where a REST route does
+// those very schemas, as the OpenAPI document's are. Where a REST route does
 // the same, the tool takes its body schema and answers its body: summarize_video is
 // POST /summarize, get_summary is GET /summaries/{id}, ask_video is POST /ask (the collection
 // tools are in collections.ts). functions/mcp.ts composes the list; a new tool is one more entry

@@ -1,9 +1,8 @@
 // What a failed model call means for the client and for the operator, whichever provider served
-// it: each client sorts its own errors into a ModelFailure (lib/aws/bedrock.ts for Bedrock's,
-// openai.ts for an OpenAI-compatible server's), and `modelError` turns that into the problem the
-// client gets and the line the operator reads. One mapping, so that the same fault (a refused
-// key, a model that does not exist, an answer that is no answer) gives the same problem from
-// either provider.
+// it: each client sorts its own errors into a ModelFailure, and `modelError` turns that into the
+// problem the client gets and the line the operator reads. One mapping, so that the same fault
+// (a refused key, a model that does not exist, an answer that is no answer) gives the same
+// problem from either provider.
 import {
   BadGatewayError,
   GatewayTimeoutError,

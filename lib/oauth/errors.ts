@@ -1,6 +1,6 @@
 // The errors of the OAuth authorization server, by the codes OAuth gives them (RFC 6749 4.1.2.1
 // and 5.2, RFC 7591 3.2.2, RFC 8707 2, RFC 7009 2.2.1). Each is an HttpError carrying its code,
-// which an OAuth endpoint answers as `error` (lib/problems/replies.ts, oauthErrorReply).
+// which an OAuth endpoint answers as `error` (oauthErrorReply).
 import {
   ConflictError,
   ForbiddenError,

@@ -36,7 +36,7 @@ export function authorizationServerMetadata(origin: string) {
     registration_endpoint: origin + OAUTH_PATHS.register,
     revocation_endpoint: origin + OAUTH_PATHS.revoke,
     scopes_supported: [...ALL_SCOPES],
-    // RFC 9207: `iss` on every authorization response (lib/oauth/authorize/authorization.ts).
+    // RFC 9207: `iss` on every authorization response.
     authorization_response_iss_parameter_supported: true,
     response_types_supported: ['code'],
     grant_types_supported: ['authorization_code', 'refresh_token'],

@@ -1,9 +1,9 @@
 // The problem codec: the one place that turns anything thrown into an RFC 9457 problem document.
-// Errors carry their document (lib/errors.ts and each area's named errors: type, title, status,
+// Errors carry their document (the error classes and each area's named errors: type, title, status,
 // headers); this module decides what the client reads of it (5xx details hidden unless written
 // for clients), maps what is not ours (a ConfigError: 503 server-misconfigured; anything else:
-// the opaque 500), and writes and reads a failed job's stored problem. The HTTP exit
-// (lib/problems/replies.ts), the summary jobs (store, service, worker) and MCP's tool errors use it.
+// the opaque 500), and writes and reads a failed job's stored problem. The HTTP replies,
+// the summary jobs (store, service, worker) and MCP's tool errors use it.
 import { ConfigError, HttpError, InternalError, ServerMisconfiguredError } from '../errors';
 
 export const PROBLEM_TYPE_PREFIX = 'urn:tubesum:problem:';

@@ -1,5 +1,5 @@
 // RFC 9457 problem details as HTTP replies: problem+json, and the OAuth endpoints' own error
-// form. What a client reads of an error is the codec's (lib/problems/codec.ts) to decide.
+// form. What a client reads of an error is the codec's to decide.
 
 import type { HttpError } from '../errors';
 import { asHttpError, toProblem } from './codec';
@@ -66,7 +66,7 @@ function oauthAnswer(answer: HttpError, invalid: string): { status: number; code
 /**
  * An OAuth endpoint's error (RFC 6749 5.2, RFC 7591 3.2.2, RFC 7009 2.2.1): JSON with `error` and
  * `error_description` (and `request_id`, as every error of ours has). An error that names its
- * OAuth code (lib/oauth/errors.ts) keeps it and its status; a request refused by the route's own
+ * OAuth code keeps it and its status; a request refused by the route's own
  * checks (body, media type, fields) is a 400 with `invalid`; a 429 or 503 is
  * temporarily_unavailable and anything else server_error, with their statuses and headers.
  */

@@ -1,5 +1,5 @@
 // The documentation's routes (GET /openapi.json, GET /docs, GET /docs/{file}) and the page's
-// (GET /, GET /app/{file}), all served by the site function (functions/site.ts), with the
+// (GET /, GET /app/{file}), all served by the site function, with the
 // schemas of their files.
 import * as z from '../schema';
 import { handled, type RouteDef, route } from './route';

@@ -5,7 +5,7 @@
 // the CDK stack). Only plain objects are made here at import, so a bundle drops what it does not
 // use (video.ts holds the problems with examples, which are errors made at import).
 // Request schemas validate the bodies and are documented in their input form; response schemas
-// are documented in their output form (lib/openapi.ts).
+// are documented in their output form.
 import type { HttpError } from '../errors';
 import type * as z from '../schema';
 
@@ -45,7 +45,7 @@ export const UNROUTED_FUNCTION: FunctionName = 'site';
 export type ContentType = 'application/json' | 'application/x-www-form-urlencoded';
 
 /** Response headers a route sets itself (the ones every response of a status carries, such as
- * X-Request-Id or a 429's Retry-After, are added by lib/openapi.ts). */
+ * X-Request-Id or a 429's Retry-After, are added by the OpenAPI document). */
 export type RouteHeader =
   | 'Location'
   | 'Content-Location'
@@ -63,7 +63,7 @@ export interface ResponseDef {
   headers?: Partial<Record<RouteHeader, 'always' | 'sometimes'>>;
   /**
    * A problem's example in the document: the error this route answers most often with this
-   * status (by default, lib/openapi.ts gives the status's usual one).
+   * status (by default, the document gives the status's usual one).
    */
   example?: HttpError;
 }
@@ -91,7 +91,7 @@ export interface RouteDef<
   auth: boolean;
   /**
    * Takes OAuth access tokens for /mcp (and API keys) instead of login tokens from POST /token:
-   * the MCP endpoint, an OAuth protected resource (lib/oauth/resource.ts).
+   * the MCP endpoint, an OAuth protected resource.
    */
   mcpTokens?: boolean;
   /**
@@ -121,7 +121,7 @@ export interface RouteDef<
   body?: { schema: B; contentTypes: readonly ContentType[] };
   /**
    * Schemas of path parameters (plain strings when absent), checked before the action runs: a
-   * value they refuse names nothing, and is answered with the route's 404 (lib/http/stack/checks.ts).
+   * value they refuse names nothing, and is answered with the route's 404.
    */
   params?: P;
   /** The query string's parameters, one object schema (validated: 422 when they fail). */
@@ -137,14 +137,14 @@ export interface RouteDef<
   /**
    * An endpoint of the OAuth authorization server (token, registration, revocation): its errors
    * are OAuth's JSON (`error`, `error_description`), not problems, and a request its checks
-   * refuse (body, media type, fields) is a 400 with this code (lib/problems/replies.ts).
+   * refuse (body, media type, fields) is a 400 with this code.
    */
   oauthErrors?: 'invalid_request' | 'invalid_client_metadata';
 }
 
 /**
  * A route, keeping in its type its body, query and path-parameter schemas, whether it needs a
- * token, and the function that serves it (lib/http/serve.ts asks that function for an action
+ * token, and the function that serves it (serve() asks that function for an action
  * per route it serves).
  */
 export const route = <
@@ -165,7 +165,7 @@ export const anyRoute = {
   413: { description: 'Body larger than the limit' },
 } satisfies Record<number, ResponseDef>;
 
-// ...and every route served through the shared HTTP layer (lib/http/stack/route-stack.ts).
+// ...and every route served through the shared HTTP layer.
 export const handled = {
   ...anyRoute,
   500: { description: 'Unexpected error (the log has it under request_id)' },

@@ -1,4 +1,4 @@
-// A long audio transcribed part by part by an upload backend: each part (parts.ts: the init
+// A long audio transcribed part by part by an upload backend: each part (the init
 // segment and whole media segments, at most TRANSCRIPTION_PART_MB and TRANSCRIPTION_PART_MINUTES)
 // is downloaded, uploaded once and its segments placed at the part's start; up to
 // TRANSCRIPTION_CONCURRENCY at a time. Every finished part is kept (a checkpoint, by video,

@@ -14,7 +14,7 @@ import { transcriptionCache } from './reuse';
 import { createTranscriptionStore } from './store';
 import { createTranscriber, type Transcriber } from './transcriber';
 
-/** Finished parts of a transcription are kept two days, as a claim is (store.ts). */
+/** Finished parts of a transcription are kept two days, as a claim is. */
 const CHECKPOINT_SECONDS = 2 * 86_400;
 
 /**

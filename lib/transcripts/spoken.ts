@@ -1,7 +1,7 @@
 // Captions run together (an offline answer's passages) as text to read: without the cues that
 // are not speech ([offscreen], *laughs*), cut into sentences where the captions end one (a full
 // stop, or a line that stopped without one before a capitalised filler: "that video You know,
-// it's got" is two), and each sentence without its fillers (fillers.ts); a sentence of fillers
+// it's got" is two), and each sentence without its fillers; a sentence of fillers
 // alone goes. Words are only ever taken out, never changed: what the captions say stays theirs.
 
 import { cleanCaption, startsSentence } from './captions';

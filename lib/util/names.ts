@@ -1,8 +1,7 @@
 // The one rule for a name a user gives (an API key's today; a client's or anything else's
 // tomorrow): names come back in lists, on the page and in terminals, where a line break, an escape,
 // a bidi override or a zero-width character would make one name pass for another ("laptop" and
-// "lap\u200Btop", "key\u202Egnp.exe"). Usernames have their own, stricter alphabet
-// (lib/accounts/users/identity.ts).
+// "lap\u200Btop", "key\u202Egnp.exe"). Usernames have their own, stricter alphabet.
 import * as z from '../schema';
 import { hiddenInName, isBlank } from './text';
 
@@ -22,7 +21,7 @@ const RULE =
 
 /**
  * A name of 1 to `maxChars` characters once trimmed, something in it visible, and nothing in it
- * that hides, reorders or breaks what is shown (text.ts, hiddenInName); 422 naming the first
+ * that hides, reorders or breaks what is shown (hiddenInName); 422 naming the first
  * such character.
  */
 export function nameSchema(maxChars: number, meta: NameMeta) {

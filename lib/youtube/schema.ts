@@ -4,8 +4,8 @@ import * as z from '../schema';
 import { MAX_VIDEO_URL_LENGTH, VIDEO_ID_PATTERN, VIDEO_URL_PATTERN } from './url';
 
 /**
- * The `video_url` field of a request (POST /summarize, the MCP tools). url.ts parses it (and
- * says why when it refuses); the pattern documents the forms it accepts.
+ * The `video_url` field of a request (POST /summarize, the MCP tools). The video link
+ * parser reads it (and says why when it refuses); the pattern documents the forms it accepts.
  */
 export const videoUrlSchema = z.string().check(
   z.maxLength(MAX_VIDEO_URL_LENGTH),

@@ -1,7 +1,7 @@
 // A collection (a playlist or a channel summarized as one) as the signed-in page shows it: its
 // title, author and link; while it runs, its progress and Cancel (after a confirmation, as
 // every destructive action asks); its videos in order, each with where it stands, a done one
-// opening its summary; and once done, its overview (overview.tsx).
+// opening its summary; and once done, its overview.
 import { useEffect, useRef } from 'preact/hooks';
 import type { Collection } from '../api';
 import { Confirm } from '../confirm';

@@ -57,7 +57,7 @@ export function createApiKeyService(store: ApiKeyStore, logger: Logger) {
     /**
      * Deletes one of the user's keys; it stops working at once.
      * @throws NotFoundError when the user has no key with this id (unknown or someone else's: the
-     * same answer; a malformed id is answered so by the route, lib/routes/api-keys.ts).
+     * same answer; a malformed id is answered so by the route).
      */
     async remove(user: User, id: string): Promise<void> {
       if (!(await store.remove(user.id, id))) throw unknownApiKey();

@@ -2,10 +2,10 @@
 // query strings or cookies are ignored). The credential is an access token or an API key
 // (`tsk_...`, told apart by its prefix), and its user must still exist. Which access tokens a
 // route takes is its authenticator's choice: the REST API's take login tokens (JWTs from
-// POST /token); /mcp's take OAuth access tokens for /mcp instead (lib/oauth/resource.ts), and its
+// POST /token); /mcp's take OAuth access tokens for /mcp instead, and its
 // 401s name the resource metadata an OAuth client starts from (RFC 9728 5.1) and the scopes to
 // ask for (MCP's authorization specification). An access token's scopes go with its principal;
-// the route checks them (/mcp's tools: lib/mcp/endpoint.ts, with its 403 insufficient_scope).
+// the route checks them (/mcp's tools, with a 403 insufficient_scope).
 
 import { UnauthorizedError } from '../../errors';
 import { looksLikeApiKey } from '../api-keys/secret';
@@ -26,7 +26,7 @@ export interface Principal {
 
 /** Where a request went: what an audience-bound token is checked against. */
 export interface RequestTarget {
-  /** The deployment's origin as the request reached it (lib/http/headers/origin.ts). */
+  /** The deployment's origin as the request reached it. */
   origin: string;
 }
 

@@ -1,5 +1,5 @@
 // The limits a password check counts against, from a Config: the login guard (failed attempts
-// per account, lib/accounts/users/login-guard.ts) and the bcrypt budget (bcrypt runs per
+// per account) and the bcrypt budget (bcrypt runs per
 // address), over the table's window counters. POST /token and DELETE /account check passwords within the very
 // same limits, and POST /register spends the same budget: one place builds them for all three.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

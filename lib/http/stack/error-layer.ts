@@ -1,5 +1,5 @@
-// The outer layers of a route's stack (lib/http/stack/route-stack.ts), which hand whatever went
-// wrong to the invocation (lib/http/entry.ts), the one place it becomes a reply: errors of
+// The outer layers of a route's stack, which hand whatever went wrong to the invocation, the
+// one place it becomes a reply: errors of
 // libraries expressed in ours, and one access line per request.
 import { BadRequestError, HttpError } from '../../errors';
 import { logger } from '../../logger';

@@ -2,11 +2,11 @@
 //   access log -> our errors -> body limit -> Origin (where the route checks it)
 //   -> bearer auth -> path parameters -> query -> media type -> middy's body parsers -> zod
 //   validation -> action.
-// Errors leave the stack logged (the access log logs every 5xx with its cause; error-layer.ts),
-// and the invocation (entry.ts) answers them as RFC 9457 problems made by the problem codec
-// (lib/problems/codec.ts: status, `expose` below 500, a ConfigError's 503). Every reply,
-// whatever made it, leaves through lib/http/exit.ts. CORS is not here:
-// API Gateway answers it for every route (headers/cors.ts). A function builds its stacks with
+// Errors leave the stack logged (the access log logs every 5xx with its cause),
+// and the invocation answers them as RFC 9457 problems made by the problem codec
+// (status, `expose` below 500, a ConfigError's 503). Every reply,
+// whatever made it, leaves through the one exit. CORS is not here:
+// API Gateway answers it for every route. A function builds its stacks with
 // serve (serve.ts), never by hand.
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';

@@ -39,7 +39,7 @@ export interface AuthorizationRequest {
   /** The resource the tokens will be for: this deployment's /mcp. */
   resource: string;
   /**
-   * The scope Allow grants (lib/oauth/scopes.ts): the service's scopes the client asked for, or
+   * The scope Allow grants: the service's scopes the client asked for, or
    * all. Absent in a request stored before scopes (read through grantedScopes: all of them).
    */
   scope?: string;

@@ -51,7 +51,7 @@ const storedMethod = (value: unknown): TokenEndpointAuthMethod =>
     : 'none';
 
 /**
- * The registered clients of one table, and the registrations made lately (repeats.ts).
+ * The registered clients of one table, and the registrations made lately.
  * @throws ServiceUnavailableError (storage-unavailable) from every method when DynamoDB fails.
  */
 export function createClientStore(db: DynamoDBDocumentClient, table: string) {

@@ -3,7 +3,7 @@
 //   register twice per attempt from Anthropic's shared addresses (#597, #654); Cursor lists three
 //   redirect URIs, one a private-use scheme; VS Code registers four, two of them port-less
 //   loopback ones (microsoft/vscode #278512). So: confidential clients get a secret, the URIs
-//   that can be used are kept (metadata.ts), and a method left out is "none".
+//   that can be used are kept, and a method left out is "none".
 // - A registration repeated (the same accepted metadata, from the same address, within the hour)
 //   costs nothing: a public client gets the same client back, a confidential one a fresh client
 //   and secret (a secret is shown once, so the first cannot be given again), up to

@@ -22,7 +22,7 @@ export interface Grant {
   /** The /mcp URL its tokens are for (RFC 8707): the deployment's origin the person allowed it at. */
   resource: string;
   /**
-   * What the person allowed it (space-separated scopes, lib/oauth/scopes.ts), which each of its
+   * What the person allowed it (space-separated scopes), which each of its
    * access tokens carries. Absent on a grant made before scopes: every scope, as then.
    */
   scope?: string;

@@ -1,5 +1,5 @@
-// Chapters without a model: the transcript cut where its subject changes (segments.ts), each
-// part titled by its key terms (titles.ts), and summarised by its best sentences as the
+// Chapters without a model: the transcript cut where its subject changes, each
+// part titled by its key terms, and summarised by its best sentences as the
 // extractive ranking scores them. Also what the creator's chapters are summarised by when no
 // model summarised them.
 

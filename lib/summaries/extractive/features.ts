@@ -31,12 +31,12 @@ export const FEATURES = [
   'length',
   'wordLength',
   // Lexical cues: the mean over the tokens of a per-word log-odds of labelled sentences
-  // (cue-words.ts, from the train videos): "um", "yeah", "I", "you" count against, "data" for.
+  // (the generated word table): "um", "yeah", "I", "you" count against, "data" for.
   'cues',
 ] as const;
 
 export type Feature = (typeof FEATURES)[number];
-/** Per-word weights of the 'cues' feature, by lowercased token (see cue-words.ts). */
+/** Per-word weights of the 'cues' feature, by lowercased token. */
 export type CueWords = ReadonlyMap<string, number>;
 
 /** The 'cues' feature: the mean weight of the tokens in `cues` (0 for words not in it). */

@@ -3,8 +3,7 @@
 // A log-linear model over a handful of features of a sentence and of its place in the text, and
 // of the words it uses (cue-words.ts), trained on VT-SSum's lecture transcripts by
 // bench/tune-ranking.ts.
-// The words are read in content-words.ts, the features computed in features.ts; this module
-// holds the trained weights and the scores.
+// This module holds the trained weights and the scores.
 import { runToEnd, type Steps } from '../../util/cooperative';
 import { FEATURES, type Feature, sentenceFeatures } from './features';
 

@@ -1,8 +1,7 @@
 // The offline summarizer: no network and no model download, so it works anywhere (the default
 // locally). It splits the transcript into sentences, scores them without supervision and picks
 // a budgeted, non-redundant subset in transcript order.
-// Splitting is in sentences.ts, the choice of sentences in selection.ts, their scores in
-// ranking.ts; this module makes a summary, its key points and chapters of them.
+// This module makes a summary, its key points and chapters of them.
 
 import { UnprocessableError } from '../../errors';
 import type { KeyPoint } from '../../transcripts/anchors';

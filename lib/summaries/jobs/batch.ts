@@ -72,7 +72,7 @@ export async function handleRecord(
   context: Pick<Context, 'getRemainingTimeInMillis'>,
 ): Promise<boolean> {
   // Each message's lines carry its own keys, never the message's before it (as each HTTP
-  // request's, lib/http/entry.ts).
+  // request's do).
   resetLogKeys();
   appendLogKeys({ message_id: record.messageId });
   const parsed = queueMessageSchema.safeParse(safeJson(record.body));

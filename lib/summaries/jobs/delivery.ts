@@ -1,8 +1,8 @@
 // How the job queue's messages are delivered: what one says (the record to make), how many
-// deliveries it gets, and how long a failed one waits for the next. Shared by the deployed worker
-// (functions/summaries/worker.ts), the stack (infra/constructs/job-queue.ts) and the local
-// host's queue (infra/local/queue.ts), so the two queues agree. Free of the AWS SDK, unlike queue.ts (the
-// sender): the worker loads this on every cold start, and the SQS client only on a failure.
+// deliveries it gets, and how long a failed one waits for the next. Shared by the deployed
+// worker, the stack and the local host's queue, so the two queues agree. Free of the AWS SDK,
+// unlike queue.ts (the sender): the worker loads this on every cold start, and the SQS client
+// only on a failure.
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import * as z from '../../schema';
@@ -23,7 +23,7 @@ export const workMessageSchema = z.object({
 export type WorkMessage = z.output<typeof workMessageSchema>;
 
 /**
- * The body of a message that wakes a collection's driver (lib/collections/driver.ts): when it
+ * The body of a message that wakes a collection's driver: when it
  * is made, when one of its videos' jobs is settled, and when a poll finds one settled.
  */
 export const collectionMessageSchema = z.object({

@@ -1,7 +1,6 @@
-// How a summary's run reaches a worker: a message naming its record (delivery.ts says what one
-// holds and how it is delivered). Deployed, the queue is SQS (a worker Lambda consumes it, see
-// functions/summaries/worker.ts); the local host runs the same worker in-process behind this same
-// interface (infra/local/queue.ts).
+// How a summary's run reaches a worker: a message naming its record. Deployed, the queue is SQS
+// (a worker Lambda consumes it); the local host runs the same worker in-process behind this same
+// interface.
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../aws/sqs';
 import type { Config } from '../../config';

@@ -53,7 +53,7 @@ export function createRunEndings(
       verdict ? VERDICT_REUSE_SECONDS : 0,
     );
     // The charge as it stands now, not as the run found it: a user deleted meanwhile (their
-    // jobs forgotten, lib/accounts/users/deletion.ts) is no longer charged, and gets nothing back.
+    // jobs forgotten) is no longer charged, and gets nothing back.
     if (givesUnitBack(error) && ended.chargedTo) {
       const { userId, day } = ended.chargedTo;
       await deps.quota.release(userId, day).catch((releaseError: unknown) => {

@@ -8,8 +8,7 @@ import { RANDOM_ID_PATTERN } from '../../util/random-id';
 import { count, summarizeResponseSchema } from '../schemas';
 import { JOB_STATUSES } from './job-states';
 
-// Where a job stands (`status`, JOB_STATUSES): one vocabulary from the store to the API, in
-// job-states.ts.
+// Where a job stands (`status`, JOB_STATUSES): one vocabulary from the store to the API.
 
 /** Where the making of its summary stands. */
 export const JOB_STAGES = [

@@ -1,6 +1,6 @@
 // The summary worker of a Config: the stores, the YouTube client, the summarizers and the
 // transcriber of videos without captions, each loaded on first use (modelClientsFrom).
-// functions/summaries/worker.ts and the local host build it.
+// The worker function and the local host build it.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';

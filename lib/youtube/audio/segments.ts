@@ -3,7 +3,6 @@
 // MP4's ftyp and moov) and `indexRange` (WebM's Cues, MP4's sidx box). Read from the first bytes
 // of the file, they give every media segment (a WebM cluster, an MP4 fragment) with its byte
 // range and its time: enough to cut the audio into files of whole segments without decoding it.
-// (webm.ts and mp4.ts read each container.)
 import { readMp4Index } from './mp4';
 import { readWebmIndex } from './webm';
 

@@ -1,4 +1,4 @@
-// Turns the cues of a caption track (captions.ts) into the Transcript the summarizers read:
+// Turns the cues of a caption track into the Transcript the summarizers read:
 // clean text (no entities, tags or "[Music]" cues), offsets in milliseconds.
 
 import { withoutHidden } from '../../util/text';
