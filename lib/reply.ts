@@ -1,5 +1,5 @@
 // Response helpers with no dependencies, so the smallest handlers (/health) stay tiny. The
-// headers every response carries are added once, as it leaves (exit.ts), not here.
+// headers every response carries are added once, as it leaves, not here.
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
 export type Reply = APIGatewayProxyStructuredResultV2 & {

@@ -1,7 +1,7 @@
 // Where the person is on the page, kept in its address (`?summary=…`, `?collection=…`,
 // `&question=…` about the summary, `&collection_question=…` about the collection): a reload,
 // Back and Forward, and a link shared with someone signed in bring the same summary,
-// collection and questions back. Each opening is a history entry of its own (use-place.ts).
+// collection and questions back. Each opening is a history entry of its own.
 
 /** What is open: a summary (a job's id), a collection, and the question asked about each. */
 export interface Place {

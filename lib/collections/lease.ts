@@ -1,4 +1,4 @@
-// The lease of a collection: one advance of its driver at a time (driver.ts). An advance that
+// The lease of a collection: one advance of its driver at a time. An advance that
 // finds it taken pokes it (a counter), and the holder lets go only when no poke came since it
 // last read the collection, else it looks again: a video settled while another advance held the
 // collection is never left unseen. A holder that dies lets go when the lease lapses.

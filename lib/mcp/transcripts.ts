@@ -23,7 +23,7 @@ export interface TranscriptServiceDeps {
   videos: Cache<Video>;
   /** Resolved on first use: a cached transcript never loads the YouTube client. */
   youtube: () => Promise<Pick<YouTubeClient, 'lookUpVideo'>>;
-  /** A video without captions: the transcription a summary made of it, if any (reuse.ts). */
+  /** A video without captions: the transcription a summary made of it, if any. */
   captionless: CaptionlessHandler;
   quota: Quota;
   logger: Logger;

@@ -1,5 +1,5 @@
-// The contract of a speech-to-text backend (openai.ts: any OpenAI-compatible server;
-// amazon.ts: Amazon Transcribe), and what its answer becomes: the Transcript every summarizer
+// The contract of a speech-to-text backend (any OpenAI-compatible server, or
+// Amazon Transcribe), and what its answer becomes: the Transcript every summarizer
 // reads, its segments the timed lines key points and citations link to.
 import { buildTranscript } from '../youtube/captions/transcript';
 import type { Transcript } from '../youtube/types';

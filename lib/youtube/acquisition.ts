@@ -2,10 +2,10 @@
 //   1. ask the player: each InnerTube client in turn (YOUTUBE_CLIENTS), with the
 //      visitor data YouTube handed out, until one lists a caption track this
 //      service can download;
-//   2. choose the track (tracks.ts): the requested language, manual before automatic, English;
-//   3. fetch it through the controlled fetch (fetch.ts), with its own short deadline, as the
+//   2. choose the track: the requested language, manual before automatic, English;
+//   3. fetch it through the controlled fetch, with its own short deadline, as the
 //      client that listed it;
-//   4. parse it (captions.ts: classic, srv3 or json3) and clean it (transcript.ts).
+//   4. parse it (classic, srv3 or json3) and clean it.
 // One client's failure is that client's, not the video's: the next client is asked when one is
 // refused (HTTP 4xx), blocked (the bot check gets one retry with fresh visitor data first),
 // times out, says the video cannot be played (often about the client: "The page needs to be
@@ -16,7 +16,7 @@
 // in the requested language, a track with nothing spoken) end the search at once. Each client
 // gets its share of the time left, so a stalled one cannot eat the others' turns. When every
 // client fails, the most telling failure is reported; when InnerTube said nothing about the
-// video (every client refused), the watch page is read for what it says (watch-page.ts).
+// video (every client refused), the watch page is read for what it says.
 // The steps with one client are in acquisition/ask-client.ts, the verdicts in
 // acquisition/verdicts.ts, the failure of a search in acquisition/failure.ts.
 

@@ -1,6 +1,6 @@
 // Deleting the account (DELETE /account, with the page's access token): behind a confirmation
 // that asks for the password, as the API does. A wrong password is told by the password field,
-// which takes the focus back; once deleted, the page signs out and says so (app.tsx).
+// which takes the focus back; once deleted, the page signs out and says so.
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api';
 import { ActionError, type Errors, TextField, useSubmit } from '../field';

@@ -132,7 +132,7 @@ export function videoTitles(collection: Pick<Collection, 'videos'>): Map<string,
 /**
  * The collection, its overview, themes (each citation a link to its moment, naming its video)
  * and videos as Markdown, to paste into notes. Every text is escaped and links go to YouTube
- * only (markdown.ts), as in a summary's Markdown.
+ * only, as in a summary's Markdown.
  */
 export function collectionMarkdown(collection: Collection): string {
   const { overview } = collection;

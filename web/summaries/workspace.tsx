@@ -1,6 +1,6 @@
 // The signed-in page: the summary form, what it opened (a job, its summary and questions about
 // its video; or a collection), the history, the API keys, connected apps and deleting the
-// account. What is open is in the address (place.ts), so a reload, Back and a shared link bring
+// account. What is open is in the address, so a reload, Back and a shared link bring
 // it back. Every call that the API refuses with 401 signs the person out, keeping what they
 // wrote in the form (session.ts keeps the draft).
 import { useState } from 'preact/hooks';

@@ -1,5 +1,5 @@
-// The lengths of a password, without zod: the schema (password-policy.ts), the checks
-// (passwords.ts) and the page for people (web/) all read them from here.
+// The lengths of a password, without zod: the schema, the checks and the page for people all
+// read them from here.
 
 export const PASSWORD_MIN_CHARS = 8;
 /** bcrypt only reads the first 72 bytes; longer passwords are refused rather than truncated. */

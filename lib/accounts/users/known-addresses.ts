@@ -1,5 +1,5 @@
 // The addresses each account logged in from lately, so that its owner still gets in from them
-// while the account as a whole is locked (login-guard.ts). One item per account and address,
+// while the account as a whole is locked. One item per account and address,
 // with hashed keys (the table never holds an address), kept for KNOWN_ADDRESS_DAYS after the
 // last successful log-in from it.
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';

@@ -7,7 +7,7 @@
 // (status, `expose` below 500, a ConfigError's 503). Every reply,
 // whatever made it, leaves through the one exit. CORS is not here:
 // API Gateway answers it for every route. A function builds its stacks with
-// serve (serve.ts), never by hand.
+// serve, never by hand.
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';

@@ -26,7 +26,7 @@ export const CODE_TTL_MS = 60_000;
 /** How long a code's record is kept after it was made, to recognise a second use. */
 const CODE_RECORD_TTL_MS = 60 * 60_000;
 
-/** What an authorization request asked for, once checked (authorization.ts). */
+/** What an authorization request asked for, once checked. */
 export interface AuthorizationRequest {
   clientId: string;
   /** What the person is told the app is called (its registration's or metadata's client_name). */

@@ -4,7 +4,7 @@
 //   allowed lives as long as a grant (OAUTH_GRANT_TTL_DAYS) from its last use. Public (method
 //   "none", bound by PKCE alone) or confidential (client_secret_post or client_secret_basic: its
 //   secret is stored as a SHA-256 only, client-auth.ts checks it), and PKCE for both.
-// - an https URL: a client ID metadata document, fetched from there (client-metadata.ts); public,
+// - an https URL: a client ID metadata document, fetched from there; public,
 //   and never stored as a registration.
 import {
   type DynamoDBDocumentClient,

@@ -8,7 +8,7 @@
 //   costs nothing: a public client gets the same client back, a confidential one a fresh client
 //   and secret (a secret is shown once, so the first cannot be given again), up to
 //   MAX_FREE_REPEATS_PER_HOUR. OAUTH_REGISTER_MAX_PER_IP counts distinct registrations.
-// - Client ID metadata documents are not registered at all (client-metadata.ts).
+// - Client ID metadata documents are not registered at all: they are fetched when used.
 import { createHash } from 'node:crypto';
 import { sourceKey } from '../../accounts/users/address';
 import { TooManyRequestsError } from '../../errors';

@@ -1,4 +1,4 @@
-// Registrations made lately, so that one repeated costs nothing (registration.ts): an item per
+// Registrations made lately, so that one repeated costs nothing: an item per
 // source address and metadata, OAUTHREGDEDUP#<address key>#<metadata hash>, naming the client
 // the first registration made, for REGISTRATION_REPEAT_WINDOW_MS (its TTL an hour later).
 // Claimed with a conditional put, so registrations that arrive together (claude.ai registers

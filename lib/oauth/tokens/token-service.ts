@@ -5,7 +5,7 @@
 // - refresh_token: each works once and is replaced by the next (rotation); one presented again
 //   ends its grant, for the same reason (OAuth 2.1 4.3.1, RFC 9700 4.14.2).
 // Access tokens live OAUTH_ACCESS_TOKEN_TTL_SECONDS (at most an hour), and only /mcp takes them.
-// A confidential client authenticates first, by its secret and registered method (client-auth.ts);
+// A confidential client authenticates first, by its secret and registered method;
 // PKCE binds the codes of every client alike. Tokens carry their grant's scope, which the person
 // allowed; a refresh keeps it (a `scope` asked at the token endpoint is ignored: RFC 6749 6 lets
 // a refresh only narrow it), and every answer names it (RFC 6749 5.1).

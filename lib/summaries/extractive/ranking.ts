@@ -1,5 +1,5 @@
 // How summary-worthy each sentence of a transcript is: the scores the offline summarizer picks
-// sentences by (summarizer.ts), and what bench/quality.ts measures against VT-SSum's labels.
+// sentences by, and what bench/quality.ts measures against VT-SSum's labels.
 // A log-linear model over a handful of features of a sentence and of its place in the text, and
 // of the words it uses (cue-words.ts), trained on VT-SSum's lecture transcripts by
 // bench/tune-ranking.ts.

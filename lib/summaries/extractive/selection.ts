@@ -69,7 +69,7 @@ export function joinParts(parts: Map<number, string>): string {
 }
 
 export function* select(sentences: string[], targetWords: number): Steps<Selection> {
-  // What the summary shows of each sentence: without its fillers (fillers.ts). The ranking reads
+  // What the summary shows of each sentence: without its fillers. The ranking reads
   // the sentence as said, as its weights were trained (scoring stripped sentences did worse).
   const shown = sentences.map(withoutFillers);
   const lengths = shown.map((sentence) => countWords(sentence));

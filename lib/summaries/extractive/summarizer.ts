@@ -30,7 +30,7 @@ function keyPointsOf(selection: Selection, sentences: TimedSentence[], count: nu
     .map((index) => ({ text: parts.get(index) ?? '', startMs: sentences[index]?.startMs ?? 0 }));
 }
 
-/** The sentences with what the chapters read of them (offline.ts). */
+/** The sentences with what the offline chapters read of them. */
 function rankedOf(
   sentences: readonly TimedSentence[],
   analysis: { terms: string[][]; scores: number[] },

@@ -49,7 +49,7 @@ export interface Attempt {
   retry: boolean;
   /** Words of the transcript, when this attempt got one. */
   words?: number;
-  /** The audio this client was offered, when its answer was about the video (audio.ts). */
+  /** The audio this client was offered, when its answer was about the video. */
   audio?: AudioSummary;
   elapsedMs: number;
 }
@@ -57,7 +57,7 @@ export interface Attempt {
 export interface AcquisitionContext {
   /** The clients to ask, in order. */
   clients: readonly InnerTubeClient[];
-  /** The controlled fetch (fetch.ts) of the current connection. */
+  /** The controlled fetch of the current connection. */
   fetch: (input: string, init?: YouTubeRequestInit) => Promise<Response>;
   retryAfterSeconds: number;
   /** Deadlines of one player request and one caption download (YOUTUBE_*_TIMEOUT_MS). */

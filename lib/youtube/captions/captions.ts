@@ -4,7 +4,7 @@
 //   json3    {"events":[{"tStartMs":1540,"dDurationMs":4160,"segs":[...]}]} milliseconds
 // youtube-transcript parses the two XML formats. It offers that only through fetchTranscript,
 // so it is handed the body we downloaded ourselves; json3, which it does not read, is parsed
-// here. What a cue says is cleaned later (transcript.ts), the same way for every format.
+// here. What a cue says is cleaned later, the same way for every format.
 import { YoutubeTranscript } from 'youtube-transcript';
 import { youTubeBadResponse } from '../errors';
 

@@ -20,7 +20,7 @@ export interface PlayerResponse {
     playerCaptionsTracklistRenderer?: { captionTracks?: unknown };
   };
   videoDetails?: Record<string, unknown>;
-  /** The formats to play: the audio-only ones are what a transcription downloads (audio.ts). */
+  /** The formats to play: the audio-only ones are what a transcription downloads. */
   streamingData?: { adaptiveFormats?: unknown };
   microformat?: { playerMicroformatRenderer?: Record<string, unknown> };
 }
