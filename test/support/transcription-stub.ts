@@ -189,9 +189,16 @@ export async function startTranscriptionStub(
       const piece = body.subarray(written, Math.min(end, written + PIECE_BYTES));
       written += piece.byteLength;
       if (!res.write(piece)) {
+        // Whichever comes first takes the other's listener away: one 'close' listener left per
+        // drained piece piled up past Node's 10 and printed a MaxListenersExceededWarning.
         await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.once('drain', done);
+          res.once('close', done);
         });
       }
     }
