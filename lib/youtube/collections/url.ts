@@ -56,33 +56,35 @@ const FORMS_HINT =
  * ValidationError 422 (field `url`) for anything else, a video link without a list included.
  */
 export function parseCollectionUrl(input: string): CollectionTarget {
-  if (typeof input !== 'string') throw notACollection('Must be a string.');
+  if (typeof input !== 'string') throw notACollection('Send the link as a JSON string.');
   if (input.length > MAX_COLLECTION_URL_LENGTH) {
-    throw notACollection(`Must be at most ${MAX_COLLECTION_URL_LENGTH} characters.`);
+    throw notACollection(`Use a link of at most ${MAX_COLLECTION_URL_LENGTH} characters.`);
   }
   const trimmed = input.trim();
-  if (trimmed === '') throw notACollection(`Must not be empty. ${FORMS_HINT}`);
+  if (trimmed === '') throw notACollection(`Fill in this field. ${FORMS_HINT}`);
   const bare = bareTarget(trimmed);
   if (bare) return bare;
   if (isVideoId(trimmed)) throw videoNotCollection();
   // As parseVideoId: anything outside printable ASCII is refused before the WHATWG parser can
   // normalise it into a YouTube host; handles in other scripts arrive percent-encoded.
   if (!/^[\x21-\x7e]+$/.test(trimmed)) {
-    throw notACollection(`Must be a plain ASCII link without spaces. ${FORMS_HINT}`);
+    throw notACollection(
+      `This link has spaces or characters other than plain ASCII. ${FORMS_HINT}`,
+    );
   }
   const withScheme = SCHEMELESS.test(trimmed) ? `https://${trimmed}` : trimmed;
   const authority = /^https?:\/\/([^/?#]*)/i.exec(withScheme)?.[1];
   if (authority === undefined || !/^[A-Za-z0-9.-]+$/.test(authority)) {
-    throw notACollection(`Only http and https links to youtube.com are accepted. ${FORMS_HINT}`);
+    throw notACollection(`This is not an http or https link to youtube.com. ${FORMS_HINT}`);
   }
   let url: URL;
   try {
     url = new URL(withScheme);
   } catch {
-    throw notACollection(`Is not a valid link. ${FORMS_HINT}`);
+    throw notACollection(`This is not a valid link. ${FORMS_HINT}`);
   }
   if (!HOSTS.has(url.hostname) && url.hostname !== SHORT_HOST) {
-    throw notACollection(`Only youtube.com links are accepted. ${FORMS_HINT}`);
+    throw notACollection(`This link is not on youtube.com. ${FORMS_HINT}`);
   }
   return targetOfUrl(url);
 }
@@ -98,7 +100,8 @@ function bareTarget(text: string): CollectionTarget | undefined {
 function targetOfUrl(url: URL): CollectionTarget {
   const segments = url.pathname.split('/').filter((segment) => segment !== '');
   const lists = new Set(url.searchParams.getAll('list'));
-  if (lists.size > 1) throw notACollection(`Has two different \`list\` values. ${FORMS_HINT}`);
+  if (lists.size > 1)
+    throw notACollection(`This link has two different \`list\` values. ${FORMS_HINT}`);
   const [list] = lists;
   const listPage =
     url.hostname === SHORT_HOST
@@ -109,22 +112,22 @@ function targetOfUrl(url: URL): CollectionTarget {
   if (listPage) {
     if (list !== undefined) return playlistFromList(list);
     throw segments[0] === 'playlist'
-      ? notACollection(`Has no \`list\`. ${FORMS_HINT}`)
+      ? notACollection(`This link has no \`list\`. ${FORMS_HINT}`)
       : videoNotCollection();
   }
   if (url.hostname === SHORT_HOST)
-    throw notACollection(`Does not name a collection. ${FORMS_HINT}`);
+    throw notACollection(`This link names no playlist or channel. ${FORMS_HINT}`);
   const channel = channelOfPath(segments);
   if (channel) return channel;
   if (segments.length === 2 && (segments[0] === 'shorts' || segments[0] === 'live')) {
     throw videoNotCollection();
   }
-  throw notACollection(`Does not point at a playlist or a channel. ${FORMS_HINT}`);
+  throw notACollection(`This link points at neither a playlist nor a channel. ${FORMS_HINT}`);
 }
 
 function playlistFromList(list: string): CollectionTarget {
   if (PLAYLIST_ID.test(list) || OWN_LISTS.has(list) || list === 'RDMM') return playlist(list);
-  throw notACollection(`\`list\` is not a YouTube playlist ID. ${FORMS_HINT}`);
+  throw notACollection(`This link's \`list\` is not a YouTube playlist ID. ${FORMS_HINT}`);
 }
 
 /** A playlist, unless it is a mix or a list of the signed-in account. */
@@ -145,20 +148,21 @@ function channelOfPath(segments: string[]): CollectionTarget | undefined {
   if (first.startsWith('@')) {
     const handle = decoded(first);
     if (segments.length > 2 || !tabOk(second) || !handle || !HANDLE.test(handle)) {
-      throw notACollection(`Is not a valid channel handle. ${FORMS_HINT}`);
+      throw notACollection(`This is not a valid channel handle. ${FORMS_HINT}`);
     }
     return { kind: 'channel', handle };
   }
   if (first !== 'channel' && first !== 'c' && first !== 'user') return undefined;
   const name = second === undefined ? undefined : decoded(second);
   if (segments.length > 3 || !tabOk(third) || name === undefined) {
-    throw notACollection(`Does not name a channel. ${FORMS_HINT}`);
+    throw notACollection(`This link names no channel. ${FORMS_HINT}`);
   }
   if (first === 'channel') {
-    if (!CHANNEL_ID.test(name)) throw notACollection(`Is not a channel ID (UC…). ${FORMS_HINT}`);
+    if (!CHANNEL_ID.test(name))
+      throw notACollection(`This is not a channel ID (UC…). ${FORMS_HINT}`);
     return { kind: 'channel', channelId: name };
   }
-  if (!LEGACY_NAME.test(name)) throw notACollection(`Is not a channel name. ${FORMS_HINT}`);
+  if (!LEGACY_NAME.test(name)) throw notACollection(`This is not a channel name. ${FORMS_HINT}`);
   return { kind: 'channel', legacy: { type: first, name } };
 }
 
@@ -172,6 +176,6 @@ function decoded(segment: string): string | undefined {
 
 function videoNotCollection() {
   return notACollection(
-    'Is a video, not a playlist or a channel: summarize one video with POST /summarize, or add the `list` of its playlist.',
+    'This is a video, not a playlist or a channel: summarize one video with POST /summarize, or add the `list` of its playlist.',
   );
 }
