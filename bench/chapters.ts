@@ -7,6 +7,7 @@
 //    evenly spaced boundaries at that count, and plain TextTiling (no pauses or transition
 //    phrases) given the true count, next to evenly spaced boundaries at the true count. VT-SSum's
 //    segments follow slide changes, not topics: a sanity check, not a goal.
+//    And the offline chapter titles of those videos: none a comma list, at most 6 words.
 // 3. Model calls for a 3-hour talk, before chapters (the calls asked for none) and after (made
 //    chapters, and the creator's 30 from the description), with the echo model of the tests
 //    (test/support/echo-model.ts) behind each model's limits.
@@ -125,6 +126,29 @@ async function devBoundaries(
   };
 }
 
+/** Issue 38: offline titles read as titles, never a comma list of keywords. */
+const TITLE_MAX_WORDS = 6;
+
+/** The offline chapter titles of the dev videos: how many are comma lists, and their words. */
+async function devTitles(dir: string) {
+  const titles: string[] = [];
+  for (const video of await loadVideos(dir)) {
+    const raw = JSON.parse(readFileSync(`${dir}/${video.file}`, 'utf8'));
+    const transcript = transcriptFromLines((raw.segmentation as string[][]).flat());
+    const last = transcript.segments.at(-1);
+    const endMs = last ? last.offsetMs + last.durationMs : 0;
+    const ranked = runToEnd(rankTranscript(transcript));
+    titles.push(...runToEnd(offlineChapters(ranked, endMs)).list.map((chapter) => chapter.title));
+  }
+  const words = titles.map((title) => countWords(title));
+  return {
+    titles: titles.length,
+    commaLists: titles.filter((title) => title.includes(',')).length,
+    meanWords: words.reduce((sum, n) => sum + n, 0) / Math.max(1, words.length),
+    maxWords: Math.max(0, ...words),
+  };
+}
+
 /** Model limits to count a 3-hour talk's calls with: a small local model to a large one. */
 const MODELS: ModelLimits[] = [
   {
@@ -208,6 +232,22 @@ export async function chapterBenchmarks(log: (line: string) => void): Promise<Ro
   } else {
     log('chapter boundaries on the VT-SSum dev videos');
     const { videos, methods } = await devBoundaries(dir);
+    const titles = await devTitles(dir);
+    rows.push(
+      row(
+        'chapters',
+        `VT-SSum dev offline titles (${titles.titles}): comma lists`,
+        titles.commaLists,
+        '',
+        {
+          below: 1,
+        },
+      ),
+      row('chapters', 'VT-SSum dev offline titles: mean words', titles.meanWords, ''),
+      row('chapters', 'VT-SSum dev offline titles: most words', titles.maxWords, '', {
+        below: TITLE_MAX_WORDS + 1,
+      }),
+    );
     for (const [name, [precision, recall, f1]] of Object.entries(methods)) {
       rows.push(
         row(
