@@ -1,6 +1,6 @@
 // Synthesizes the CDK stack (bundling skipped) for the infra tests, and reads its template:
 // a function's resource, environment and policy statements by the name of its handler.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type CfnResource } from 'aws-cdk-lib';
@@ -34,12 +34,23 @@ const assemblies = mkdtempSync(join(tmpdir(), 'tubesum-cdk-test-'));
 let appCount = 0;
 afterAll(() => rmSync(assemblies, { recursive: true, force: true }));
 
-/** A CDK app that skips bundling and writes its assembly under `assemblies`. */
+/**
+ * cdk.json's `context`: the CLI hands it to the app on every `cdk synth` and `cdk deploy`, and its
+ * feature flags change the template (`@aws-cdk/aws-iam:minimizePolicies` merges statements), so
+ * a test synthesizes with it or it asserts a template nobody deploys.
+ */
+export const cdkJsonContext = (
+  JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+    context: Record<string, unknown>;
+  }
+).context;
+
+/** A CDK app as the CLI builds it from cdk.json, skipping bundling, its assembly under `assemblies`. */
 export function testApp(context: Record<string, unknown> = {}): App {
   appCount += 1;
   return new App({
     outdir: join(assemblies, String(appCount)),
-    context: { 'aws:cdk:bundling-stacks': [], ...context },
+    context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], ...context },
   });
 }
 
