@@ -9,12 +9,15 @@ import { collectionRoutes } from '../../lib/routes/collections';
 import {
   actionsOf,
   allFunctions,
+  allow,
   environment,
   fnOf,
   functionResource,
+  grants,
   logicalId,
   resourcesOf,
   type Synth,
+  sortGrants,
   statements,
   synth,
 } from '../support/synth';
@@ -31,8 +34,7 @@ beforeAll(() => {
 const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 const tableArn = () => arnOf(logicalId(base, base.stack.table));
 const queueArn = () => arnOf(logicalId(base, base.stack.jobQueue));
-const byService = (handler: string, service: string) =>
-  statements(base, handler).filter((st) => actionsOf([st]).some((a) => a.startsWith(service)));
+const byService = (handler: string, service: string) => grants(base, handler, service);
 
 describe('the collections routes', () => {
   it('send each collection route to the function its handler names', () => {
@@ -55,29 +57,22 @@ describe('the collections function', () => {
   it('touches the collection item, records, jobs and the quota, and queries only the jobs index', () => {
     // The collection (put, get, conditional updates, delete), records and jobs (get), the quota
     // (update), the caller's collections (a Query on the jobs index): never a Scan.
-    expect(byService('collections', 'dynamodb:')).toEqual([
-      {
-        Action: [
+    expect(byService('collections', 'dynamodb:')).toEqual(
+      sortGrants([
+        ...allow(
+          tableArn(),
           'dynamodb:DeleteItem',
           'dynamodb:GetItem',
           'dynamodb:PutItem',
           'dynamodb:UpdateItem',
-        ],
-        Effect: 'Allow',
-        Resource: tableArn(),
-      },
-      {
-        Action: 'dynamodb:Query',
-        Effect: 'Allow',
-        Resource: { 'Fn::Join': ['', [tableArn(), `/index/${JOBS_INDEX.name}`]] },
-      },
-    ]);
+        ),
+        ...allow({ 'Fn::Join': ['', [tableArn(), `/index/${JOBS_INDEX.name}`]] }, 'dynamodb:Query'),
+      ]),
+    );
   });
 
   it('sends to the job queue (the first advance, a settled video) and calls no model', () => {
-    expect(byService('collections', 'sqs:')).toEqual([
-      { Action: 'sqs:SendMessage', Effect: 'Allow', Resource: queueArn() },
-    ]);
+    expect(byService('collections', 'sqs:')).toEqual(allow(queueArn(), 'sqs:SendMessage'));
     expect(environment(base, 'collections').JOB_QUEUE_URL).toEqual({
       Ref: logicalId(base, base.stack.jobQueue),
     });
@@ -100,13 +95,9 @@ describe('the collections function', () => {
 
 describe('questions across a collection', () => {
   it('read a video and call a model as /ask does, and touch nothing of the job pipeline', () => {
-    expect(byService('collection-ask', 'dynamodb:')).toEqual([
-      {
-        Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-        Effect: 'Allow',
-        Resource: tableArn(),
-      },
-    ]);
+    expect(byService('collection-ask', 'dynamodb:')).toEqual(
+      allow(tableArn(), 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'),
+    );
     expect(byService('collection-ask', 'sqs:')).toEqual([]);
     expect(environment(base, 'collection-ask')).not.toHaveProperty('JOB_QUEUE_URL');
     expect(byService('collection-ask', 'bedrock:')).toEqual(byService('worker', 'bedrock:'));

@@ -3,18 +3,19 @@
 // the CLI copies them from the recommended-feature-flags.json that aws-cdk-lib ships
 // (aws-cdk's lib/commands/init/init.js, currentlyRecommendedAwsCdkLibFlags). So an upgrade of
 // aws-cdk-lib that recommends a new flag fails here until cdk.json decides it.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { allFunctions, allStatements, cdkJsonContext, grants, synth } from '../support/synth';
+
+// CDK synth is CPU-bound: seconds on an idle machine, a minute or more on a loaded one.
+vi.setConfig({ testTimeout: 180_000 });
 
 const require = createRequire(import.meta.url);
 const recommended = require('aws-cdk-lib/recommended-feature-flags.json') as Record<
   string,
   unknown
 >;
-const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
-  context: Record<string, unknown>;
-};
+const cdkJson = { context: cdkJsonContext };
 
 /** Flags cdk.json deliberately sets otherwise than recommended, and why (none today). */
 const DELIBERATE: Record<string, string> = {};
@@ -34,5 +35,23 @@ describe('CDK feature flags', () => {
       .filter((flag) => !(flag in DELIBERATE));
 
     expect(differing).toEqual([]);
+  });
+});
+
+describe('the infra tests', () => {
+  // The CLI hands cdk.json's context to the app; a test app without it would assert a template
+  // `cdk deploy` never sees. minimizePolicies is one flag that shows in the template: it merges
+  // the statements that share actions or resources.
+  it('synthesize with cdk.json’s flags, and their permissions hold whether or not statements merge', () => {
+    const flag = '@aws-cdk/aws-iam:minimizePolicies';
+    const asDeployed = synth();
+    const unmerged = synth({ [flag]: false });
+
+    expect(cdkJson.context[flag]).toBe(true);
+    expect(asDeployed.stack.node.tryGetContext(flag)).toBe(true);
+    expect(allStatements(asDeployed).length).toBeLessThan(allStatements(unmerged).length);
+    for (const handler of allFunctions) {
+      expect(grants(asDeployed, handler), handler).toEqual(grants(unmerged, handler));
+    }
   });
 });

@@ -9,12 +9,15 @@ import { MAX_RECEIVES, redeliverySeconds } from '../../lib/summaries/jobs/delive
 import {
   actionsOf,
   allFunctions,
+  allow,
   environment,
   fnOf,
   functionResource,
+  grants,
   logicalId,
   resourcesOf,
   type Synth,
+  sortGrants,
   statements,
   synth,
 } from '../support/synth';
@@ -31,8 +34,6 @@ beforeAll(() => {
 const queueId = () => logicalId(base, base.stack.jobQueue);
 const deadLettersId = () => logicalId(base, base.stack.deadLetterQueue);
 const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
-const sqsStatements = (s: Synth, handler: string) =>
-  statements(s, handler).filter((st) => actionsOf([st]).some((a) => a.startsWith('sqs:')));
 /** The alarms on an SQS metric, and what an alarm that notifies the topic says of it. */
 const sqsAlarms = (metric?: string) =>
   resourcesOf(base, 'AWS::CloudWatch::Alarm').filter(
@@ -90,20 +91,22 @@ describe('the worker', () => {
 
     expect(actions).toContain('bedrock:InvokeModel');
     expect(actions).toContain('secretsmanager:GetSecretValue');
-    for (const st of sqsStatements(base, 'worker')) expect(st.Resource).toEqual(arnOf(queueId()));
     // Lambda's poller receives, deletes and reads the queue's attributes; the worker itself hands
     // failed messages back early (ChangeMessageVisibility). GetQueueUrl comes with CDK's
     // grantConsumeMessages and is unused: the worker reads its queue from the records' ARN.
     // SendMessage: a collection's driver starts its videos' jobs and wakes itself
     // (lib/collections/driver.ts), at JOB_QUEUE_URL.
-    expect(actionsOf(sqsStatements(base, 'worker')).sort()).toEqual([
-      'sqs:ChangeMessageVisibility',
-      'sqs:DeleteMessage',
-      'sqs:GetQueueAttributes',
-      'sqs:GetQueueUrl',
-      'sqs:ReceiveMessage',
-      'sqs:SendMessage',
-    ]);
+    expect(grants(base, 'worker', 'sqs:')).toEqual(
+      allow(
+        arnOf(queueId()),
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:ReceiveMessage',
+        'sqs:SendMessage',
+      ),
+    );
     expect(environment(base, 'worker').JOB_QUEUE_URL).toEqual({ Ref: queueId() });
   });
 
@@ -213,9 +216,7 @@ describe('the job queue', () => {
 
 describe('POST /summarize', () => {
   it('may send to the job queue and nothing else of SQS', () => {
-    expect(sqsStatements(base, 'summarize')).toEqual([
-      { Action: 'sqs:SendMessage', Effect: 'Allow', Resource: arnOf(queueId()) },
-    ]);
+    expect(grants(base, 'summarize', 'sqs:')).toEqual(allow(arnOf(queueId()), 'sqs:SendMessage'));
     expect(environment(base, 'summarize').JOB_QUEUE_URL).toEqual({ Ref: queueId() });
   });
 
@@ -251,21 +252,14 @@ describe('the summaries routes', () => {
 
   it('get, update and delete job items, and query only the jobs index', () => {
     const table = logicalId(base, base.stack.table);
-    const dynamo = statements(base, 'summaries').filter((st) =>
-      actionsOf([st]).some((a) => a.startsWith('dynamodb:')),
+    expect(grants(base, 'summaries', 'dynamodb:')).toEqual(
+      sortGrants([
+        ...allow(arnOf(table), 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'),
+        ...allow(
+          { 'Fn::Join': ['', [arnOf(table), `/index/${JOBS_INDEX.name}`]] },
+          'dynamodb:Query',
+        ),
+      ]),
     );
-
-    expect(dynamo).toEqual([
-      {
-        Action: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
-        Effect: 'Allow',
-        Resource: arnOf(table),
-      },
-      {
-        Action: 'dynamodb:Query',
-        Effect: 'Allow',
-        Resource: { 'Fn::Join': ['', [arnOf(table), `/index/${JOBS_INDEX.name}`]] },
-      },
-    ]);
   });
 });

@@ -1,6 +1,6 @@
 // Synthesizes the CDK stack (bundling skipped) for the infra tests, and reads its template:
 // a function's resource, environment and policy statements by the name of its handler.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type CfnResource } from 'aws-cdk-lib';
@@ -15,7 +15,12 @@ import type { FunctionName } from '../../lib/routes/route';
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON
 export type Json = any;
 export type Resource = { Type: string; Properties: Record<string, Json>; [key: string]: Json };
-export type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+export type Statement = {
+  Action: string | string[];
+  Effect?: string;
+  Resource: unknown;
+  Condition?: unknown;
+};
 
 export interface Synth {
   stack: TubesumStack;
@@ -34,12 +39,23 @@ const assemblies = mkdtempSync(join(tmpdir(), 'tubesum-cdk-test-'));
 let appCount = 0;
 afterAll(() => rmSync(assemblies, { recursive: true, force: true }));
 
-/** A CDK app that skips bundling and writes its assembly under `assemblies`. */
+/**
+ * cdk.json's `context`: the CLI hands it to the app on every `cdk synth` and `cdk deploy`, and its
+ * feature flags change the template (`@aws-cdk/aws-iam:minimizePolicies` merges statements), so
+ * a test synthesizes with it or it asserts a template nobody deploys.
+ */
+export const cdkJsonContext = (
+  JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+    context: Record<string, unknown>;
+  }
+).context;
+
+/** A CDK app as the CLI builds it from cdk.json, skipping bundling, its assembly under `assemblies`. */
 export function testApp(context: Record<string, unknown> = {}): App {
   appCount += 1;
   return new App({
     outdir: join(assemblies, String(appCount)),
-    context: { 'aws:cdk:bundling-stacks': [], ...context },
+    context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], ...context },
   });
 }
 
@@ -79,6 +95,47 @@ export function statements(s: Synth, handler: string): Statement[] {
 }
 
 export const actionsOf = (list: Statement[]) => list.flatMap((st) => [st.Action].flat());
+
+/** One action allowed on one resource (under the statement's condition, if any). */
+export interface Grant {
+  action: string;
+  resource: Json;
+  condition?: Json;
+}
+
+const grantKey = (g: Grant) => JSON.stringify([g.action, g.resource, g.condition]);
+/** Grants in a stable order, without duplicates: what two roles allow compares with toEqual. */
+export const sortGrants = (list: Grant[]) =>
+  [...new Map(list.map((g) => [grantKey(g), g])).values()].sort((a, b) =>
+    grantKey(a) < grantKey(b) ? -1 : 1,
+  );
+
+/** `actions` on `resource`, as grants to compare with `grants()`. */
+export const allow = (resource: Json, ...actions: string[]): Grant[] =>
+  actions.map((action) => ({ action, resource }));
+
+/**
+ * A role's permissions as (action, resource) pairs whose action starts with `prefix`. The same
+ * whether or not `@aws-cdk/aws-iam:minimizePolicies` merged statements, so a test states what a
+ * function may do, not how CDK happened to group it. Every statement here allows: none denies.
+ */
+export function grants(s: Synth, handler: string, prefix = ''): Grant[] {
+  return sortGrants(
+    statements(s, handler).flatMap((st) => {
+      if (st.Effect !== 'Allow') throw new Error(`not Allow: ${handler}`);
+      const resources = [st.Resource].flat();
+      return actionsOf([st])
+        .filter((action) => action.startsWith(prefix))
+        .flatMap((action) =>
+          resources.map((resource) =>
+            st.Condition === undefined
+              ? { action, resource }
+              : { action, resource, condition: st.Condition },
+          ),
+        );
+    }),
+  );
+}
 
 /** Every statement of every identity policy in the template. */
 export const allStatements = (s: Synth) =>
