@@ -4,12 +4,21 @@
 // real ones' signatures say (lib/transcription/store.ts, backend.ts).
 import { describe, expect, it } from 'vitest';
 import type { LocatedAudio } from '../../../lib/transcription/audio-source';
-import type { AudioFile, UploadBackend } from '../../../lib/transcription/backend';
+import type {
+  AudioFile,
+  JobBackend,
+  TranscribeCall,
+  UploadBackend,
+} from '../../../lib/transcription/backend';
+import { TranscriptionPendingError } from '../../../lib/transcription/errors';
 import {
+  asJob,
   begin,
   byUpload,
+  HAND_OVER_MARGIN_MS,
   type RunState,
   type TranscriptionRunDeps,
+  transcribeUnderClaim,
 } from '../../../lib/transcription/run';
 import type { MinutesCharge } from '../../../lib/transcription/store';
 import type { TranscriptionLimits } from '../../../lib/transcription/transcriber';
@@ -285,5 +294,98 @@ describe('byUpload', () => {
     expect([error.status, error.type]).toEqual([422, 'transcription-too-large']);
     expect(error.message).toContain('at most 10 MB (TRANSCRIPTION_MAX_UPLOAD_MB)');
     expect(files).toEqual([]);
+  });
+});
+
+describe('asJob', () => {
+  function jobBackend() {
+    const calls: TranscribeCall[] = [];
+    const backend: JobBackend = {
+      kind: 'job',
+      name: 'amazon-transcribe',
+      transcribe: async (_audio, call) => {
+        calls.push(call);
+        await call.started('job-1');
+        return { segments: [{ startMs: 1_000, endMs: 2_000, text: 'Hi.' }] };
+      },
+    };
+    return { backend, calls };
+  }
+
+  it('picks up an earlier run’s job by its name, neither locating the audio nor charging again', async () => {
+    const earlier = { userId: 'user-1', day: '2026-11-28', minutes: 12 };
+    const { deps, state, request, charged } = fakes(earlier);
+    state.jobName = 'job-0';
+    let located = 0;
+    const withSource = {
+      ...deps,
+      source: {
+        locate: async () => {
+          located++;
+          return indexed(index(10, 1_000, 1_000));
+        },
+      },
+    } as unknown as TranscriptionRunDeps;
+    const { backend, calls } = jobBackend();
+    const placed = await asJob(
+      withSource,
+      backend,
+      { found: video(600), request, owner: 'o' },
+      state,
+    );
+    expect(located).toBe(0);
+    expect(charged).toEqual([]);
+    expect(calls[0]?.resume).toBe('job-0');
+    expect(calls[0]?.handOverAt).toBe(request.deadlineAt - HAND_OVER_MARGIN_MS);
+    expect(placed.segments).toEqual([{ startMs: 1_000, endMs: 2_000, text: 'Hi.' }]);
+  });
+
+  it('locates and charges a new job, and remembers its name for the next run', async () => {
+    const { deps, state, request, charged, remembered } = fakes();
+    const withSource = {
+      ...deps,
+      source: { locate: async () => indexed(index(120, 1_000, 1_000)) },
+    } as unknown as TranscriptionRunDeps;
+    const { backend, calls } = jobBackend();
+    await asJob(withSource, backend, { found: video(600), request, owner: 'o' }, state);
+    expect(charged).toEqual([{ payer: 'user-1', minutes: 2 }]);
+    expect(calls[0]?.resume).toBeUndefined();
+    expect(state.jobName).toBe('job-1');
+    expect(remembered.at(-1)).toEqual({ jobName: 'job-1' });
+  });
+});
+
+describe('transcribeUnderClaim', () => {
+  /** An upload run whose download hangs until the hand-over, 100 ms after it starts, with
+   * `partsDoneBefore` parts finished in this run by then. */
+  async function handedOver(partsDoneBefore: number) {
+    const { deps, state, request } = fakes();
+    const run = { ...request, deadlineAt: Date.now() + HAND_OVER_MARGIN_MS + 100 };
+    const withSource = {
+      ...deps,
+      source: {
+        locate: async () => ({ offer }),
+        whole: (_located: LocatedAudio, fetch: { signal: AbortSignal }) =>
+          new Promise((_, reject) => {
+            state.partsDone = partsDoneBefore;
+            fetch.signal.addEventListener('abort', () =>
+              reject(new DOMException('This operation was aborted', 'AbortError')),
+            );
+          }),
+      },
+    } as unknown as TranscriptionRunDeps;
+    return transcribeUnderClaim(withSource, video(60), run, 'o', state).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  }
+
+  it('hands over as a 502 when no part was finished before the run’s time ends', async () => {
+    const error = (await handedOver(0)) as { status?: number; type?: string };
+    expect([error.status, error.type]).toEqual([502, 'transcription-error']);
+  });
+
+  it('hands over as pending when this run finished parts, so the next one goes on', async () => {
+    expect(await handedOver(2)).toBeInstanceOf(TranscriptionPendingError);
   });
 });
