@@ -10,15 +10,13 @@ import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { conditionalWrite, type DocumentTable, storeCall } from '../aws/dynamodb';
-import { JOBS_INDEX } from '../aws/table';
 import type { StoredProblem } from '../problems/codec';
 import { pack, unpack } from '../store/codec';
-import { ownedPage } from '../summaries/store/job-cursor';
+import { ownedPage, putOwned } from '../summaries/store/job-cursor';
 import { bound } from '../util/bound';
 import { randomId } from '../util/random-id';
 import { createCollectionLeases, type Lease } from './lease';
@@ -92,8 +90,6 @@ type Item = Omit<Collection, 'id' | keyof Body> & {
 const PREFIX = 'COLLECTION#';
 const pkOf = (id: string) => `${PREFIX}${id}`;
 const ownerKey = (userId: string) => `COLLECTIONS#${userId}`;
-const sortKey = (c: Pick<Collection, 'id' | 'createdAt'>) =>
-  `${new Date(c.createdAt).toISOString()}#${c.id}`;
 
 /** A new collection id: 128 random bits, URL-safe. */
 export const newCollectionId = randomId;
@@ -154,26 +150,17 @@ export async function putCollection(
   collections: DocumentTable,
   collection: Collection,
 ): Promise<void> {
-  const { db, table } = collections;
   const { videos, overview, problem, id, ...rest } = collection;
   const item: Item = {
     ...rest,
     pk: pkOf(id),
     body: pack({ videos, overview, problem } satisfies Body),
   };
-  await storeCall(() =>
-    db.send(
-      new PutCommand({
-        TableName: table,
-        Item: {
-          ...item,
-          [JOBS_INDEX.partitionKey]: ownerKey(collection.userId),
-          [JOBS_INDEX.sortKey]: sortKey(collection),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  await putOwned(collections, item, {
+    owner: ownerKey(collection.userId),
+    id,
+    createdAt: collection.createdAt,
+  });
 }
 
 /** The collection with this id, whoever owns it (callers check), with its lease. */

@@ -1,8 +1,9 @@
 // The cursor of GET /summaries and GET /collections: where the next page of a user's jobs (or
 // collections) starts (the sort key of the last item of a page), opaque to clients and checked
-// when it comes back; and the Query that reads such a page from the jobs-by-user index.
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { storeCall } from '../../aws/dynamodb';
+// when it comes back; the Query that reads such a page from the jobs-by-user index, and the Put
+// that lists a new item in it.
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DocumentTable, storeCall } from '../../aws/dynamodb';
 import { JOBS_INDEX } from '../../aws/table';
 import { ValidationError } from '../../errors';
 import { JOB_ID_PATTERN } from '../jobs/schemas';
@@ -65,4 +66,28 @@ export async function ownedPage(
   );
   const last = output.LastEvaluatedKey?.[JOBS_INDEX.sortKey];
   return { items: output.Items ?? [], next: typeof last === 'string' ? encodeCursor(last) : null };
+}
+
+/**
+ * Stores a new item (never over one of the same pk), listed under `owned.owner` in the
+ * jobs-by-user index at the sort key a cursor names: when it was made, then its id.
+ */
+export async function putOwned(
+  { db, table }: DocumentTable,
+  item: { pk: string },
+  owned: { owner: string; id: string; createdAt: number },
+): Promise<void> {
+  await storeCall(() =>
+    db.send(
+      new PutCommand({
+        TableName: table,
+        Item: {
+          ...item,
+          [JOBS_INDEX.partitionKey]: owned.owner,
+          [JOBS_INDEX.sortKey]: `${new Date(owned.createdAt).toISOString()}#${owned.id}`,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
 }

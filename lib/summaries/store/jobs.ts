@@ -8,11 +8,9 @@ import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { type DocumentTable, expressionNames, storeCall, storeError } from '../../aws/dynamodb';
-import { JOBS_INDEX } from '../../aws/table';
 import { type StoredProblem, storeProblem } from '../../problems/codec';
 import { pack, unpack } from '../../store/codec';
 import { bound } from '../../util/bound';
@@ -27,7 +25,7 @@ import {
 import { JOB_ID_PATTERN } from '../jobs/schemas';
 import type { SummarizeResponse } from '../schemas';
 import type { Job, JobOutcome, JobProgress, JobRequest } from './job';
-import { ownedPage } from './job-cursor';
+import { ownedPage, putOwned } from './job-cursor';
 import { shapeVersion } from './records';
 
 // What a job is lives beside this store; its users import it from here too.
@@ -35,8 +33,6 @@ export type { Job, JobOutcome, JobProgress, JobRequest } from './job';
 
 const jobPk = (id: string) => `JOB#${id}`;
 const ownerKey = (userId: string) => `JOBS#${userId}`;
-const sortKey = (job: Pick<Job, 'id' | 'createdAt'>) =>
-  `${new Date(job.createdAt).toISOString()}#${job.id}`;
 
 /** The update of a settled job's title, when the run knew it. */
 const titleSet = (title: string | undefined) => (title === undefined ? '' : ', #title = :title');
@@ -141,7 +137,6 @@ export function createJobStore(db: DynamoDBDocumentClient, table: string) {
 
 /** Stores a new job (running, or already settled: a summary served from its record). */
 export async function createJob(jobs: DocumentTable, job: Job): Promise<void> {
-  const { db, table } = jobs;
   const item: Item = {
     pk: jobPk(job.id),
     userId: job.userId,
@@ -157,19 +152,7 @@ export async function createJob(jobs: DocumentTable, job: Job): Promise<void> {
     ...(job.problem ? { problem: job.problem } : {}),
     ...(job.collection ? { collection: job.collection } : {}),
   };
-  await storeCall(() =>
-    db.send(
-      new PutCommand({
-        TableName: table,
-        Item: {
-          ...item,
-          [JOBS_INDEX.partitionKey]: ownerKey(job.userId),
-          [JOBS_INDEX.sortKey]: sortKey(job),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  await putOwned(jobs, item, { owner: ownerKey(job.userId), id: job.id, createdAt: job.createdAt });
 }
 
 /** The job with this id, or undefined (whoever owns it: callers check). */
