@@ -1,10 +1,10 @@
 // The composition root of the function whose entry is ask.ts: what it builds from its Config,
 // loaded (an import() of the entry, a chunk of the bundle) when its first event comes.
 import { bearerAuthenticatorFrom } from '../lib/accounts/auth/wiring';
+import { askDeadline } from '../lib/ask/deadline';
 import { askServiceFrom } from '../lib/ask/wiring';
 import { createDocumentClient } from '../lib/aws/dynamodb';
 import type { Config } from '../lib/config';
-import { ASK_MARGIN_MS } from '../lib/config/summaries';
 import { serve } from '../lib/http/serve';
 import { logger } from '../lib/logger';
 import { json } from '../lib/reply';
@@ -20,15 +20,7 @@ export function create(config: Config) {
     askRoutes,
     {
       ask: async ({ body, user, lambda }) => {
-        // Never past the Lambda's own end: the margin is left to send the answer (or the 504).
-        const deadlineMs = Math.max(
-          0,
-          Math.min(config.ASK_DEADLINE_MS, lambda.getRemainingTimeInMillis() - ASK_MARGIN_MS),
-        );
-        const answer = await questions.ask(user, body, {
-          signal: AbortSignal.timeout(deadlineMs),
-          deadlineAt: Date.now() + deadlineMs,
-        });
+        const answer = await questions.ask(user, body, askDeadline(config.ASK_DEADLINE_MS, lambda));
         return json(200, answer);
       },
     },
