@@ -1,9 +1,5 @@
-// What a request's key finds: the lookup item APIKEY#<sha256 of the key>, read on every request
-// a key authenticates, and the one write a use makes to it. The owner's list and the writes that
-// keep both items together are the store's.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type DocumentTable, storeCall, storeError } from '../../aws/dynamodb';
+import { conditionalWrite, type DocumentTable, storeCall } from '../../aws/dynamodb';
 
 /** What a key's hash finds. */
 export interface KeyHolder {
@@ -48,20 +44,16 @@ export async function recordApiKeyUse(
   since: number,
 ): Promise<void> {
   const { db, table } = keys;
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: { pk: keyPk(hash) },
-        UpdateExpression: 'SET #lastUsedAt = :now',
-        ConditionExpression:
-          'attribute_exists(pk) AND (attribute_not_exists(#lastUsedAt) OR #lastUsedAt < :since)',
-        ExpressionAttributeNames: { '#lastUsedAt': 'lastUsedAt' },
-        ExpressionAttributeValues: { ':now': now, ':since': since },
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return;
-    throw storeError(error);
-  }
+  await conditionalWrite(
+    db,
+    new UpdateCommand({
+      TableName: table,
+      Key: { pk: keyPk(hash) },
+      UpdateExpression: 'SET #lastUsedAt = :now',
+      ConditionExpression:
+        'attribute_exists(pk) AND (attribute_not_exists(#lastUsedAt) OR #lastUsedAt < :since)',
+      ExpressionAttributeNames: { '#lastUsedAt': 'lastUsedAt' },
+      ExpressionAttributeValues: { ':now': now, ':since': since },
+    }),
+  );
 }

@@ -15,17 +15,21 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { type DocumentTable, storeError, writeTransaction } from '../../aws/dynamodb';
+import {
+  conditionalWrite,
+  type DocumentTable,
+  storeError,
+  writeTransaction,
+} from '../../aws/dynamodb';
 import { TABLE_TTL_ATTRIBUTE } from '../../aws/table';
 import { ConflictError, ValidationError } from '../../errors';
 import { bound } from '../../util/bound';
 import { emailKey, isPossibleKey, loginKey, usernameKey } from './identity';
 
 /**
- * How long the record of a deletion that began and was never finished stays: DynamoDB's TTL then
- * removes it (and the email and hash it holds). The longest an access token lives
- * (TOKEN_TTL_SECONDS is at most a day), plus a day: by then no token that could finish the
- * deletion is valid any more.
+ * How long the record of an unfinished deletion stays before DynamoDB's TTL removes it (with its
+ * email and hash): the longest an access token lives (TOKEN_TTL_SECONDS, at most a day), plus a
+ * day, so no token that could finish the deletion is still valid.
  */
 export const UNFINISHED_DELETION_SECONDS = 2 * 86_400;
 
@@ -261,20 +265,16 @@ export async function replacePasswordHash(
   next: string,
 ): Promise<void> {
   const { db, table } = users;
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: { pk: userPk(id) },
-        UpdateExpression: 'SET passwordHash = :next',
-        ConditionExpression: 'passwordHash = :previous',
-        ExpressionAttributeValues: { ':next': next, ':previous': previous },
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return;
-    throw storeError(error);
-  }
+  await conditionalWrite(
+    db,
+    new UpdateCommand({
+      TableName: table,
+      Key: { pk: userPk(id) },
+      UpdateExpression: 'SET passwordHash = :next',
+      ConditionExpression: 'passwordHash = :previous',
+      ExpressionAttributeValues: { ':next': next, ':previous': previous },
+    }),
+  );
 }
 
 /** The user a username or an email names. */
